@@ -1,0 +1,94 @@
+#include "app/cli/CliArgs.h"
+
+#include "core/InputError.h"
+
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+
+namespace ps::cli {
+
+CliArgs CliArgs::parse(const std::vector<std::string> &args, const std::set<std::string> &valued,
+                       const std::set<std::string> &flags)
+{
+    CliArgs result;
+    bool onlyPositionals = false;
+    for (size_t i = 0; i < args.size(); ++i) {
+        const std::string &arg = args[i];
+        if (onlyPositionals || arg.size() < 3 || arg.compare(0, 2, "--") != 0) {
+            if (arg == "--") {
+                onlyPositionals = true;
+                continue;
+            }
+            if (!onlyPositionals && arg.size() > 1 && arg[0] == '-')
+                throw InputError("unknown option '" + arg + "' (try --help)");
+            result.m_positionals.push_back(arg);
+            continue;
+        }
+        std::string name = arg.substr(2), value;
+        bool inlineValue = false;
+        if (size_t eq = name.find('='); eq != std::string::npos) {
+            value = name.substr(eq + 1);
+            name.resize(eq);
+            inlineValue = true;
+        }
+        if (flags.count(name)) {
+            if (inlineValue)
+                throw InputError("option --" + name + " takes no value");
+            result.m_flags.insert(name);
+        } else if (valued.count(name)) {
+            if (!inlineValue) {
+                if (i + 1 >= args.size())
+                    throw InputError("option --" + name + " needs a value");
+                value = args[++i];
+            }
+            result.m_values.emplace(name, value);
+        } else {
+            throw InputError("unknown option '--" + name + "' (try --help)");
+        }
+    }
+    return result;
+}
+
+std::optional<std::string> CliArgs::value(const std::string &name) const
+{
+    auto range = m_values.equal_range(name);
+    if (range.first == range.second)
+        return std::nullopt;
+    return std::prev(range.second)->second; // the last one wins
+}
+
+std::vector<std::string> CliArgs::values(const std::string &name) const
+{
+    std::vector<std::string> out;
+    for (auto [it, end] = m_values.equal_range(name); it != end; ++it)
+        out.push_back(it->second);
+    return out;
+}
+
+std::optional<long long> CliArgs::integer(const std::string &name) const
+{
+    auto text = value(name);
+    if (!text)
+        return std::nullopt;
+    errno = 0;
+    char *end = nullptr;
+    long long v = std::strtoll(text->c_str(), &end, 10);
+    if (text->empty() || *end != '\0' || errno == ERANGE)
+        throw InputError("--" + name + " needs an integer, not '" + *text + "'");
+    return v;
+}
+
+std::optional<double> CliArgs::real(const std::string &name) const
+{
+    auto text = value(name);
+    if (!text)
+        return std::nullopt;
+    char *end = nullptr;
+    double v = std::strtod(text->c_str(), &end);
+    if (text->empty() || *end != '\0' || !std::isfinite(v))
+        throw InputError("--" + name + " needs a number, not '" + *text + "'");
+    return v;
+}
+
+} // namespace ps::cli

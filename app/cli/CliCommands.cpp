@@ -1,0 +1,81 @@
+#include "app/cli/CliCommands.h"
+
+#include "core/InputError.h"
+
+#include <exception>
+#include <iostream>
+#include <new>
+
+namespace ps::cli {
+
+const std::vector<Command> &commands()
+{
+    static const std::vector<Command> list = {
+        {"info", "FILE", "print a JSON summary of a graph, cluster, placement or partition file", {}, {},
+         infoCommand},
+        {"validate", "FILE...",
+         "check files, and check a graph against the cluster, placement or partition given with it",
+         {}, {}, validateCommand},
+        {"convert", "IN OUT [--cluster C --placement P] [--metis-memory]",
+         "convert between formats, chosen by extension (JSON, .gz, DOT, METIS, CSV)",
+         {"cluster", "placement"}, {"metis-memory"}, convertCommand},
+    };
+    return list;
+}
+
+namespace {
+
+void printHelp(std::ostream &out)
+{
+    out << "placement-cli " << PS_VERSION
+        << " - place and partition neural-network graphs on device clusters\n\n"
+           "usage: placement-cli COMMAND [ARGS]\n\ncommands:\n";
+    for (const Command &c : commands())
+        out << "  " << c.name << " " << c.usage << "\n      " << c.summary << "\n";
+    out << "\noptions: --help, --version\n"
+           "exit status: 0 success, 2 invalid input (one line 'error: ...' on stderr), 1 internal "
+           "failure\n";
+}
+
+} // namespace
+
+int run(const std::vector<std::string> &args, std::ostream &out, std::ostream &err)
+{
+    try {
+        if (args.empty() || args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
+            printHelp(out);
+            return args.empty() ? 2 : 0;
+        }
+        if (args[0] == "--version") {
+            out << "placement-cli " << PS_VERSION << "\n";
+            return 0;
+        }
+        for (const Command &c : commands()) {
+            if (args[0] != c.name)
+                continue;
+            std::vector<std::string> rest(args.begin() + 1, args.end());
+            for (const std::string &a : rest)
+                if (a == "--help") {
+                    out << "usage: placement-cli " << c.name << " " << c.usage << "\n" << c.summary << "\n";
+                    return 0;
+                }
+            return c.run(CliArgs::parse(rest, c.valued, c.flags), out, err);
+        }
+        throw InputError("unknown command '" + args[0] + "' (try --help)");
+    } catch (const InputError &e) {
+        std::string message = e.what();
+        for (char &c : message)
+            if (c == '\n' || c == '\r')
+                c = ' ';
+        err << "error: " << message << "\n";
+        return 2;
+    } catch (const std::bad_alloc &) {
+        err << "internal error: out of memory\n";
+        return 1;
+    } catch (const std::exception &e) {
+        err << "internal error: " << e.what() << "\n";
+        return 1;
+    }
+}
+
+} // namespace ps::cli

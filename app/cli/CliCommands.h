@@ -1,0 +1,29 @@
+#pragma once
+// The placement-cli commands. Each command is one entry in commands(); run() dispatches,
+// turns InputError into "error: ..." with exit status 2 and anything else into status 1.
+#include "app/cli/CliArgs.h"
+
+#include <iosfwd>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace ps::cli {
+
+struct Command
+{
+    const char *name;
+    const char *usage;   // arguments after the command name
+    const char *summary; // one line for --help
+    std::set<std::string> valued, flags;
+    int (*run)(const CliArgs &args, std::ostream &out, std::ostream &err);
+};
+
+const std::vector<Command> &commands();
+int run(const std::vector<std::string> &args, std::ostream &out, std::ostream &err);
+
+int infoCommand(const CliArgs &args, std::ostream &out, std::ostream &err);
+int validateCommand(const CliArgs &args, std::ostream &out, std::ostream &err);
+int convertCommand(const CliArgs &args, std::ostream &out, std::ostream &err);
+
+} // namespace ps::cli

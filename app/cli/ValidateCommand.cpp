@@ -1,0 +1,84 @@
+// placement-cli validate FILE...: checks each file, then the graph against the others.
+#include "app/cli/CliCommands.h"
+
+#include "core/InputError.h"
+#include "core/io/FileKind.h"
+#include "core/placement/Constraints.h"
+
+#include <ostream>
+
+namespace ps::cli {
+
+namespace {
+
+void checkPins(const Graph &graph, const Cluster &cluster, const std::string &graphFile,
+               const std::string &clusterFile)
+{
+    std::vector<int> unknown = Constraints::fromGraph(graph, cluster).unknownPins();
+    if (!unknown.empty())
+        throw InputError(graphFile + ": node '" + graph.id(unknown[0]) + "' is pinned to '" +
+                         graph.pinNames()[graph.pin(unknown[0])] + "', which " + clusterFile +
+                         " lacks (" + std::to_string(unknown.size()) + " such pins)");
+}
+
+// A placement checked against a graph alone: every node once, no unknown nodes.
+void checkPlacementNodes(const PlacementDoc &doc, const Graph &graph)
+{
+    std::vector<char> seen(graph.nodeCount(), 0);
+    for (const auto &[node, device] : doc.assignment) {
+        int v = graph.findNode(node);
+        if (v < 0)
+            throw InputError("assignment names unknown node '" + node + "'");
+        if (seen[v]++)
+            throw InputError("node '" + node + "' is assigned twice");
+    }
+    for (int v = 0; v < graph.nodeCount(); ++v)
+        if (!seen[v])
+            throw InputError("node '" + graph.id(v) + "' is unassigned");
+}
+
+} // namespace
+
+int validateCommand(const CliArgs &args, std::ostream &out, std::ostream &)
+{
+    if (args.positionals().empty())
+        throw InputError("validate needs at least one FILE");
+    std::vector<std::pair<std::string, LoadedFile>> files;
+    const LoadedFile *graphFile = nullptr, *clusterFile = nullptr;
+    std::string graphPath, clusterPath;
+    for (const std::string &path : args.positionals()) {
+        files.emplace_back(path, loadFile(path));
+        out << path << ": ok (" << kindName(kindOf(files.back().second.format)) << ")\n";
+    }
+    for (const auto &[path, file] : files) {
+        if (file.graph && !graphFile) {
+            graphFile = &file;
+            graphPath = path;
+        }
+        if (file.cluster && !clusterFile) {
+            clusterFile = &file;
+            clusterPath = path;
+        }
+    }
+    if (graphFile && clusterFile)
+        checkPins(*graphFile->graph, *clusterFile->cluster, graphPath, clusterPath);
+    for (const auto &[path, file] : files) {
+        try {
+            if (file.placement && graphFile && clusterFile)
+                resolvePlacement(*file.placement, *graphFile->graph, *clusterFile->cluster);
+            else if (file.placement && graphFile)
+                checkPlacementNodes(*file.placement, *graphFile->graph);
+            if (file.partition && graphFile)
+                resolvePartition(*file.partition, *graphFile->graph);
+        } catch (const InputError &e) {
+            rethrowWithContext(e, path);
+        }
+        if ((file.placement || file.partition) && graphFile)
+            out << path << ": consistent with " << graphPath
+                << (file.placement && clusterFile ? " and " + clusterPath : std::string()) << "\n";
+    }
+    out << "valid\n";
+    return 0;
+}
+
+} // namespace ps::cli

@@ -1,0 +1,131 @@
+#include "core/cluster/Cluster.h"
+
+#include "core/InputError.h"
+#include "core/graph/GraphBuilder.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace ps {
+
+int Cluster::findDevice(std::string_view name) const
+{
+    for (int d = 0; d < deviceCount(); ++d)
+        if (m_devices[d].name == name)
+            return d;
+    return -1;
+}
+
+std::vector<std::string> Cluster::deviceTypes() const
+{
+    std::vector<std::string> types;
+    for (const Device &d : m_devices)
+        if (std::find(types.begin(), types.end(), d.type) == types.end())
+            types.push_back(d.type);
+    return types;
+}
+
+double Cluster::totalFlopsPerS() const
+{
+    double sum = 0;
+    for (const Device &d : m_devices)
+        sum += d.flopsPerS;
+    return sum;
+}
+
+double Cluster::totalMemoryBytes() const
+{
+    double sum = 0;
+    for (const Device &d : m_devices)
+        sum += d.memoryBytes;
+    return sum;
+}
+
+namespace {
+double positive(double value, const std::string &what)
+{
+    GraphBuilder::checkedNumber(value, what);
+    if (value <= 0)
+        throw InputError(what + " must be positive");
+    return value;
+}
+
+void checkLink(const Link &link, const std::string &what)
+{
+    positive(link.bandwidthBytesPerS, "'bandwidth_bytes_per_s' of " + what);
+    GraphBuilder::checkedNumber(link.latencyS, "'latency_s' of " + what);
+}
+} // namespace
+
+ClusterBuilder::ClusterBuilder(std::string name) { m_cluster.m_name = std::move(name); }
+
+int ClusterBuilder::addDevice(Device device)
+{
+    if (device.name.empty())
+        throw InputError("a device has an empty name");
+    if (m_cluster.findDevice(device.name) >= 0)
+        throw InputError("duplicate device name '" + device.name + "'");
+    const std::string who = "of device '" + device.name + "'";
+    if (device.type.empty())
+        throw InputError("device '" + device.name + "' needs a non-empty 'type'");
+    positive(device.flopsPerS, "'flops_per_s' " + who);
+    positive(device.memoryBytes, "'memory_bytes' " + who);
+    GraphBuilder::checkedNumber(device.opOverheadS, "'op_overhead_s' " + who);
+    if (m_cluster.deviceCount() >= Cluster::kMaxDevices)
+        throw InputError("more than " + std::to_string(Cluster::kMaxDevices) +
+                         " devices are not supported");
+    m_cluster.m_devices.push_back(std::move(device));
+    return m_cluster.deviceCount() - 1;
+}
+
+void ClusterBuilder::addLink(const std::string &src, const std::string &dst, Link link,
+                             bool bidirectional)
+{
+    const std::string what = "link '" + src + "'->'" + dst + "'";
+    int a = m_cluster.findDevice(src), b = m_cluster.findDevice(dst);
+    if (a < 0 || b < 0)
+        throw InputError(what + " names unknown device '" + (a < 0 ? src : dst) + "'");
+    if (a == b)
+        throw InputError("link from '" + src + "' to itself");
+    checkLink(link, what);
+    m_cluster.m_explicit.push_back({a, b, link, bidirectional});
+}
+
+void ClusterBuilder::setDefaultLink(Link link)
+{
+    checkLink(link, "default_link");
+    m_cluster.m_default = link;
+}
+
+Cluster ClusterBuilder::build()
+{
+    Cluster &c = m_cluster;
+    const int k = c.deviceCount();
+    if (k == 0)
+        throw InputError("cluster has no devices");
+    std::vector<char> defined(static_cast<size_t>(k) * k, 0);
+    c.m_links.assign(static_cast<size_t>(k) * k, Link{});
+    for (const auto &e : c.m_explicit) {
+        c.m_links[static_cast<size_t>(e.src) * k + e.dst] = e.link;
+        defined[static_cast<size_t>(e.src) * k + e.dst] = 1;
+        if (e.bidirectional) {
+            c.m_links[static_cast<size_t>(e.dst) * k + e.src] = e.link;
+            defined[static_cast<size_t>(e.dst) * k + e.src] = 1;
+        }
+    }
+    for (int a = 0; a < k; ++a)
+        for (int b = 0; b < k; ++b) {
+            size_t i = static_cast<size_t>(a) * k + b;
+            if (a == b || defined[i])
+                continue;
+            if (!c.m_default)
+                throw InputError("no link '" + c.m_devices[a].name + "'->'" + c.m_devices[b].name +
+                                 "' and no default_link");
+            c.m_links[i] = *c.m_default;
+        }
+    Cluster result = std::move(c);
+    c = Cluster();
+    return result;
+}
+
+} // namespace ps

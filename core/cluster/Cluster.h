@@ -1,0 +1,78 @@
+#pragma once
+// A device cluster (spec section 2): devices in file order and a full matrix of directed links.
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace ps {
+
+struct Device
+{
+    std::string name;
+    std::string type;
+    double flopsPerS = 0;
+    double memoryBytes = 0;
+    double opOverheadS = 0;
+};
+
+struct Link
+{
+    double bandwidthBytesPerS = 0;
+    double latencyS = 0;
+};
+
+class Cluster
+{
+public:
+    // Device matrices grow with the square of the count; more than this is refused.
+    static constexpr int kMaxDevices = 4096;
+
+    Cluster() = default;
+
+    const std::string &name() const { return m_name; }
+    int deviceCount() const { return static_cast<int>(m_devices.size()); }
+    const Device &device(int d) const { return m_devices[d]; }
+    const std::vector<Device> &devices() const { return m_devices; }
+    int findDevice(std::string_view name) const;
+    // Link a -> b for a != b.
+    const Link &link(int a, int b) const { return m_links[static_cast<size_t>(a) * deviceCount() + b]; }
+    // Links as written in the file (after bidirectional expansion) and the default link.
+    struct ExplicitLink
+    {
+        int src, dst;
+        Link link;
+        bool bidirectional;
+    };
+    const std::vector<ExplicitLink> &explicitLinks() const { return m_explicit; }
+    const std::optional<Link> &defaultLink() const { return m_default; }
+
+    std::vector<std::string> deviceTypes() const; // distinct, in device order
+    double totalFlopsPerS() const;
+    double totalMemoryBytes() const;
+
+private:
+    friend class ClusterBuilder;
+    std::string m_name;
+    std::vector<Device> m_devices;
+    std::vector<Link> m_links;
+    std::vector<ExplicitLink> m_explicit;
+    std::optional<Link> m_default;
+};
+
+// Validates devices and links and fills the pairs no link names from the default link.
+class ClusterBuilder
+{
+public:
+    explicit ClusterBuilder(std::string name = {});
+    int addDevice(Device device); // throws InputError
+    // Links are applied in call order; a later one overrides an earlier one for the same pair.
+    void addLink(const std::string &src, const std::string &dst, Link link, bool bidirectional = true);
+    void setDefaultLink(Link link);
+    Cluster build(); // throws InputError when a pair has no link and there is no default
+
+private:
+    Cluster m_cluster;
+};
+
+} // namespace ps

@@ -1,0 +1,263 @@
+#include "core/io/DotFormat.h"
+
+#include "core/InputError.h"
+#include "core/cluster/Cluster.h"
+#include "core/graph/GraphBuilder.h"
+#include "core/io/FileBytes.h"
+#include "core/io/JsonStream.h"
+#include "core/placement/Placement.h"
+
+#include <graphviz/cgraph.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdlib>
+#include <mutex>
+
+namespace ps {
+
+namespace {
+
+// cgraph keeps global state (error buffer, string dictionaries): one caller at a time.
+std::mutex &graphvizMutex()
+{
+    static std::mutex mutex;
+    return mutex;
+}
+
+std::string g_cgraphMessages; // filled by the error callback while the mutex is held
+
+int collectMessage(char *message)
+{
+    if (g_cgraphMessages.size() < 2000)
+        g_cgraphMessages += message;
+    return 0;
+}
+
+std::string trimmed(std::string s)
+{
+    while (!s.empty() && (s.back() == '\n' || s.back() == ' '))
+        s.pop_back();
+    return s;
+}
+
+std::string attribute(void *object, const char *name)
+{
+    const char *value = agget(object, const_cast<char *>(name));
+    return value ? std::string(value) : std::string();
+}
+
+std::optional<double> numberAttribute(void *object, const char *name, const std::string &who)
+{
+    std::string text = attribute(object, name);
+    if (text.empty())
+        return std::nullopt;
+    errno = 0;
+    char *end = nullptr;
+    double value = std::strtod(text.c_str(), &end);
+    if (end == text.c_str() || *end != '\0' || errno == ERANGE)
+        throw InputError(who + ": attribute " + name + "=\"" + text + "\" is not a number");
+    return GraphBuilder::checkedNumber(value, who + ": '" + name + "'");
+}
+
+// "gpu=1e-4,cpu=2e-3" -> pairs
+std::vector<std::pair<std::string, double>> parseComputeS(const std::string &text,
+                                                          const std::string &who)
+{
+    std::vector<std::pair<std::string, double>> result;
+    size_t pos = 0;
+    while (pos < text.size()) {
+        size_t comma = text.find(',', pos);
+        if (comma == std::string::npos)
+            comma = text.size();
+        std::string item = text.substr(pos, comma - pos);
+        pos = comma + 1;
+        size_t eq = item.find('=');
+        char *end = nullptr;
+        double value = eq == std::string::npos ? 0 : std::strtod(item.c_str() + eq + 1, &end);
+        if (eq == std::string::npos || eq == 0 || end == item.c_str() + eq + 1 || *end != '\0')
+            throw InputError(who + ": compute_s item \"" + item + "\" is not TYPE=SECONDS");
+        result.emplace_back(item.substr(0, eq), value);
+    }
+    return result;
+}
+
+struct GraphCloser
+{
+    void operator()(Agraph_t *g) const { agclose(g); }
+};
+
+} // namespace
+
+Graph parseDot(std::string_view text, const std::string &source)
+{
+    if (text.find('\0') != std::string_view::npos)
+        throw InputError(source + ": binary data, not DOT text");
+    std::lock_guard<std::mutex> lock(graphvizMutex());
+    g_cgraphMessages.clear();
+    agusererrf previous = agseterrf(collectMessage);
+    std::string copy(text);
+    std::unique_ptr<Agraph_t, GraphCloser> g(agmemread(copy.c_str()));
+    agseterrf(previous);
+    if (!g) {
+        std::string why = trimmed(g_cgraphMessages);
+        throw InputError(source + ": not a valid DOT graph" + (why.empty() ? "" : ": " + why));
+    }
+    if (!agisdirected(g.get()))
+        throw InputError(source + ": the graph is undirected; only digraphs can be read");
+
+    GraphBuilder builder(agnameof(g.get()) ? agnameof(g.get()) : "");
+    std::vector<Agedge_t *> edges;
+    try {
+        for (Agnode_t *n = agfstnode(g.get()); n; n = agnxtnode(g.get(), n)) {
+            GraphBuilder::NodeSpec spec;
+            spec.id = agnameof(n);
+            const std::string who = "node '" + spec.id + "'";
+            spec.op = attribute(n, "op");
+            if (spec.op.empty())
+                spec.op = "unknown";
+            spec.flops = numberAttribute(n, "flops", who).value_or(0);
+            spec.outBytes = numberAttribute(n, "out_bytes", who).value_or(0);
+            spec.paramBytes = numberAttribute(n, "param_bytes", who).value_or(0);
+            spec.memBytes = numberAttribute(n, "mem_bytes", who);
+            spec.scope = attribute(n, "scope");
+            spec.computeS = parseComputeS(attribute(n, "compute_s"), who);
+            if (std::string c = attribute(n, "colocate"); !c.empty())
+                spec.colocate = c;
+            if (std::string p = attribute(n, "pin"); !p.empty())
+                spec.pin = p;
+            builder.addNode(std::move(spec));
+            for (Agedge_t *e = agfstout(g.get(), n); e; e = agnxtout(g.get(), e))
+                edges.push_back(e);
+        }
+        // Edges in the order the file wrote them.
+        std::sort(edges.begin(), edges.end(),
+                  [](Agedge_t *a, Agedge_t *b) { return AGSEQ(a) < AGSEQ(b); });
+        for (Agedge_t *e : edges) {
+            std::string src = agnameof(agtail(e)), dst = agnameof(aghead(e));
+            builder.addEdge(src, dst, numberAttribute(e, "bytes", "edge '" + src + "'->'" + dst + "'"));
+        }
+        return builder.build();
+    } catch (const InputError &e) {
+        rethrowWithContext(e, source);
+    }
+}
+
+Graph readDot(const std::string &path) { return parseDot(readFileBytes(path), path); }
+
+std::string deviceColor(int device)
+{
+    static const char *palette[] = {"#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#76b7b2", "#edc948",
+                                    "#b07aa1", "#ff9da7", "#9c755f", "#bab0ac", "#86bcb6", "#d37295"};
+    return palette[device % 12];
+}
+
+namespace {
+
+void appendDotId(std::string &out, const std::string &id)
+{
+    out += '"';
+    for (char c : id) {
+        if (c == '"')
+            out += '\\';
+        out += c;
+    }
+    out += '"';
+}
+
+void appendAttr(std::string &out, const char *key, const std::string &value, bool &first)
+{
+    out += first ? " [" : ", ";
+    first = false;
+    out += key;
+    out += '=';
+    appendDotId(out, value);
+}
+
+std::string numberText(double value)
+{
+    std::string s;
+    jsonio::appendNumber(s, value);
+    return s;
+}
+
+void appendNode(std::string &out, const Graph &g, int v, const std::string &fill)
+{
+    out += "  ";
+    appendDotId(out, g.id(v));
+    bool first = true;
+    appendAttr(out, "op", g.op(v), first);
+    if (g.flops(v) != 0)
+        appendAttr(out, "flops", numberText(g.flops(v)), first);
+    if (g.outBytes(v) != 0)
+        appendAttr(out, "out_bytes", numberText(g.outBytes(v)), first);
+    if (g.paramBytes(v) != 0)
+        appendAttr(out, "param_bytes", numberText(g.paramBytes(v)), first);
+    if (g.memBytes(v) != g.paramBytes(v) + g.outBytes(v))
+        appendAttr(out, "mem_bytes", numberText(g.memBytes(v)), first);
+    if (!g.scope(v).empty())
+        appendAttr(out, "scope", g.scope(v), first);
+    std::string compute;
+    for (const auto &o : g.computeOverrides(v))
+        compute += (compute.empty() ? "" : ",") + g.deviceTypeNames()[o.deviceType] + "=" +
+                   numberText(o.seconds);
+    if (!compute.empty())
+        appendAttr(out, "compute_s", compute, first);
+    if (g.colocateGroup(v) >= 0)
+        appendAttr(out, "colocate", g.colocateGroupNames()[g.colocateGroup(v)], first);
+    if (g.pin(v) >= 0)
+        appendAttr(out, "pin", g.pinNames()[g.pin(v)], first);
+    if (!fill.empty())
+        appendAttr(out, "fillcolor", fill, first);
+    out += "];\n";
+}
+
+} // namespace
+
+std::string graphToDot(const Graph &g, const Cluster *cluster, const Placement *placement)
+{
+    std::string out = "digraph ";
+    appendDotId(out, g.name());
+    out += " {\n  node [shape=box, style=\"rounded,filled\", fillcolor=\"#ffffff\"];\n";
+    const bool placed = cluster && placement;
+    // Nodes first, in file order, so that reading the file back keeps their order and ranks;
+    // the device subgraphs then only name their members.
+    for (int v = 0; v < g.nodeCount(); ++v)
+        appendNode(out, g, v, placed ? deviceColor(placement->device(v)) : std::string());
+    for (int d = 0; placed && d < cluster->deviceCount(); ++d) {
+        out += "  subgraph ";
+        appendDotId(out, "cluster_" + cluster->device(d).name);
+        out += " {\n    label=";
+        appendDotId(out, cluster->device(d).name);
+        out += "; color=";
+        appendDotId(out, deviceColor(d));
+        out += ";\n";
+        for (int v = 0; v < g.nodeCount(); ++v)
+            if (placement->device(v) == d) {
+                out += "    ";
+                appendDotId(out, g.id(v));
+                out += ";\n";
+            }
+        out += "  }\n";
+    }
+    for (int e = 0; e < g.edgeCount(); ++e) {
+        out += "  ";
+        appendDotId(out, g.id(g.edgeSrc(e)));
+        out += " -> ";
+        appendDotId(out, g.id(g.edgeDst(e)));
+        out += " [bytes=" + numberText(g.edgeBytes(e));
+        if (placement && placement->device(g.edgeSrc(e)) != placement->device(g.edgeDst(e)))
+            out += ", color=\"#d62728\", penwidth=2";
+        out += "];\n";
+    }
+    out += "}\n";
+    return out;
+}
+
+void writeDot(const std::string &path, const Graph &graph, const Cluster *cluster,
+              const Placement *placement)
+{
+    writeFileAtomic(path, graphToDot(graph, cluster, placement));
+}
+
+} // namespace ps

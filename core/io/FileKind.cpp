@@ -1,0 +1,124 @@
+#include "core/io/FileKind.h"
+
+#include "core/InputError.h"
+#include "core/io/ClusterJson.h"
+#include "core/io/DotFormat.h"
+#include "core/io/FileBytes.h"
+#include "core/io/GraphJson.h"
+#include "core/io/MetisFormat.h"
+#include "core/io/PlacementCsv.h"
+#include "core/io/PlacementJson.h"
+
+namespace ps {
+
+namespace {
+
+// The value of the first "format" key, read without parsing the whole document.
+std::string sniffJsonFormat(const std::string &bytes)
+{
+    size_t key = bytes.find("\"format\"");
+    if (key == std::string::npos)
+        return {};
+    size_t open = bytes.find('"', bytes.find(':', key));
+    if (open == std::string::npos)
+        return {};
+    size_t close = bytes.find('"', open + 1);
+    return close == std::string::npos ? std::string() : bytes.substr(open + 1, close - open - 1);
+}
+
+} // namespace
+
+FileKind kindOf(FileFormat format)
+{
+    switch (format) {
+    case FileFormat::ClusterJson: return FileKind::Cluster;
+    case FileFormat::PlacementJson:
+    case FileFormat::PlacementCsv: return FileKind::Placement;
+    case FileFormat::PartitionJson: return FileKind::Partition;
+    default: return FileKind::Graph;
+    }
+}
+
+const char *kindName(FileKind kind)
+{
+    switch (kind) {
+    case FileKind::Graph: return "graph";
+    case FileKind::Cluster: return "cluster";
+    case FileKind::Placement: return "placement";
+    case FileKind::Partition: return "partition";
+    }
+    return "?";
+}
+
+FileFormat formatFromName(const std::string &path, const std::string *bytes)
+{
+    std::string name = baseName(path);
+    if (endsWith(name, ".gz"))
+        name.resize(name.size() - 3);
+    if (endsWith(name, ".graph.json"))
+        return FileFormat::GraphJson;
+    if (endsWith(name, ".cluster.json"))
+        return FileFormat::ClusterJson;
+    if (endsWith(name, ".placement.json"))
+        return FileFormat::PlacementJson;
+    if (endsWith(name, ".partition.json"))
+        return FileFormat::PartitionJson;
+    if (endsWith(name, ".dot") || endsWith(name, ".gv"))
+        return FileFormat::Dot;
+    if (endsWith(name, ".graph") || endsWith(name, ".metis"))
+        return FileFormat::Metis;
+    if (endsWith(name, ".csv"))
+        return FileFormat::PlacementCsv;
+    if (endsWith(name, ".json") && bytes) {
+        std::string format = sniffJsonFormat(*bytes);
+        if (format == "placement-graph")
+            return FileFormat::GraphJson;
+        if (format == "placement-cluster")
+            return FileFormat::ClusterJson;
+        if (format == "placement")
+            return FileFormat::PlacementJson;
+        if (format == "partition")
+            return FileFormat::PartitionJson;
+        throw InputError(path + ": a JSON file without a known \"format\" (expected placement-graph, "
+                                "placement-cluster, placement or partition)");
+    }
+    throw InputError(path + ": unknown file type (expected .graph.json, .cluster.json, "
+                            ".placement.json, .partition.json, .dot, .gv, METIS .graph or .csv)");
+}
+
+LoadedFile loadFile(const std::string &path)
+{
+    const std::string bytes = readFileBytes(path);
+    LoadedFile file{formatFromName(path, &bytes), {}, {}, {}, {}};
+    switch (file.format) {
+    case FileFormat::GraphJson: file.graph = parseGraphJson(bytes, path); break;
+    case FileFormat::Dot: file.graph = parseDot(bytes, path); break;
+    case FileFormat::Metis: file.graph = parseMetis(bytes, path); break;
+    case FileFormat::ClusterJson: file.cluster = parseClusterJson(bytes, path); break;
+    case FileFormat::PlacementJson: file.placement = parsePlacementJson(bytes, path); break;
+    case FileFormat::PlacementCsv: file.placement = parsePlacementCsv(bytes, path); break;
+    case FileFormat::PartitionJson: file.partition = parsePartitionJson(bytes, path); break;
+    }
+    return file;
+}
+
+Graph loadGraph(const std::string &path)
+{
+    LoadedFile file = loadFile(path);
+    if (!file.graph)
+        throw InputError(path + ": holds a " + kindName(kindOf(file.format)) + ", not a graph");
+    return std::move(*file.graph);
+}
+
+void saveGraph(const std::string &path, const Graph &graph, const Cluster *cluster,
+               const Placement *placement)
+{
+    switch (formatFromName(path)) {
+    case FileFormat::GraphJson: writeGraphJson(path, graph); return;
+    case FileFormat::Dot: writeDot(path, graph, cluster, placement); return;
+    case FileFormat::Metis: writeMetis(path, graph); return;
+    default: throw InputError(path + ": cannot write a graph in this format");
+    }
+}
+
+} // namespace ps

@@ -1,0 +1,275 @@
+#include "core/io/MetisFormat.h"
+
+#include "core/InputError.h"
+#include "core/graph/GraphBuilder.h"
+#include "core/io/FileBytes.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+#include <tuple>
+
+namespace ps {
+
+namespace {
+
+// METIS in Debian uses 32-bit indices: keep every weight sum below this.
+constexpr double kMaxWeightSum = 1 << 29;
+
+struct MergedEdge
+{
+    int u, v; // u < v
+    double bytes;
+};
+
+std::vector<MergedEdge> mergedUndirectedEdges(const Graph &g)
+{
+    std::vector<MergedEdge> edges;
+    edges.reserve(g.edgeCount());
+    for (int e = 0; e < g.edgeCount(); ++e) {
+        int a = g.edgeSrc(e), b = g.edgeDst(e);
+        edges.push_back({std::min(a, b), std::max(a, b), g.edgeBytes(e)});
+    }
+    std::stable_sort(edges.begin(), edges.end(), [](const MergedEdge &x, const MergedEdge &y) {
+        return std::tie(x.u, x.v) < std::tie(y.u, y.v);
+    });
+    std::vector<MergedEdge> merged;
+    for (const MergedEdge &e : edges) {
+        if (!merged.empty() && merged.back().u == e.u && merged.back().v == e.v)
+            merged.back().bytes += e.bytes;
+        else
+            merged.push_back(e);
+    }
+    return merged;
+}
+
+// Integer weights: the values themselves when they fit, else scaled by 1/divisor. When every
+// value is 0 each weighs 1 (the spec's convention); `minimum` keeps METIS edge weights > 0.
+struct IntegerWeights
+{
+    std::vector<long long> values;
+    double divisor = 1;
+};
+
+IntegerWeights toIntegers(const std::vector<double> &raw, double sumFactor, long long minimum)
+{
+    IntegerWeights w;
+    double total = 0;
+    bool allZero = true;
+    for (double x : raw) {
+        total += x;
+        allZero = allZero && x == 0;
+    }
+    if (total * sumFactor > kMaxWeightSum)
+        w.divisor = total * sumFactor / kMaxWeightSum;
+    w.values.reserve(raw.size());
+    for (double x : raw)
+        w.values.push_back(allZero ? 1 : std::max(minimum, std::llround(x / w.divisor)));
+    return w;
+}
+
+std::string divisorText(double divisor)
+{
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.17g", divisor);
+    return buf;
+}
+
+long long parseInteger(std::string_view token, const std::string &where)
+{
+    std::string text(token);
+    errno = 0;
+    char *end = nullptr;
+    long long value = std::strtoll(text.c_str(), &end, 10);
+    if (end == text.c_str() || *end != '\0' || errno == ERANGE)
+        throw InputError(where + ": '" + text + "' is not an integer");
+    return value;
+}
+
+std::vector<std::string_view> tokens(std::string_view line)
+{
+    std::vector<std::string_view> out;
+    size_t i = 0;
+    while (i < line.size()) {
+        while (i < line.size() && (line[i] == ' ' || line[i] == '\t' || line[i] == '\r'))
+            ++i;
+        size_t start = i;
+        while (i < line.size() && line[i] != ' ' && line[i] != '\t' && line[i] != '\r')
+            ++i;
+        if (i > start)
+            out.push_back(line.substr(start, i - start));
+    }
+    return out;
+}
+
+} // namespace
+
+std::string graphToMetis(const Graph &g, bool withMemory)
+{
+    const int n = g.nodeCount();
+    std::vector<MergedEdge> edges = mergedUndirectedEdges(g);
+    std::vector<double> flops(n), mem(n), bytes(edges.size());
+    for (int v = 0; v < n; ++v) {
+        flops[v] = g.flops(v);
+        mem[v] = g.memBytes(v);
+    }
+    for (size_t i = 0; i < edges.size(); ++i)
+        bytes[i] = edges[i].bytes;
+    IntegerWeights vw = toIntegers(flops, 1, 0);
+    IntegerWeights mw = toIntegers(mem, 1, 0);
+    IntegerWeights ew = toIntegers(bytes, 2, 1); // each edge is listed twice
+
+    std::vector<std::vector<std::pair<int, long long>>> adjacency(n);
+    for (size_t i = 0; i < edges.size(); ++i) {
+        adjacency[edges[i].u].push_back({edges[i].v, ew.values[i]});
+        adjacency[edges[i].v].push_back({edges[i].u, ew.values[i]});
+    }
+    std::string out = "% placement-studio METIS export of graph '" + g.name() + "'\n";
+    out += "% vertex weight 1 = flops / " + divisorText(vw.divisor);
+    if (withMemory)
+        out += ", vertex weight 2 = mem_bytes / " + divisorText(mw.divisor);
+    out += "; edge weight = bytes / " + divisorText(ew.divisor) + "\n";
+    out += "% vertex i is the i-th node of the graph file\n";
+    out += std::to_string(n) + " " + std::to_string(edges.size()) + (withMemory ? " 011 2\n" : " 011\n");
+    for (int v = 0; v < n; ++v) {
+        out += std::to_string(vw.values[v]);
+        if (withMemory)
+            out += " " + std::to_string(mw.values[v]);
+        for (const auto &[w, weight] : adjacency[v])
+            out += " " + std::to_string(w + 1) + " " + std::to_string(weight);
+        out += '\n';
+    }
+    return out;
+}
+
+void writeMetis(const std::string &path, const Graph &graph, bool withMemory)
+{
+    writeFileAtomic(path, graphToMetis(graph, withMemory));
+}
+
+Graph parseMetis(std::string_view text, const std::string &source)
+{
+    if (text.find('\0') != std::string_view::npos)
+        throw InputError(source + ": binary data, not a METIS graph");
+    size_t pos = 0, lineNo = 0;
+    auto nextLine = [&](std::string_view &line) {
+        while (pos < text.size()) {
+            size_t end = text.find('\n', pos);
+            if (end == std::string_view::npos)
+                end = text.size();
+            line = text.substr(pos, end - pos);
+            pos = end + 1;
+            ++lineNo;
+            if (line.empty() || line[0] != '%')
+                return true;
+        }
+        return false;
+    };
+    auto where = [&]() { return source + ":" + std::to_string(lineNo); };
+
+    std::string_view line;
+    std::vector<std::string_view> header;
+    while (header.empty()) {
+        if (!nextLine(line))
+            throw InputError(source + ": empty METIS file (no header line 'n m [fmt [ncon]]')");
+        header = tokens(line);
+    }
+    if (header.size() < 2 || header.size() > 4)
+        throw InputError(where() + ": the header must be 'n m [fmt [ncon]]'");
+    const long long n = parseInteger(header[0], where());
+    const long long m = parseInteger(header[1], where());
+    if (n < 0 || m < 0 || n > 100000000)
+        throw InputError(where() + ": vertex and edge counts must be between 0 and 100000000");
+    std::string fmt = header.size() >= 3 ? std::string(header[2]) : "0";
+    if (fmt.size() > 3 || fmt.find_first_not_of("01") != std::string::npos)
+        throw InputError(where() + ": fmt '" + fmt + "' must be up to three digits 0 or 1");
+    fmt.insert(0, 3 - fmt.size(), '0');
+    const bool hasSizes = fmt[0] == '1', hasVertexWeights = fmt[1] == '1',
+               hasEdgeWeights = fmt[2] == '1';
+    long long ncon = hasVertexWeights ? 1 : 0;
+    if (header.size() == 4) {
+        ncon = parseInteger(header[3], where());
+        if (!hasVertexWeights || ncon < 1 || ncon > 64)
+            throw InputError(where() + ": ncon must be 1..64 and needs vertex weights in fmt");
+    }
+
+    GraphBuilder builder(baseName(source));
+    struct Entry
+    {
+        int a, b;
+        long long w;
+        bool operator<(const Entry &o) const { return std::tie(a, b, w) < std::tie(o.a, o.b, o.w); }
+        bool operator==(const Entry &o) const { return a == o.a && b == o.b && w == o.w; }
+    };
+    std::vector<Entry> forward, backward;
+    long long vertex = 0;
+    while (nextLine(line)) {
+        std::vector<std::string_view> t = tokens(line);
+        if (vertex == n) {
+            if (!t.empty())
+                throw InputError(where() + ": more vertex lines than the header's " +
+                                 std::to_string(n));
+            continue;
+        }
+        size_t i = 0;
+        const size_t fixed = (hasSizes ? 1 : 0) + static_cast<size_t>(ncon);
+        if (t.size() < fixed)
+            throw InputError(where() + ": vertex " + std::to_string(vertex + 1) + " needs " +
+                             std::to_string(fixed) + " size/weight values");
+        i += hasSizes ? 1 : 0;
+        GraphBuilder::NodeSpec spec;
+        spec.id = std::to_string(vertex + 1);
+        spec.op = "vertex";
+        spec.flops = 1;
+        for (long long c = 0; c < ncon; ++c, ++i) {
+            long long w = parseInteger(t[i], where());
+            if (w < 0)
+                throw InputError(where() + ": vertex weights must be non-negative");
+            if (c == 0)
+                spec.flops = static_cast<double>(w);
+            else if (c == 1)
+                spec.memBytes = static_cast<double>(w);
+        }
+        const size_t step = hasEdgeWeights ? 2 : 1;
+        if ((t.size() - i) % step != 0)
+            throw InputError(where() + ": neighbour list must be pairs 'vertex weight'");
+        for (; i < t.size(); i += step) {
+            long long w = parseInteger(t[i], where());
+            if (w < 1 || w > n)
+                throw InputError(where() + ": neighbour " + std::to_string(w) + " is not a vertex 1.." +
+                                 std::to_string(n));
+            if (w == vertex + 1)
+                throw InputError(where() + ": vertex " + std::to_string(w) + " lists itself");
+            long long weight = hasEdgeWeights ? parseInteger(t[i + 1], where()) : 1;
+            if (weight < 1)
+                throw InputError(where() + ": edge weights must be positive");
+            int a = static_cast<int>(vertex), b = static_cast<int>(w - 1);
+            (a < b ? forward : backward).push_back({std::min(a, b), std::max(a, b), weight});
+        }
+        builder.addNode(std::move(spec));
+        ++vertex;
+    }
+    if (vertex != n)
+        throw InputError(source + ": the header declares " + std::to_string(n) +
+                         " vertices but the file lists " + std::to_string(vertex));
+    std::sort(forward.begin(), forward.end());
+    std::sort(backward.begin(), backward.end());
+    if (forward != backward)
+        throw InputError(source + ": the adjacency lists are not symmetric (every edge must be "
+                                  "listed at both ends with the same weight)");
+    if (static_cast<long long>(forward.size()) != m)
+        throw InputError(source + ": the header declares " + std::to_string(m) +
+                         " edges but the lists hold " + std::to_string(forward.size()));
+    for (const Entry &e : forward)
+        builder.addEdge(e.a, e.b, static_cast<double>(e.w));
+    try {
+        return builder.build();
+    } catch (const InputError &e) {
+        rethrowWithContext(e, source);
+    }
+}
+
+Graph readMetis(const std::string &path) { return parseMetis(readFileBytes(path), path); }
+
+} // namespace ps

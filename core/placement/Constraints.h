@@ -1,0 +1,38 @@
+#pragma once
+// Placement constraints (spec section 6): pinned nodes and colocation groups, resolved against
+// a cluster. Pins come from the graph and may be added by the user.
+#include <string>
+#include <vector>
+
+namespace ps {
+
+class Graph;
+class Cluster;
+
+class Constraints
+{
+public:
+    static constexpr int kNotPinned = -1;
+    static constexpr int kUnknownDevice = -2; // the pin names a device the cluster lacks
+
+    Constraints() = default;
+    static Constraints fromGraph(const Graph &graph, const Cluster &cluster);
+
+    int pinnedDevice(int v) const { return m_pin.empty() ? kNotPinned : m_pin[v]; }
+    void pin(int v, int device) { m_pin[v] = device; }
+    // Nodes whose pin names no device of the cluster.
+    std::vector<int> unknownPins() const;
+
+    int groupCount() const { return static_cast<int>(m_groups.size()); }
+    const std::vector<int> &groupMembers(int g) const { return m_groups[g]; }
+    const std::string &groupName(int g) const { return m_groupNames[g]; }
+    int groupOf(int v) const { return m_groupOf.empty() ? -1 : m_groupOf[v]; }
+
+private:
+    std::vector<int> m_pin;
+    std::vector<int> m_groupOf;
+    std::vector<std::vector<int>> m_groups; // members in file order
+    std::vector<std::string> m_groupNames;
+};
+
+} // namespace ps

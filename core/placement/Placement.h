@@ -1,0 +1,45 @@
+#pragma once
+// A placement (spec section 3): one device index per node, plus what produced it.
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace ps {
+
+class Graph;
+class Cluster;
+
+class Placement
+{
+public:
+    Placement() = default;
+    explicit Placement(std::vector<int> deviceOfNode) : m_device(std::move(deviceOfNode)) {}
+
+    int nodeCount() const { return static_cast<int>(m_device.size()); }
+    int device(int v) const { return m_device[v]; }
+    void setDevice(int v, int d) { m_device[v] = d; }
+    const std::vector<int> &devices() const { return m_device; }
+
+    // Informative fields carried through files.
+    std::string graphName, clusterName;
+    std::string producerModel;
+    std::string producerParamsJson = "{}"; // a JSON object, kept as text
+
+private:
+    std::vector<int> m_device;
+};
+
+// A placement file as written, before it is checked against a graph and a cluster.
+struct PlacementDoc
+{
+    std::string graphName, clusterName;
+    std::vector<std::pair<std::string, std::string>> assignment; // node id -> device name
+    std::string producerModel;
+    std::string producerParamsJson = "{}";
+};
+
+// Checks that every node is assigned exactly once to a device of the cluster (throws InputError).
+Placement resolvePlacement(const PlacementDoc &doc, const Graph &graph, const Cluster &cluster);
+PlacementDoc toDoc(const Placement &placement, const Graph &graph, const Cluster &cluster);
+
+} // namespace ps
