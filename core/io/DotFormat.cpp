@@ -245,7 +245,7 @@ std::string graphToDot(const Graph &g, const Cluster *cluster, const Placement *
         appendDotId(out, g.id(g.edgeSrc(e)));
         out += " -> ";
         appendDotId(out, g.id(g.edgeDst(e)));
-        out += " [bytes=" + numberText(g.edgeBytes(e));
+        out += " [bytes=\"" + numberText(g.edgeBytes(e)) + "\"";
         if (placement && placement->device(g.edgeSrc(e)) != placement->device(g.edgeDst(e)))
             out += ", color=\"#d62728\", penwidth=2";
         out += "];\n";

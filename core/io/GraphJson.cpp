@@ -73,7 +73,7 @@ Graph parseGraphJson(std::string_view text, const std::string &source)
         builder.addEdge(value["src"].get<std::string>(), value["dst"].get<std::string>(),
                         optionalNumber(value, "bytes"));
     };
-    JsonDocument doc = parseJsonStream(text, source, {"nodes", "edges"}, onElement);
+    JsonDocument doc = parseJsonStream(text, source, {{"nodes", true}, {"edges", true}}, onElement);
     checkFormat(doc.top, "placement-graph", source);
     if (!doc.streamed.count("nodes") || doc.top.contains("nodes"))
         throw InputError(source + ": 'nodes' must be a JSON array");

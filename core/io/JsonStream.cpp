@@ -16,7 +16,7 @@ constexpr size_t kMaxDepth = 200;
 class StreamHandler : public nlohmann::json_sax<Json>
 {
 public:
-    StreamHandler(const std::vector<std::string> &streamed, const ElementHandler &onElement,
+    StreamHandler(const std::vector<StreamedMember> &streamed, const ElementHandler &onElement,
                   JsonDocument &doc)
         : m_streamedNames(streamed), m_onElement(onElement), m_doc(doc)
     {
@@ -97,7 +97,7 @@ private:
             syntaxError = "JSON nested more than " + std::to_string(kMaxDepth) + " levels deep";
             return false;
         }
-        if (m_depth == 1 && isStreamed(m_keys[1])) {
+        if (m_depth == 1 && isStreamed(m_keys[1], container.is_array())) {
             // The streamed container itself is not stored; its children are emitted.
             m_streaming = true;
             m_streamMember = m_keys[1];
@@ -129,10 +129,10 @@ private:
         return true;
     }
 
-    bool isStreamed(const std::string &member) const
+    bool isStreamed(const std::string &member, bool isArray) const
     {
-        for (const std::string &name : m_streamedNames)
-            if (name == member)
+        for (const StreamedMember &m : m_streamedNames)
+            if (m.name == member && m.isArray == isArray)
                 return true;
         return false;
     }
@@ -153,7 +153,7 @@ private:
         v = Json();
     }
 
-    const std::vector<std::string> &m_streamedNames;
+    const std::vector<StreamedMember> &m_streamedNames;
     const ElementHandler &m_onElement;
     JsonDocument &m_doc;
     std::vector<Json *> m_stack;
@@ -170,7 +170,7 @@ private:
 } // namespace
 
 JsonDocument parseJsonStream(std::string_view text, const std::string &source,
-                             const std::vector<std::string> &streamedMembers,
+                             const std::vector<StreamedMember> &streamedMembers,
                              const ElementHandler &onElement)
 {
     JsonDocument doc;

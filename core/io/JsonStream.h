@@ -28,10 +28,18 @@ struct JsonDocument
     std::string deferredError;         // first error a handler threw, with its JSON pointer
 };
 
+// A top-level member whose elements are streamed; one of the other JSON type stays in the DOM,
+// where the caller reports it.
+struct StreamedMember
+{
+    std::string name;
+    bool isArray; // else an object
+};
+
 // Throws InputError "source: parse error at line L, column C: ..." for invalid JSON.
 // Element errors are deferred so that a wrong "format" is reported before them.
 JsonDocument parseJsonStream(std::string_view text, const std::string &source,
-                             const std::vector<std::string> &streamedMembers,
+                             const std::vector<StreamedMember> &streamedMembers,
                              const ElementHandler &onElement);
 
 // Escapes a JSON pointer token ("~" -> "~0", "/" -> "~1").

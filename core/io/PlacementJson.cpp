@@ -33,7 +33,7 @@ PlacementDoc parsePlacementJson(std::string_view text, const std::string &source
             throw InputError("device of '" + key + "' must be a string");
         result.assignment.emplace_back(key, value.get<std::string>());
     };
-    JsonDocument doc = parseJsonStream(text, source, {"assignment"}, onElement);
+    JsonDocument doc = parseJsonStream(text, source, {{"assignment", false}}, onElement);
     checkFormat(doc.top, "placement", source);
     requireStreamedObject(doc, "assignment", source, "placement has no 'assignment' object");
     if (!doc.deferredError.empty())
@@ -92,7 +92,7 @@ PartitionDoc parsePartitionJson(std::string_view text, const std::string &source
             throw InputError("part of '" + key + "' must be an integer");
         result.parts.emplace_back(key, value.get<long long>());
     };
-    JsonDocument doc = parseJsonStream(text, source, {"parts"}, onElement);
+    JsonDocument doc = parseJsonStream(text, source, {{"parts", false}}, onElement);
     checkFormat(doc.top, "partition", source);
     const Json &k = doc.top.contains("k") ? doc.top["k"] : Json();
     if (!k.is_number_integer())

@@ -1,0 +1,148 @@
+// placement-cli as a user runs it: exit codes, one-line errors, the info keys, validate, convert.
+#include "common/TestFiles.h"
+
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QtTest>
+
+namespace {
+
+const QString kExample = PS_SOURCE_DIR "/resources/examples/inception_block.graph.json";
+const QString kCluster = PS_SOURCE_DIR "/resources/clusters/4gpu.cluster.json";
+
+ps::test::ProcessResult cli(const QStringList &args) { return ps::test::runProgram(PS_CLI_PATH, args); }
+
+} // namespace
+
+class TestCli : public QObject
+{
+    Q_OBJECT
+    QTemporaryDir m_dir;
+
+    QString file(const char *name, const QByteArray &content)
+    {
+        return QString::fromStdString(ps::test::writeFile(m_dir, name, content));
+    }
+
+    // Exit status 2 and exactly one line "error: ..." containing the fragment.
+    void expectInputError(const QStringList &args, const QString &fragment)
+    {
+        auto r = cli(args);
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.startsWith("error: "), r.err.constData());
+        QCOMPARE(r.err.count('\n'), 1);
+        QVERIFY2(QString(r.err).contains(fragment), r.err.constData());
+    }
+
+private Q_SLOTS:
+    void versionAndHelp()
+    {
+        auto v = cli({"--version"});
+        QCOMPARE(v.exitCode, 0);
+        QVERIFY(v.out.startsWith("placement-cli "));
+        auto h = cli({"--help"});
+        QCOMPARE(h.exitCode, 0);
+        for (const char *command : {"info", "validate", "convert"})
+            QVERIFY(h.out.contains(command));
+        expectInputError({"frobnicate"}, "unknown command 'frobnicate'");
+        expectInputError({"info", kExample, "--bogus"}, "unknown option '--bogus'");
+    }
+
+    void infoOnAGraph()
+    {
+        auto r = cli({"info", kExample});
+        QCOMPARE(r.exitCode, 0);
+        QJsonObject o = QJsonDocument::fromJson(r.out).object();
+        for (const char *key : {"kind", "name", "nodes", "edges", "flops", "param_bytes", "depth", "scopes"})
+            QVERIFY2(o.contains(key), key);
+        QCOMPARE(o["kind"].toString(), QString("graph"));
+        QCOMPARE(o["name"].toString(), QString("inception_block"));
+        QCOMPARE(o["nodes"].toInt(), 23);
+        QCOMPARE(o["edges"].toInt(), 25);
+        // input, stem conv/relu/pool, the 3x3dbl branch (reduce, relu, 2 convs + relus),
+        // concat, gap, fc, softmax: 14 nodes on the longest path.
+        QCOMPARE(o["depth"].toInt(), 14);
+        // input, stem, mixed + 4 branch scopes, head
+        QCOMPARE(o["scopes"].toInt(), 8);
+    }
+
+    void infoOnOtherKinds()
+    {
+        auto c = cli({"info", kCluster});
+        QCOMPARE(c.exitCode, 0);
+        QJsonObject o = QJsonDocument::fromJson(c.out).object();
+        QCOMPARE(o["kind"].toString(), QString("cluster"));
+        QCOMPARE(o["devices"].toInt(), 4);
+        QString p = file("p.partition.json",
+                         R"({"format": "partition", "version": 1, "graph": "g", "k": 4, "parts": {"a": 0, "b": 3}})");
+        QJsonObject q = QJsonDocument::fromJson(cli({"info", p}).out).object();
+        QCOMPARE(q["kind"].toString(), QString("partition"));
+        QCOMPARE(q["k"].toInt(), 4);
+        QCOMPARE(q["parts_used"].toInt(), 2);
+    }
+
+    void validateChecksFilesAgainstEachOther()
+    {
+        QString g = file("v.graph.json", R"({"format": "placement-graph", "version": 1, "nodes": [
+            {"id": "a", "op": "x"}, {"id": "b", "op": "y", "pin": "gpu:3"}]})");
+        QString good = file("good.placement.json",
+                            R"({"format": "placement", "version": 1, "assignment": {"a": "gpu:0", "b": "gpu:3"}})");
+        auto ok = cli({"validate", g, kCluster, good});
+        QCOMPARE(ok.exitCode, 0);
+        QVERIFY(ok.out.endsWith("valid\n"));
+
+        QString unknownDevice = file("bad.placement.json",
+                                     R"({"format": "placement", "version": 1, "assignment": {"a": "gpu:0", "b": "gpu:9"}})");
+        expectInputError({"validate", g, kCluster, unknownDevice},
+                         "bad.placement.json: node 'b' assigned to unknown device 'gpu:9'");
+        QString missing = file("missing.placement.json",
+                               R"({"format": "placement", "version": 1, "assignment": {"a": "gpu:0"}})");
+        expectInputError({"validate", g, missing}, "node 'b' is unassigned");
+        QString part = file("v.partition.json",
+                            R"({"format": "partition", "version": 1, "k": 2, "parts": {"a": 0, "zz": 1}})");
+        expectInputError({"validate", g, part}, "partition names unknown node 'zz'");
+
+        QString two = file("two.cluster.json", R"({"format": "placement-cluster", "version": 1,
+            "devices": [{"name": "gpu:0", "type": "gpu", "flops_per_s": 1, "memory_bytes": 1}]})");
+        expectInputError({"validate", g, two}, "node 'b' is pinned to 'gpu:3', which");
+        expectInputError({"validate", m_dir.filePath("absent.graph.json")}, "cannot open");
+    }
+
+    void convertByExtension()
+    {
+        const QString dot = m_dir.filePath("ex.dot"), metis = m_dir.filePath("ex.graph"),
+                      back = m_dir.filePath("ex.graph.json.gz");
+        QCOMPARE(cli({"convert", kExample, dot}).exitCode, 0);
+        QCOMPARE(cli({"convert", dot, metis}).exitCode, 0);
+        QCOMPARE(cli({"convert", dot, back}).exitCode, 0);
+        QJsonObject o = QJsonDocument::fromJson(cli({"info", back}).out).object();
+        QCOMPARE(o["nodes"].toInt(), 23);
+        QCOMPARE(o["scopes"].toInt(), 8);
+
+        QString placement = file("all0.placement.json", [] {
+            QByteArray s = R"({"format": "placement", "version": 1, "assignment": {)";
+            QJsonObject g = QJsonDocument::fromJson(ps::test::readFile(kExample.toStdString())).object();
+            bool first = true;
+            for (const auto &n : g["nodes"].toArray()) {
+                s += (first ? "" : ", ") + ("\"" + n.toObject()["id"].toString() + "\": \"gpu:1\"").toUtf8();
+                first = false;
+            }
+            return s + "}}";
+        }());
+        const QString placed = m_dir.filePath("placed.dot");
+        QCOMPARE(cli({"convert", kExample, placed, "--cluster", kCluster, "--placement", placement}).exitCode, 0);
+        QVERIFY(ps::test::readFile(placed.toStdString()).contains("cluster_gpu:1"));
+        const QString csv = m_dir.filePath("all0.csv");
+        QCOMPARE(cli({"convert", placement, csv}).exitCode, 0);
+        QVERIFY(ps::test::readFile(csv.toStdString()).startsWith("node,device\n"));
+
+        expectInputError({"convert", placement, m_dir.filePath("x.dot")},
+                         "cannot convert a placement");
+        expectInputError({"convert", kExample, placed, "--placement", placement},
+                         "--placement needs --cluster");
+        expectInputError({"convert", kExample}, "convert needs IN and OUT");
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCli)
+#include "tst_cli.moc"

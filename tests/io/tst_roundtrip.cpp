@@ -1,0 +1,300 @@
+// Round trips between formats keep what each format can carry.
+#include "common/TestFiles.h"
+
+#include "core/InputError.h"
+#include "core/graph/GraphBuilder.h"
+#include "core/io/ClusterJson.h"
+#include "core/io/DotFormat.h"
+#include "core/io/FileBytes.h"
+#include "core/io/FileKind.h"
+#include "core/io/GraphJson.h"
+#include "core/io/MetisFormat.h"
+#include "core/io/PlacementCsv.h"
+#include "core/io/PlacementJson.h"
+
+#include <QtTest>
+
+using namespace ps;
+
+namespace {
+
+Graph richGraph()
+{
+    GraphBuilder b("rich \"model\"");
+    auto add = [&](const std::string &id, const std::string &op, double flops, double out,
+                   const std::string &scope) -> GraphBuilder::NodeSpec {
+        GraphBuilder::NodeSpec s;
+        s.id = id;
+        s.op = op;
+        s.flops = flops;
+        s.outBytes = out;
+        s.scope = scope;
+        return s;
+    };
+    auto in = add("input", "Input", 0, 4096, "");
+    auto conv = add("enc/conv 1", "Conv", 1.5e9, 8192, "enc/block0");
+    conv.paramBytes = 3456;
+    conv.computeS = {{"gpu", 1.1e-4}, {"cpu", 2.5e-3}};
+    conv.colocate = "stem";
+    auto relu = add("enc/relu,1", "Relu", 2048, 8192, "enc/block0");
+    relu.colocate = "stem";
+    auto weight = add("w", "Const", 0, 0, "enc");
+    weight.paramBytes = 1e6;
+    weight.memBytes = 1e6; // a weight fetch counts its tensor once
+    auto out = add("out", "Softmax", 1000, 400, "head");
+    out.pin = "gpu:1";
+    for (auto *s : {&in, &conv, &relu, &weight, &out})
+        b.addNode(*s);
+    b.addEdge("input", "enc/conv 1");
+    b.addEdge("w", "enc/conv 1", 1e6);
+    b.addEdge("enc/conv 1", "enc/relu,1");
+    b.addEdge("enc/conv 1", "enc/relu,1", 17); // a parallel edge
+    b.addEdge("enc/relu,1", "out");
+    b.addEdge("input", "out", 0);
+    return b.build();
+}
+
+Cluster twoGpus()
+{
+    ClusterBuilder b("2gpu");
+    b.addDevice({"gpu:0", "gpu", 1.4e13, 1.6e10, 5e-6});
+    b.addDevice({"gpu:1", "gpu", 1.4e13, 1.6e10, 5e-6});
+    b.addDevice({"cpu", "cpu", 1e11, 6.4e10, 0});
+    b.setDefaultLink({1e10, 1e-5});
+    b.addLink("gpu:0", "gpu:1", {5e10, 2e-6}, true);
+    b.addLink("cpu", "gpu:0", {8e9, 1e-5}, false);
+    return b.build();
+}
+
+// compute_s is a map from device type to seconds; its order is not meaningful.
+std::map<std::string, double> computeMap(const Graph &g, int v)
+{
+    std::map<std::string, double> m;
+    for (const auto &o : g.computeOverrides(v))
+        m[g.deviceTypeNames()[o.deviceType]] = o.seconds;
+    return m;
+}
+
+void expectSameGraph(const Graph &a, const Graph &b)
+{
+    QCOMPARE(b.nodeCount(), a.nodeCount());
+    QCOMPARE(b.edgeCount(), a.edgeCount());
+    for (int v = 0; v < a.nodeCount(); ++v) {
+        QCOMPARE(b.id(v), a.id(v));
+        QCOMPARE(b.op(v), a.op(v));
+        QCOMPARE(b.flops(v), a.flops(v));
+        QCOMPARE(b.outBytes(v), a.outBytes(v));
+        QCOMPARE(b.paramBytes(v), a.paramBytes(v));
+        QCOMPARE(b.memBytes(v), a.memBytes(v));
+        QCOMPARE(b.scope(v), a.scope(v));
+        QCOMPARE(b.rank(v), a.rank(v));
+        QCOMPARE(computeMap(b, v), computeMap(a, v));
+        QCOMPARE(b.colocateGroup(v) >= 0, a.colocateGroup(v) >= 0);
+        QCOMPARE(b.pin(v) >= 0, a.pin(v) >= 0);
+        if (a.pin(v) >= 0)
+            QCOMPARE(b.pinNames()[b.pin(v)], a.pinNames()[a.pin(v)]);
+    }
+    for (int e = 0; e < a.edgeCount(); ++e) {
+        QCOMPARE(b.edgeSrc(e), a.edgeSrc(e));
+        QCOMPARE(b.edgeDst(e), a.edgeDst(e));
+        QCOMPARE(b.edgeBytes(e), a.edgeBytes(e));
+    }
+}
+
+} // namespace
+
+class TestRoundTrip : public QObject
+{
+    Q_OBJECT
+    QTemporaryDir m_dir;
+
+    std::string path(const char *name) { return m_dir.filePath(name).toStdString(); }
+
+private Q_SLOTS:
+    void graphJsonPlainAndGzip()
+    {
+        const Graph g = richGraph();
+        writeGraphJson(path("g.graph.json"), g);
+        writeGraphJson(path("g.graph.json.gz"), g);
+        QVERIFY(isGzip(test::readFile(path("g.graph.json.gz")).toStdString()));
+        QVERIFY(!isGzip(test::readFile(path("g.graph.json")).toStdString()));
+        Graph plain = loadGraph(path("g.graph.json"));
+        QCOMPARE(plain.name(), g.name());
+        expectSameGraph(g, plain);
+        expectSameGraph(g, loadGraph(path("g.graph.json.gz")));
+    }
+
+    void gzipIsRecognisedByContentNotName()
+    {
+        const Graph g = richGraph();
+        const std::string text = graphToJson(g);
+        const std::string p = test::writeFile(m_dir, "hidden.graph.json",
+                                              QByteArray::fromStdString(gzip(text)));
+        expectSameGraph(g, loadGraph(p));
+    }
+
+    void dotKeepsEveryAttribute()
+    {
+        const Graph g = richGraph();
+        writeDot(path("g.dot"), g);
+        expectSameGraph(g, loadGraph(path("g.dot")));
+    }
+
+    void dotWithPlacementShowsDevices()
+    {
+        const Graph g = richGraph();
+        const Cluster c = twoGpus();
+        Placement p({0, 0, 0, 2, 1});
+        writeDot(path("placed.gv"), g, &c, &p);
+        const QByteArray text = test::readFile(path("placed.gv"));
+        QVERIFY(text.contains("subgraph \"cluster_gpu:0\""));
+        QVERIFY(text.contains("subgraph \"cluster_cpu\""));
+        QVERIFY(text.contains(("fillcolor=\"" + deviceColor(2) + "\"").c_str()));
+        QVERIFY(text.contains("color=\"#d62728\"")); // a cross-device edge
+        expectSameGraph(g, loadGraph(path("placed.gv"))); // node order survives the subgraphs
+    }
+
+    void metisKeepsMergedWeights()
+    {
+        const Graph g = richGraph();
+        writeMetis(path("g.graph"), g);
+        Graph m = loadGraph(path("g.graph"));
+        QCOMPARE(m.nodeCount(), g.nodeCount());
+        // conv->relu twice and the other 4 edges: 5 undirected edges.
+        QCOMPARE(m.edgeCount(), 5);
+        // flops are below 2^29 in total only after scaling: 1.5e9 dominates.
+        const QByteArray text = test::readFile(path("g.graph"));
+        QVERIFY(text.contains("% vertex weight 1 = flops / "));
+        // conv (vertex 2) - relu (vertex 3): 8192 + 17 bytes merged.
+        int conv = m.findNode("2"), relu = m.findNode("3");
+        bool found = false;
+        for (int e = 0; e < m.edgeCount(); ++e)
+            if (m.edgeSrc(e) == conv && m.edgeDst(e) == relu) {
+                found = true;
+                QCOMPARE(m.edgeBytes(e), 8209.0);
+            }
+        QVERIFY(found);
+        // A zero-byte edge is written with weight 1: METIS needs positive edge weights.
+        int input = m.findNode("1"), out = m.findNode("5");
+        for (int e = 0; e < m.edgeCount(); ++e)
+            if (m.edgeSrc(e) == input && m.edgeDst(e) == out)
+                QCOMPARE(m.edgeBytes(e), 1.0);
+    }
+
+    void metisRoundTripIsExactForIntegerWeights()
+    {
+        const QByteArray text = "% a comment\n4 4 011\n3 2 1 3 2\n1 1 1 3 5 4 7\n2 1 2 2 5\n9 2 7\n";
+        const std::string p = test::writeFile(m_dir, "m.metis", text);
+        Graph m = loadGraph(p);
+        QCOMPARE(m.nodeCount(), 4);
+        QCOMPARE(m.edgeCount(), 4);
+        QCOMPARE(m.flops(3), 9.0);
+        writeGraphJson(path("m.graph.json"), m);
+        writeMetis(path("m2.metis"), loadGraph(path("m.graph.json")));
+        // Same header and vertex lines, apart from the comments.
+        QStringList again;
+        for (const QByteArray &line : test::readFile(path("m2.metis")).split('\n'))
+            if (!line.startsWith('%') && !line.isEmpty())
+                again << QString(line);
+        QCOMPARE(again, (QStringList{"4 4 011", "3 2 1 3 2", "1 1 1 3 5 4 7", "2 1 2 2 5", "9 2 7"}));
+    }
+
+    void metisMemoryAsSecondConstraint()
+    {
+        writeMetis(path("mem.graph"), richGraph(), true);
+        QVERIFY(test::readFile(path("mem.graph")).contains(" 011 2\n"));
+        Graph m = loadGraph(path("mem.graph"));
+        QVERIFY(m.memBytes(3) > 0);
+    }
+
+    void clusterJsonKeepsLinks()
+    {
+        const Cluster c = twoGpus();
+        writeClusterJson(path("c.cluster.json.gz"), c);
+        LoadedFile f = loadFile(path("c.cluster.json.gz"));
+        QVERIFY(f.cluster.has_value());
+        QCOMPARE(f.cluster->deviceCount(), 3);
+        for (int a = 0; a < 3; ++a)
+            for (int b = 0; b < 3; ++b)
+                if (a != b) {
+                    QCOMPARE(f.cluster->link(a, b).bandwidthBytesPerS, c.link(a, b).bandwidthBytesPerS);
+                    QCOMPARE(f.cluster->link(a, b).latencyS, c.link(a, b).latencyS);
+                }
+        QCOMPARE(f.cluster->device(0).opOverheadS, 5e-6);
+    }
+
+    void placementJsonAndCsv()
+    {
+        const Graph g = richGraph();
+        const Cluster c = twoGpus();
+        Placement p({1, 0, 0, 2, 1});
+        p.producerModel = "heft";
+        p.producerParamsJson = R"({"insertion":true})";
+        writePlacementJson(path("p.placement.json"), toDoc(p, g, c), R"({"makespan_s": 0.5})");
+        PlacementDoc doc = readPlacementJson(path("p.placement.json"));
+        QCOMPARE(doc.producerModel, std::string("heft"));
+        QCOMPARE(doc.producerParamsJson, std::string(R"({"insertion":true})"));
+        QCOMPARE(resolvePlacement(doc, g, c).devices(), p.devices());
+
+        writePlacementCsv(path("p.csv"), doc);
+        const QByteArray csv = test::readFile(path("p.csv"));
+        QVERIFY(csv.startsWith("node,device\n"));
+        QVERIFY(csv.contains("\"enc/relu,1\",gpu:0\n")); // quoted because of the comma
+        QCOMPARE(resolvePlacement(readPlacementCsv(path("p.csv")), g, c).devices(), p.devices());
+    }
+
+    void placementResolutionErrors()
+    {
+        const Graph g = richGraph();
+        const Cluster c = twoGpus();
+        auto error = [&](PlacementDoc doc) {
+            try {
+                resolvePlacement(doc, g, c);
+            } catch (const InputError &e) {
+                return QString(e.what());
+            }
+            return QString();
+        };
+        PlacementDoc full = toDoc(Placement({0, 0, 0, 0, 0}), g, c);
+        PlacementDoc missing = full;
+        missing.assignment.pop_back();
+        QCOMPARE(error(missing), QString("1 nodes unassigned, e.g. 'out'"));
+        PlacementDoc unknownDevice = full;
+        unknownDevice.assignment[0].second = "tpu:7";
+        QCOMPARE(error(unknownDevice), QString("node 'input' assigned to unknown device 'tpu:7'"));
+        PlacementDoc unknownNode = full;
+        unknownNode.assignment.emplace_back("ghost", "gpu:0");
+        QCOMPARE(error(unknownNode), QString("assignment names unknown node 'ghost'"));
+    }
+
+    void partitionJson()
+    {
+        const Graph g = richGraph();
+        Partition p(3, {0, 1, 1, 2, 0});
+        writePartitionJson(path("p.partition.json"), toDoc(p, g));
+        Partition back = resolvePartition(readPartitionJson(path("p.partition.json")), g);
+        QCOMPARE(back.k(), 3);
+        QCOMPARE(back.parts(), p.parts());
+        QCOMPARE(back.partsUsed(), 3);
+    }
+
+    void atomicWriteReplacesAndLeavesNoTemporaries()
+    {
+        const std::string p = path("atomic/x.graph.json");
+        QVERIFY(QDir(m_dir.path()).mkpath("atomic"));
+        writeFileAtomic(p, "old");
+        writeFileAtomic(p, "new contents");
+        QCOMPARE(test::readFile(p), QByteArray("new contents"));
+        QCOMPARE(QDir(m_dir.filePath("atomic")).entryList(QDir::Files), QStringList{"x.graph.json"});
+        QString message;
+        try {
+            writeFileAtomic(path("no/such/folder/x.json"), "x");
+        } catch (const InputError &e) {
+            message = e.what();
+        }
+        QVERIFY2(message.contains("cannot write"), qPrintable(message));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestRoundTrip)
+#include "tst_roundtrip.moc"
