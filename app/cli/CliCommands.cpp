@@ -19,6 +19,10 @@ const std::vector<Command> &commands()
         {"convert", "IN OUT [--cluster C --placement P] [--metis-memory]",
          "convert between formats, chosen by extension (JSON, .gz, DOT, METIS, CSV)",
          {"cluster", "placement"}, {"metis-memory"}, convertCommand},
+        {"generate", "NAME [--set key=value]... [--seed N] --out FILE",
+         "generate a graph (layered-random: nodes, alpha, out_degree, ccr, heterogeneity, "
+         "mean_flops)",
+         {"set", "seed", "out"}, {}, generateCommand},
     };
     return list;
 }

@@ -25,5 +25,6 @@ int run(const std::vector<std::string> &args, std::ostream &out, std::ostream &e
 int infoCommand(const CliArgs &args, std::ostream &out, std::ostream &err);
 int validateCommand(const CliArgs &args, std::ostream &out, std::ostream &err);
 int convertCommand(const CliArgs &args, std::ostream &out, std::ostream &err);
+int generateCommand(const CliArgs &args, std::ostream &out, std::ostream &err);
 
 } // namespace ps::cli
