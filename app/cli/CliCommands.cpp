@@ -19,6 +19,12 @@ const std::vector<Command> &commands()
         {"convert", "IN OUT [--cluster C --placement P] [--metis-memory]",
          "convert between formats, chosen by extension (JSON, .gz, DOT, METIS, CSV)",
          {"cluster", "placement"}, {"metis-memory"}, convertCommand},
+        {"simulate", "GRAPH CLUSTER PLACEMENT [--ops] [--repeat N]",
+         "simulate a placement (spec section 5); --repeat N also times N runs (sim_ms)",
+         {"repeat"}, {"ops"}, simulateCommand},
+        {"bound", "GRAPH CLUSTER", "the makespan lower bound (spec section 7)", {}, {}, boundCommand},
+        {"metrics", "GRAPH PARTITION", "edge cut, imbalance and normalized cut of a partition",
+         {}, {}, metricsCommand},
         {"generate", "NAME [--set key=value]... [--seed N] --out FILE",
          "generate a graph (layered-random: nodes, alpha, out_degree, ccr, heterogeneity, "
          "mean_flops)",

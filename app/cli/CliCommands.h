@@ -26,5 +26,8 @@ int infoCommand(const CliArgs &args, std::ostream &out, std::ostream &err);
 int validateCommand(const CliArgs &args, std::ostream &out, std::ostream &err);
 int convertCommand(const CliArgs &args, std::ostream &out, std::ostream &err);
 int generateCommand(const CliArgs &args, std::ostream &out, std::ostream &err);
+int simulateCommand(const CliArgs &args, std::ostream &out, std::ostream &err);
+int boundCommand(const CliArgs &args, std::ostream &out, std::ostream &err);
+int metricsCommand(const CliArgs &args, std::ostream &out, std::ostream &err);
 
 } // namespace ps::cli

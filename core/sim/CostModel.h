@@ -1,0 +1,57 @@
+#pragma once
+// Spec section 4: the cost of running a node on a device and of moving bytes over a link,
+// evaluated exactly as the spec writes them. Shared by the simulator, the bound and the placers.
+#include "core/cluster/Cluster.h"
+#include "core/graph/Graph.h"
+
+#include <vector>
+
+namespace ps {
+
+class CostModel
+{
+public:
+    CostModel(const Graph &graph, const Cluster &cluster);
+
+    // compute(v, d) = base + op_overhead_s(d); base = compute_s[type(d)] if given, else
+    // flops / flops_per_s.
+    double compute(int v, int d) const
+    {
+        const Device &dev = m_cluster.device(d);
+        double base;
+        if (!findOverride(v, m_graphType[d], base))
+            base = m_graph.flops(v) / dev.flopsPerS;
+        return base + dev.opOverheadS;
+    }
+
+    // latency + bytes / bandwidth for a != b; 0 on one device.
+    double transfer(int a, int b, double bytes) const
+    {
+        if (a == b)
+            return 0;
+        const Link &l = m_cluster.link(a, b);
+        return l.latencyS + bytes / l.bandwidthBytesPerS;
+    }
+
+    const Graph &graph() const { return m_graph; }
+    const Cluster &cluster() const { return m_cluster; }
+
+private:
+    bool findOverride(int v, int type, double &seconds) const
+    {
+        if (type < 0)
+            return false;
+        for (const auto &o : m_graph.computeOverrides(v))
+            if (o.deviceType == type) {
+                seconds = o.seconds;
+                return true;
+            }
+        return false;
+    }
+
+    const Graph &m_graph;
+    const Cluster &m_cluster;
+    std::vector<int> m_graphType; // device -> the graph's index of its type, or -1
+};
+
+} // namespace ps

@@ -1,0 +1,77 @@
+#include "core/sim/PartitionMetrics.h"
+
+#include "core/graph/Graph.h"
+
+#include <algorithm>
+#include <unordered_map>
+
+namespace ps {
+
+UndirectedGraph undirectedView(const Graph &g)
+{
+    UndirectedGraph view;
+    const int n = g.nodeCount();
+    view.nodeWeight.resize(n);
+    bool allZero = true;
+    for (int v = 0; v < n; ++v) {
+        view.nodeWeight[v] = g.flops(v);
+        allZero = allZero && g.flops(v) == 0;
+    }
+    if (allZero)
+        std::fill(view.nodeWeight.begin(), view.nodeWeight.end(), 1.0);
+    // Merged in the order of first appearance, scanning sources in file order.
+    std::unordered_map<unsigned long long, size_t> index;
+    index.reserve(static_cast<size_t>(g.edgeCount()));
+    for (int u = 0; u < n; ++u) {
+        const auto succ = g.successors(u);
+        const auto bytes = g.successorBytes(u);
+        for (size_t i = 0; i < succ.size(); ++i) {
+            const int a = std::min(u, succ[i]), b = std::max(u, succ[i]);
+            const unsigned long long key = static_cast<unsigned long long>(a) << 32 | unsigned(b);
+            auto [it, inserted] = index.emplace(key, view.edges.size());
+            if (inserted)
+                view.edges.push_back({a, b, 0.0});
+            view.edges[it->second].weight += bytes[i];
+        }
+    }
+    bool allZeroEdges = std::all_of(view.edges.begin(), view.edges.end(),
+                                    [](const UndirectedGraph::Edge &e) { return e.weight == 0; });
+    if (allZeroEdges)
+        for (auto &e : view.edges)
+            e.weight = 1.0;
+    return view;
+}
+
+PartitionMetrics partitionMetrics(const UndirectedGraph &view, const std::vector<int> &parts, int k)
+{
+    PartitionMetrics m;
+    m.partWeights.assign(k, 0.0);
+    double total = 0.0;
+    for (size_t v = 0; v < view.nodeWeight.size(); ++v) {
+        m.partWeights[parts[v]] += view.nodeWeight[v];
+        total += view.nodeWeight[v];
+    }
+    std::vector<double> cutOf(k, 0.0), volume(k, 0.0);
+    for (const auto &e : view.edges) {
+        volume[parts[e.u]] += e.weight;
+        volume[parts[e.v]] += e.weight;
+        if (parts[e.u] != parts[e.v]) {
+            m.edgeCut += e.weight;
+            cutOf[parts[e.u]] += e.weight;
+            cutOf[parts[e.v]] += e.weight;
+        }
+    }
+    for (int i = 0; i < k; ++i)
+        if (volume[i] > 0)
+            m.normalizedCut += cutOf[i] / volume[i];
+    const double heaviest = *std::max_element(m.partWeights.begin(), m.partWeights.end());
+    m.imbalance = total > 0 ? heaviest / (total / k) : 1.0;
+    return m;
+}
+
+PartitionMetrics partitionMetrics(const Graph &graph, const std::vector<int> &parts, int k)
+{
+    return partitionMetrics(undirectedView(graph), parts, k);
+}
+
+} // namespace ps

@@ -1,0 +1,168 @@
+// The simulator on hand-computed cases: transfers, link contention, one copy per device,
+// the critical path, the bounded (cutoff) run, violations and the penalized makespan.
+#include "core/cluster/Cluster.h"
+#include "core/graph/GraphBuilder.h"
+#include "core/sim/Simulator.h"
+
+#include <QtTest>
+
+#include <cmath>
+
+using namespace ps;
+
+namespace {
+
+Cluster twoDevices(double memory = 1e9)
+{
+    ClusterBuilder b;
+    b.addDevice({"d0", "gpu", 1e12, memory, 0});
+    b.addDevice({"d1", "gpu", 1e12, memory, 0});
+    b.setDefaultLink({1e9, 1e-5});
+    return b.build();
+}
+
+GraphBuilder::NodeSpec op(const std::string &id, double flops, double out = 0)
+{
+    GraphBuilder::NodeSpec s;
+    s.id = id;
+    s.op = "Op";
+    s.flops = flops;
+    s.outBytes = out;
+    return s;
+}
+
+} // namespace
+
+class TestSimulator : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void chainAcrossTwoDevices()
+    {
+        GraphBuilder b;
+        b.addNode(op("a", 1e9, 1e6));
+        b.addNode(op("b", 1e9));
+        b.addEdge("a", "b");
+        Graph g = b.build();
+        Cluster c = twoDevices();
+        Simulator sim(g, c);
+        Schedule s = sim.simulate(std::vector<int>{0, 1});
+        const double a = 1e9 / 1e12;
+        const double arrival = a + (1e-5 + 1e6 / 1e9);
+        QCOMPARE(s.finish[0], a);
+        QCOMPARE(s.start[1], arrival);
+        QCOMPARE(s.makespan, arrival + a);
+        QCOMPARE(s.transferCount, 1LL);
+        QCOMPARE(s.movedBytes, 1e6);
+        QCOMPARE(s.transfers.size(), size_t(1));
+        QCOMPARE(s.transfers[0].start, a);
+        QCOMPARE(s.transfers[0].end, arrival);
+        // b, the transfer, a
+        QCOMPARE(s.criticalPath.size(), size_t(3));
+        QCOMPARE(s.criticalPath[0].kind, CriticalStep::Op);
+        QCOMPARE(s.criticalPath[0].index, 1);
+        QCOMPARE(s.criticalPath[1].kind, CriticalStep::TransferStep);
+        QCOMPARE(s.criticalPath[2].index, 0);
+        // On one device the edge is free.
+        QCOMPARE(sim.makespan({0, 0}), a + a);
+        // The bound: critical path 2 ms, work 2e9 / 2e12 = 1 ms.
+        QCOMPARE(s.lowerBound.criticalPath, a + a);
+        QCOMPARE(s.lowerBound.work, 2e9 / 2e12);
+        QCOMPARE(s.ratio(), s.makespan / (a + a));
+    }
+
+    void oneCopyPerDestinationDeviceAndLinkContention()
+    {
+        // u feeds x and y on d1 (one copy, the larger edge); v feeds z on d1 after u's copy.
+        GraphBuilder b;
+        b.addNode(op("u", 1e9, 1e6));
+        b.addNode(op("v", 1e9, 2e6));
+        b.addNode(op("x", 0));
+        b.addNode(op("y", 0));
+        b.addNode(op("z", 0));
+        b.addEdge("u", "x", 1e6);
+        b.addEdge("u", "y", 3e6);
+        b.addEdge("v", "z");
+        Graph g = b.build();
+        Cluster c = twoDevices();
+        Simulator sim(g, c);
+        Schedule s = sim.simulate(std::vector<int>{0, 0, 1, 1, 1});
+        QCOMPARE(s.transferCount, 2LL);
+        QCOMPARE(s.movedBytes, 3e6 + 2e6);
+        const double uDone = 1e-3, vDone = uDone + 1e-3;
+        const double uArrives = uDone + (1e-5 + 3e6 / 1e9); // 4.01 ms: the link is busy past vDone
+        QCOMPARE(s.transfers[0].end, uArrives);
+        QCOMPARE(s.transfers[1].start, uArrives); // v's copy waited for the link
+        const double vArrives = uArrives + (1e-5 + 2e6 / 1e9);
+        QCOMPARE(s.start[4], vArrives);
+        QCOMPARE(s.makespan, vArrives);
+        QVERIFY(vDone < uArrives);
+        // Critical path: z, v's transfer, u's transfer (link wait), u.
+        QCOMPARE(s.criticalPath.size(), size_t(4));
+        QCOMPARE(s.criticalPath[2].kind, CriticalStep::TransferStep);
+        QCOMPARE(s.criticalPath[3].index, 0);
+    }
+
+    void readyOpsRunInReadyThenRankOrder()
+    {
+        GraphBuilder b;
+        b.addNode(op("late", 1e9));
+        b.addNode(op("early", 1e9));
+        b.addNode(op("third", 1e9));
+        Graph g = b.build();
+        Cluster c = twoDevices();
+        Simulator sim(g, c);
+        Schedule s = sim.simulate(std::vector<int>{0, 0, 0});
+        QCOMPARE(s.start[0], 0.0);   // rank 0 first
+        QCOMPARE(s.start[1], 1e-3);
+        QCOMPARE(s.start[2], 2e-3);
+        QCOMPARE(s.busy[0], 1e-3 + 1e-3 + 1e-3);
+        // Critical path: third waited for the device after early, which waited after late.
+        QCOMPARE(s.criticalPath.size(), size_t(3));
+        QCOMPARE(s.criticalPath[1].index, 1);
+    }
+
+    void cutoffStopsEarly()
+    {
+        GraphBuilder b;
+        for (int i = 0; i < 10; ++i)
+            b.addNode(op("n" + std::to_string(i), 1e9));
+        Graph g = b.build();
+        Cluster c = twoDevices();
+        Simulator sim(g, c);
+        std::vector<int> all0(10, 0);
+        const double full = sim.makespan(all0);
+        QCOMPARE(sim.makespan(all0, full), full);
+        QVERIFY(std::isinf(sim.makespan(all0, full * 0.5)));
+        QCOMPARE(sim.evaluations(), 3LL);
+    }
+
+    void violationsAndPenalty()
+    {
+        GraphBuilder b;
+        auto a = op("a", 1, 600);
+        a.pin = "d1";
+        a.colocate = "g";
+        auto x = op("x", 1, 600);
+        x.colocate = "g";
+        auto p = op("p", 1, 0);
+        p.pin = "nowhere";
+        b.addNode(a);
+        b.addNode(x);
+        b.addNode(p);
+        Graph g = b.build();
+        Cluster c = twoDevices(1000);
+        Simulator sim(g, c);
+        Schedule s = sim.simulate(std::vector<int>{0, 0, 1});
+        QCOMPARE(s.memory[0], 1200.0);
+        QVERIFY(!s.feasible);
+        QCOMPARE(s.violations, (std::vector<std::string>{"memory:d0", "pin:a", "pin:p"}));
+        Schedule split = sim.simulate(std::vector<int>{1, 0, 1});
+        QCOMPARE(split.violations, (std::vector<std::string>{"pin:p", "colocate:g"}));
+        // 200 bytes over of 2000: x (1 + 10 * 0.1) = 2x.
+        QCOMPARE(penalizedMakespan(3.0, c, s.memory), 3.0 * (1 + 10 * 200.0 / 2000.0));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestSimulator)
+#include "tst_simulator.moc"
