@@ -6,34 +6,74 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <cstring>
 #include <map>
 
 namespace ps {
 
 namespace {
 
+// An event: its time and the rest of the spec's order (kind, rank, device) packed into one
+// integer, so the heap compares two numbers. The node is the op of that rank.
+//
+// The queue holds at most one event per device (its running op) and one per link (the transfer
+// at the head of that link): a link carries transfers one at a time in issue order, so its
+// arrivals come in time order and can wait in a FIFO of their own. The heap stays tiny and the
+// order of processing is the spec's, except among arrivals with one time on one link, whose
+// order changes nothing (each only counts an input as available).
 struct Event
 {
     double time;
-    int kind; // 0 = op finish, 1 = transfer arrival
-    int rank; // of the op that finished or produced the transfer
-    int device; // executing device for finishes, destination for arrivals
-    int node;
-    int transfer = -1; // index into Schedule::transfers while recording (not part of the order)
+    uint64_t key; // kind (1 bit) | rank (31 bits) | device (20 bits)
+    int link;     // for arrivals: the link whose FIFO holds the transfer
+
+    static uint64_t pack(int kind, int rank, int device)
+    {
+        return static_cast<uint64_t>(kind) << 51 | static_cast<uint64_t>(rank) << 20 |
+               static_cast<uint64_t>(device);
+    }
+    int kind() const { return static_cast<int>(key >> 51); }
+    int rank() const { return static_cast<int>((key >> 20) & 0x7fffffff); }
+    int device() const { return static_cast<int>(key & 0xfffff); }
 };
+
+// Times are never negative (they are sums of non-negative numbers starting at +0.0), and the
+// bit patterns of non-negative doubles order like the numbers: (time, key) compares as one
+// 128-bit integer, without the unpredictable branches of a lexicographic compare.
+inline unsigned __int128 orderOf(double time, uint64_t key)
+{
+    uint64_t bits;
+    std::memcpy(&bits, &time, sizeof bits);
+    return static_cast<unsigned __int128>(bits) << 64 | key;
+}
 
 // Heap order: the smallest (time, kind, rank, device) on top.
 struct EventLater
 {
     bool operator()(const Event &a, const Event &b) const
     {
-        if (a.time != b.time)
-            return a.time > b.time;
-        if (a.kind != b.kind)
-            return a.kind > b.kind;
-        if (a.rank != b.rank)
-            return a.rank > b.rank;
-        return a.device > b.device;
+        return orderOf(a.time, a.key) > orderOf(b.time, b.key);
+    }
+};
+
+struct Arrival
+{
+    double time;
+    int producer;
+    int transfer; // index into Schedule::transfers while recording
+};
+
+// A FIFO that keeps its storage between runs.
+struct LinkQueue
+{
+    std::vector<Arrival> items;
+    size_t head = 0;
+    bool empty() const { return head == items.size(); }
+    void clear()
+    {
+        items.clear();
+        head = 0;
     }
 };
 
@@ -48,9 +88,8 @@ struct ReadyLater
 {
     bool operator()(const ReadyOp &a, const ReadyOp &b) const
     {
-        if (a.ready != b.ready)
-            return a.ready > b.ready;
-        return a.rank > b.rank;
+        return orderOf(a.ready, static_cast<uint64_t>(a.rank)) >
+               orderOf(b.ready, static_cast<uint64_t>(b.rank));
     }
 };
 
@@ -65,14 +104,27 @@ struct Simulator::Impl
     const Cluster &cluster;
     CostModel costs;
     const int n, k;
+    const int *order; // node of each rank
     long long evaluations = 0;
 
     // Workspace, sized once.
-    std::vector<double> comp, readyTime, start, finish, busy, linkFree, destBytes;
-    std::vector<int> missing, destStamp, destList;
-    std::vector<char> idle;
+    // What the event loop touches per node, in one cache line: successors are visited in
+    // random order on real graphs.
+    struct NodeState
+    {
+        double readyTime;
+        int missing; // inputs not yet available
+        int device;
+    };
+    std::vector<NodeState> state;
+    std::vector<double> comp, busy, linkFree, destBytes;
+    std::vector<int> destStamp, destList;
+    double latestFinish = 0;
+    std::vector<char> idle, dirty;
+    std::vector<int> dirtyList;
     std::vector<std::vector<ReadyOp>> ready;
     std::vector<Event> events;
+    std::vector<LinkQueue> links;
     int stamp = 0;
     double movedBytes = 0;
     long long transferCount = 0;
@@ -83,21 +135,22 @@ struct Simulator::Impl
         previousOnLink, lastOnLink;
 
     Impl(const Graph &g, const Cluster &c)
-        : graph(g), cluster(c), costs(g, c), n(g.nodeCount()), k(c.deviceCount())
+        : graph(g), cluster(c), costs(g, c), n(g.nodeCount()), k(c.deviceCount()),
+          order(g.topologicalOrder().data())
     {
         comp.resize(n);
-        readyTime.resize(n);
-        start.resize(n);
-        finish.resize(n);
-        missing.resize(n);
+        state.resize(n);
         busy.resize(k);
         linkFree.resize(static_cast<size_t>(k) * k);
         destBytes.resize(k);
         destStamp.assign(k, 0);
         destList.reserve(k);
         idle.resize(k);
+        dirty.assign(k, 0);
+        dirtyList.reserve(k);
         ready.resize(k);
-        events.reserve(static_cast<size_t>(n) + 16);
+        links.resize(static_cast<size_t>(k) * k);
+        events.reserve(static_cast<size_t>(k) * k + k);
     }
 
     void pushEvent(const Event &e)
@@ -106,63 +159,89 @@ struct Simulator::Impl
         std::push_heap(events.begin(), events.end(), EventLater());
     }
 
-    void makeAvailable(int u, int d, double t, const int *place, int transferIndex)
+    // One input of w (on device d) became available at t.
+    void inputArrived(int w, int d, double t, int causeOp, int causeTransfer)
     {
-        const auto succ = graph.successors(u);
-        for (size_t i = 0; i < succ.size(); ++i) {
-            const int w = succ[i];
-            if (place[w] != d)
-                continue;
-            --missing[w];
-            if (t > readyTime[w]) {
-                readyTime[w] = t;
-                if (record) {
-                    readyCauseOp[w] = transferIndex < 0 ? u : kNoCause;
-                    readyCauseTransfer[w] = transferIndex;
-                }
-            }
-            if (missing[w] == 0) {
-                ready[d].push_back({readyTime[w], graph.rank(w), w});
-                std::push_heap(ready[d].begin(), ready[d].end(), ReadyLater());
+        NodeState &sw = state[w];
+        --sw.missing;
+        if (t > sw.readyTime) {
+            sw.readyTime = t;
+            if (record) {
+                readyCauseOp[w] = causeOp;
+                readyCauseTransfer[w] = causeTransfer;
             }
         }
+        if (sw.missing == 0) {
+            ready[d].push_back({sw.readyTime, graph.rank(w), w});
+            std::push_heap(ready[d].begin(), ready[d].end(), ReadyLater());
+            markDirty(d);
+        }
+    }
+
+    void markDirty(int d)
+    {
+        if (!dirty[d]) {
+            dirty[d] = 1;
+            dirtyList.push_back(d);
+        }
+    }
+
+    // A transfer of u's output reached device d.
+    void transferArrived(int u, int d, double t, int transferIndex)
+    {
+        const auto succ = graph.successors(u);
+        for (size_t i = 0; i < succ.size(); ++i)
+            if (state[succ[i]].device == d)
+                inputArrived(succ[i], d, t, kNoCause, transferIndex);
     }
 
     // Returns false when an op would finish after the cutoff.
     bool dispatch(double t, double cutoff)
     {
-        for (int d = 0; d < k; ++d) {
+        // Only devices that became idle or got a ready op can start one; in ascending index.
+        std::sort(dirtyList.begin(), dirtyList.end());
+        for (int d : dirtyList)
+            dirty[d] = 0;
+        for (int d : dirtyList) {
             if (!idle[d] || ready[d].empty())
                 continue;
             std::pop_heap(ready[d].begin(), ready[d].end(), ReadyLater());
             const int v = ready[d].back().node;
             ready[d].pop_back();
             idle[d] = 0;
-            start[v] = t;
-            finish[v] = t + comp[v];
+            const double finish = t + comp[v];
             busy[d] += comp[v];
-            if (finish[v] > cutoff)
+            if (finish > cutoff)
                 return false;
+            latestFinish = std::max(latestFinish, finish);
             if (record) {
+                record->start[v] = t;
+                record->finish[v] = finish;
                 previousOnDevice[v] = lastOnDevice[d];
                 lastOnDevice[d] = v;
             }
-            pushEvent({finish[v], 0, graph.rank(v), d, v, -1});
+            pushEvent({finish, Event::pack(0, graph.rank(v), d), -1});
         }
+        dirtyList.clear();
         return true;
     }
 
-    void issueTransfers(int u, int a, double t, const int *place)
+    // u finished on device a at t: its successors on a get their input, and one copy of its
+    // output leaves for every other device holding a successor (the largest edge to that device).
+    void opFinished(int u, int a, double t)
     {
-        // One copy of u's output per destination device: the largest edge to that device.
+        idle[a] = 1;
+        markDirty(a);
         ++stamp;
         destList.clear();
         const auto succ = graph.successors(u);
         const auto bytes = graph.successorBytes(u);
         for (size_t i = 0; i < succ.size(); ++i) {
-            const int d = place[succ[i]];
-            if (d == a)
+            const int d = state[succ[i]].device;
+            if (d == a) {
+                inputArrived(succ[i], a, t, u, -1);
                 continue;
+            }
             if (destStamp[d] != stamp) {
                 destStamp[d] = stamp;
                 destBytes[d] = 0.0;
@@ -188,7 +267,10 @@ struct Simulator::Impl
                 previousOnLink.push_back(lastOnLink[l]);
                 lastOnLink[l] = index;
             }
-            pushEvent({arrival, 1, graph.rank(u), dst, u, index});
+            const int l = a * k + dst;
+            if (links[l].empty())
+                pushEvent({arrival, Event::pack(1, graph.rank(u), dst), l});
+            links[l].items.push_back({arrival, u, index});
         }
     }
 
@@ -197,19 +279,24 @@ struct Simulator::Impl
         ++evaluations;
         for (int v = 0; v < n; ++v)
             comp[v] = costs.compute(v, place[v]);
+        dirtyList.clear();
         for (int d = 0; d < k; ++d) {
             ready[d].clear();
             idle[d] = 1;
             busy[d] = 0;
+            dirty[d] = 1;
+            dirtyList.push_back(d);
         }
         std::fill(linkFree.begin(), linkFree.end(), 0.0);
         events.clear();
+        for (LinkQueue &q : links)
+            q.clear();
         movedBytes = 0;
         transferCount = 0;
+        latestFinish = 0.0;
         for (int v = 0; v < n; ++v) {
-            readyTime[v] = 0;
-            missing[v] = graph.inDegree(v);
-            if (missing[v] == 0)
+            state[v] = {0.0, graph.inDegree(v), place[v]};
+            if (state[v].missing == 0)
                 ready[place[v]].push_back({0.0, graph.rank(v), v});
         }
         for (int d = 0; d < k; ++d)
@@ -224,21 +311,23 @@ struct Simulator::Impl
                 std::pop_heap(events.begin(), events.end(), EventLater());
                 const Event e = events.back();
                 events.pop_back();
-                if (e.kind == 0) {
-                    idle[e.device] = 1;
-                    makeAvailable(e.node, e.device, t, place, -1);
-                    issueTransfers(e.node, e.device, t, place);
+                const int device = e.device();
+                if (e.kind() == 0) {
+                    opFinished(order[e.rank()], device, t);
                 } else {
-                    makeAvailable(e.node, e.device, t, place, e.transfer);
+                    LinkQueue &q = links[e.link];
+                    const Arrival a = q.items[q.head++];
+                    if (!q.empty()) {
+                        const Arrival &next = q.items[q.head];
+                        pushEvent({next.time, Event::pack(1, graph.rank(next.producer), device), e.link});
+                    }
+                    transferArrived(a.producer, device, t, a.transfer);
                 }
             }
             if (!dispatch(t, cutoff))
                 return inf;
         }
-        double makespan = 0.0;
-        for (int v = 0; v < n; ++v)
-            makespan = std::max(makespan, finish[v]);
-        return makespan;
+        return latestFinish;
     }
 };
 
@@ -271,6 +360,8 @@ Schedule Simulator::simulate(const std::vector<int> &deviceOfNode)
             throw InputError("the placement names device " + std::to_string(d) + " of " +
                              std::to_string(s.k));
     Schedule out;
+    out.start.assign(s.n, 0.0);
+    out.finish.assign(s.n, 0.0);
     s.record = &out;
     s.readyCauseOp.assign(s.n, kNoCause);
     s.readyCauseTransfer.assign(s.n, -1);
@@ -285,8 +376,6 @@ Schedule Simulator::simulate(const std::vector<int> &deviceOfNode)
     } reset{s};
 
     out.makespan = s.run(deviceOfNode.data(), std::numeric_limits<double>::infinity());
-    out.start = s.start;
-    out.finish = s.finish;
     out.busy = s.busy;
     out.movedBytes = s.movedBytes;
     out.transferCount = s.transferCount;
@@ -302,7 +391,7 @@ Schedule Simulator::simulate(const std::vector<int> &deviceOfNode)
             v = u;
     while (v >= 0) {
         out.criticalPath.push_back({CriticalStep::Op, v});
-        if (out.start[v] > s.readyTime[v]) {
+        if (out.start[v] > s.state[v].readyTime) {
             v = s.previousOnDevice[v]; // the device was busy until v started
         } else if (s.readyCauseTransfer[v] >= 0) {
             int t = s.readyCauseTransfer[v];
