@@ -25,6 +25,11 @@ const std::vector<Command> &commands()
         {"bound", "GRAPH CLUSTER", "the makespan lower bound (spec section 7)", {}, {}, boundCommand},
         {"metrics", "GRAPH PARTITION", "edge cut, imbalance and normalized cut of a partition",
          {}, {}, metricsCommand},
+        {"models", "", "list the model families and their hyperparameters (JSON)", {}, {}, modelsCommand},
+        {"place", "GRAPH CLUSTER --model NAME[+NAME...] [--param key=value]... [--seed N] "
+                  "[--time-limit S] [--pins FILE] --out P.placement.json",
+         "place a graph with a model family or a composition such as heft+local-search",
+         {"model", "param", "seed", "time-limit", "pins", "out"}, {}, placeCommand},
         {"generate", "NAME [--set key=value]... [--seed N] --out FILE",
          "generate a graph (layered-random: nodes, alpha, out_degree, ccr, heterogeneity, "
          "mean_flops)",

@@ -29,5 +29,7 @@ int generateCommand(const CliArgs &args, std::ostream &out, std::ostream &err);
 int simulateCommand(const CliArgs &args, std::ostream &out, std::ostream &err);
 int boundCommand(const CliArgs &args, std::ostream &out, std::ostream &err);
 int metricsCommand(const CliArgs &args, std::ostream &out, std::ostream &err);
+int modelsCommand(const CliArgs &args, std::ostream &out, std::ostream &err);
+int placeCommand(const CliArgs &args, std::ostream &out, std::ostream &err);
 
 } // namespace ps::cli

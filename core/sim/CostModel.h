@@ -4,6 +4,7 @@
 #include "core/cluster/Cluster.h"
 #include "core/graph/Graph.h"
 
+#include <algorithm>
 #include <vector>
 
 namespace ps {
@@ -31,6 +32,20 @@ public:
             return 0;
         const Link &l = m_cluster.link(a, b);
         return l.latencyS + bytes / l.bandwidthBytesPerS;
+    }
+
+    // When all of v's inputs can be on device d, given where and when its predecessors finished
+    // (contention-free: every transfer starts as soon as its producer ends).
+    double dataReady(int v, int d, const int *deviceOf, const double *finishOf) const
+    {
+        double ready = 0;
+        const auto pred = m_graph.predecessors(v);
+        const auto bytes = m_graph.predecessorBytes(v);
+        for (size_t i = 0; i < pred.size(); ++i) {
+            const int p = pred[i];
+            ready = std::max(ready, finishOf[p] + transfer(deviceOf[p], d, bytes[i]));
+        }
+        return ready;
     }
 
     const Graph &graph() const { return m_graph; }

@@ -339,6 +339,7 @@ Simulator::Simulator(const Graph &graph, const Cluster &cluster)
 Simulator::~Simulator() = default;
 
 long long Simulator::evaluations() const { return m_impl->evaluations; }
+double Simulator::lastMovedBytes() const { return m_impl->movedBytes; }
 const Graph &Simulator::graph() const { return m_impl->graph; }
 const Cluster &Simulator::cluster() const { return m_impl->cluster; }
 

@@ -35,6 +35,8 @@ public:
 
     // Simulator runs since construction (for budgets and progress reports).
     long long evaluations() const;
+    // Bytes moved by the last completed makespan() run.
+    double lastMovedBytes() const;
 
     const Graph &graph() const;
     const Cluster &cluster() const;

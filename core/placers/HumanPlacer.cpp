@@ -1,0 +1,149 @@
+// The expert baseline of the placement papers. For graphs whose scopes hold numbered layers
+// (RNN/NMT stacks: "encoder/layer3"), layer i of every stack goes to device i, as Mirhoseini et
+// al. (2017) place LSTM layers, and the remaining scopes (embedding, attention, softmax) go to
+// the least-loaded devices, preferring ones no layer uses. Otherwise (CNNs), the rank order is
+// cut into contiguous chunks whose compute is proportional to device speed. Memory-aware: a node
+// that does not fit moves to the next device with room.
+#include "core/cluster/Cluster.h"
+#include "core/graph/Graph.h"
+#include "core/placers/FeasibilityTracker.h"
+#include "core/placers/PlacerRegistry.h"
+#include "core/sim/CostModel.h"
+
+#include <algorithm>
+#include <cctype>
+#include <map>
+
+namespace ps {
+
+namespace {
+
+// The number at the end of a scope name ("layer12" -> 12), or -1.
+long long trailingNumber(const std::string &name)
+{
+    size_t i = name.size();
+    while (i > 0 && std::isdigit(static_cast<unsigned char>(name[i - 1])))
+        --i;
+    if (i == name.size() || name.size() - i > 9)
+        return -1;
+    return std::stoll(name.substr(i));
+}
+
+// For every scope of the graph: the device of its layer, or -1 when it is not inside a layer.
+// Layers are numbered children of one parent ("stack"); at least two per stack.
+std::vector<int> layerDevices(const Graph &g, int k, double &layeredFlops)
+{
+    const ScopeTree &t = g.scopes();
+    std::vector<int> device(t.size(), -1);
+    layeredFlops = 0;
+    for (int s = 0; s < t.size(); ++s) {
+        std::vector<std::pair<long long, int>> numbered;
+        for (int c : t.scope(s).children)
+            if (long long n = trailingNumber(t.scope(c).name); n >= 0)
+                numbered.emplace_back(n, c);
+        if (numbered.size() < 2 || numbered.size() * 2 < t.scope(s).children.size())
+            continue;
+        std::sort(numbered.begin(), numbered.end());
+        const int layers = static_cast<int>(numbered.size());
+        for (int i = 0; i < layers; ++i) {
+            const int c = numbered[i].second;
+            if (device[c] >= 0)
+                continue; // already inside an outer stack
+            device[c] = layers <= k ? i : static_cast<int>(static_cast<long long>(i) * k / layers);
+            layeredFlops += t.scope(c).totalFlops;
+        }
+    }
+    // Descendants inherit their layer's device (parents come before children in the tree).
+    for (int s = 1; s < t.size(); ++s)
+        if (device[s] < 0 && device[t.scope(s).parent] >= 0)
+            device[s] = device[t.scope(s).parent];
+    return device;
+}
+
+class HumanPlacer : public Placer
+{
+public:
+    FamilyInfo info() const override
+    {
+        return {"human",
+                "expert baseline: one layer per device for layered (RNN/NMT) scopes, else "
+                "contiguous rank-order chunks balanced by compute",
+                {{"layer_share", HyperParam::Type::Real, 0, 1, 0.5, {},
+                  "least share of the compute inside numbered layers to place layer by layer"}}};
+    }
+
+    PlacerOutput place(const PlacementProblem &pb, const ParamValues &params, const RunControl &,
+                       const Placement *) const override
+    {
+        const Graph &g = pb.graph;
+        const Cluster &c = pb.cluster;
+        const int k = c.deviceCount();
+        FeasibilityTracker tracker(g, c, pb.constraints);
+        CostModel costs(g, c);
+        std::vector<int> device(g.nodeCount(), -1);
+        double layeredFlops = 0;
+        const std::vector<int> scopeDevice = layerDevices(g, k, layeredFlops);
+        const bool byLayers = g.totalFlops() > 0 && layeredFlops >= params.number("layer_share") * g.totalFlops();
+
+        if (byLayers) {
+            std::vector<double> load(k, 0.0);
+            std::vector<char> usedByLayers(k, 0);
+            for (int s = 0; s < g.scopes().size(); ++s)
+                if (scopeDevice[s] >= 0)
+                    usedByLayers[scopeDevice[s]] = 1;
+            std::map<int, int> groupDevice; // top-level scope outside layers -> device
+            for (int v : g.topologicalOrder()) {
+                int preferred = scopeDevice[g.scopeIndex(v)];
+                if (preferred < 0) {
+                    int top = g.scopeIndex(v);
+                    while (top > 0 && g.scopes().scope(top).parent > 0)
+                        top = g.scopes().scope(top).parent;
+                    auto it = groupDevice.find(top);
+                    if (it == groupDevice.end()) {
+                        int best = 0;
+                        for (int d = 1; d < k; ++d)
+                            if (std::make_pair(usedByLayers[d], load[d]) < std::make_pair(usedByLayers[best], load[best]))
+                                best = d;
+                        usedByLayers[best] = 1;
+                        it = groupDevice.emplace(top, best).first;
+                    }
+                    preferred = it->second;
+                }
+                device[v] = tracker.assignNear(v, preferred);
+                load[device[v]] += costs.compute(v, device[v]);
+            }
+        } else {
+            // Chunk d ends once the compute so far reaches d's cumulative share of the total.
+            // Weights are flops, or one per node when the graph gives none.
+            auto weight = [&](int v) { return g.totalFlops() > 0 ? g.flops(v) : 1.0; };
+            double total = 0;
+            for (int v = 0; v < g.nodeCount(); ++v)
+                total += weight(v);
+            std::vector<double> end(k);
+            double cumulative = 0;
+            for (int d = 0; d < k; ++d) {
+                cumulative += c.device(d).flopsPerS;
+                end[d] = total * (cumulative / c.totalFlopsPerS());
+            }
+            int current = 0;
+            double done = 0;
+            for (int v : g.topologicalOrder()) {
+                while (current + 1 < k && (done >= end[current] || !tracker.fits(v, current)) &&
+                       tracker.requiredDevice(v) < 0)
+                    ++current;
+                device[v] = tracker.assignNear(v, current);
+                done += weight(v);
+            }
+        }
+        PlacerOutput out;
+        out.placement = Placement(std::move(device));
+        out.notes = tracker.notes();
+        return out;
+    }
+};
+
+} // namespace
+
+std::unique_ptr<Placer> makeHumanPlacer() { return std::make_unique<HumanPlacer>(); }
+
+} // namespace ps

@@ -1,0 +1,196 @@
+// Local search: moves of one node (or one colocation group) and swaps of two nodes, judged by
+// the simulator under a simulated-annealing schedule, starting from another family's result
+// ("heft+local-search"). The Metropolis threshold is drawn before a move is simulated, so the
+// simulation stops as soon as the move is sure to be rejected (Simulator's cutoff). Pinned
+// nodes never move; a move that would overflow a device's memory is not tried once the current
+// placement fits; the best feasible placement seen is the result.
+#include "core/cluster/Cluster.h"
+#include "core/graph/Graph.h"
+#include "core/placers/PlacerRegistry.h"
+#include "core/sim/Simulator.h"
+
+#include <chrono>
+#include <cmath>
+#include <random>
+
+namespace ps {
+
+namespace {
+
+class LocalSearchPlacer : public Placer
+{
+public:
+    FamilyInfo info() const override
+    {
+        return {"local-search",
+                "simulated annealing over single-node moves and swaps, judged by the simulator",
+                {{"evaluations", HyperParam::Type::Int, 1, 1e9, 2000, {}, "simulator runs at most"},
+                 {"initial_temperature", HyperParam::Type::Real, 0, 1, 0.02, {},
+                  "starting temperature as a share of the start's makespan"},
+                 {"swap_share", HyperParam::Type::Real, 0, 1, 0.3, {}, "share of swaps among the moves"},
+                 {"critical_share", HyperParam::Type::Real, 0, 1, 0.5, {},
+                  "share of moves that pick a node on the critical path"}}};
+    }
+    bool refines() const override { return true; }
+
+    PlacerOutput place(const PlacementProblem &pb, const ParamValues &params, const RunControl &control,
+                       const Placement *start) const override;
+};
+
+PlacerOutput LocalSearchPlacer::place(const PlacementProblem &pb, const ParamValues &params,
+                                      const RunControl &control, const Placement *start) const
+{
+    const Graph &g = pb.graph;
+    const Cluster &c = pb.cluster;
+    const Constraints &cons = pb.constraints;
+    const int n = g.nodeCount(), k = c.deviceCount();
+    const auto t0 = std::chrono::steady_clock::now();
+    const long long maxEvals = std::min<long long>(params.integer("evaluations"), control.budget.maxEvaluations);
+    std::mt19937_64 rng(control.seed);
+    std::uniform_real_distribution<double> unit(0.0, 1.0);
+
+    Simulator sim(g, c);
+    std::vector<int> current = start->devices();
+    std::vector<double> usage = memoryUsage(g, c, current);
+    double meanInverseBandwidth = 0;
+    for (int a = 0; a < k; ++a)
+        for (int b = 0; b < k; ++b)
+            if (a != b)
+                meanInverseBandwidth += 1.0 / (c.link(a, b).bandwidthBytesPerS * k * (k - 1));
+    // Score = weighted makespan (penalised for memory overflow) plus weighted communication.
+    auto score = [&](double makespan, const std::vector<double> &use) {
+        double s = pb.objective.makespanWeight * penalizedMakespan(makespan, c, use);
+        if (pb.objective.communicationWeight > 0)
+            s += pb.objective.communicationWeight * sim.lastMovedBytes() * meanInverseBandwidth;
+        return s;
+    };
+    auto fitsMemory = [&](const std::vector<double> &use) {
+        for (int d = 0; d < k; ++d)
+            if (use[d] > c.device(d).memoryBytes)
+                return false;
+        return true;
+    };
+
+    double currentScore = score(sim.makespan(current), usage);
+    bool currentFits = fitsMemory(usage);
+    std::vector<int> best = current;
+    double bestScore = currentScore;
+    bool bestFits = currentFits;
+
+    std::vector<int> critical;
+    auto refreshCritical = [&] {
+        critical.clear();
+        for (const CriticalStep &step : sim.simulate(current).criticalPath)
+            if (step.kind == CriticalStep::Op)
+                critical.push_back(step.index);
+    };
+    refreshCritical();
+
+    // The nodes a move of v carries along: its colocation group, or v alone.
+    auto unitOf = [&](int v) -> std::vector<int> {
+        const int grp = cons.groupOf(v);
+        return grp >= 0 ? cons.groupMembers(grp) : std::vector<int>{v};
+    };
+    auto movable = [&](const std::vector<int> &nodes) {
+        for (int v : nodes)
+            if (cons.pinnedDevice(v) >= 0)
+                return false;
+        return true;
+    };
+
+    const double temperature0 = params.number("initial_temperature") * currentScore;
+    const double swapShare = params.number("swap_share"), criticalShare = params.number("critical_share");
+    long long evals = 0, accepted = 0, attempts = 0;
+    const long long maxAttempts = 50 * maxEvals + 1000; // when few moves are possible (pins)
+    auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(); };
+    auto lastReport = t0;
+    std::vector<std::pair<int, int>> undo; // (node, old device)
+    while (evals < maxEvals && k > 1 && n > 0 && ++attempts <= maxAttempts) {
+        const double timeShare = std::isfinite(control.budget.timeLimitS)
+                                     ? elapsed() / std::max(1e-9, control.budget.timeLimitS)
+                                     : 0.0;
+        const double progress = std::max(double(evals) / double(maxEvals), timeShare);
+        if (progress >= 1 || control.cancelled())
+            break;
+        const double temperature = temperature0 * std::pow(1e-3, progress);
+
+        // Pick a move.
+        const int v = !critical.empty() && unit(rng) < criticalShare
+                          ? critical[std::uniform_int_distribution<size_t>(0, critical.size() - 1)(rng)]
+                          : std::uniform_int_distribution<int>(0, n - 1)(rng);
+        const std::vector<int> moving = unitOf(v);
+        if (!movable(moving))
+            continue;
+        undo.clear();
+        std::vector<double> newUsage = usage;
+        auto moveAll = [&](const std::vector<int> &nodes, int to) {
+            for (int u : nodes) {
+                undo.emplace_back(u, current[u]);
+                newUsage[current[u]] -= g.memBytes(u);
+                newUsage[to] += g.memBytes(u);
+                current[u] = to;
+            }
+        };
+        if (unit(rng) < swapShare && moving.size() == 1) {
+            const int w = std::uniform_int_distribution<int>(0, n - 1)(rng);
+            if (current[w] == current[v] || cons.groupOf(w) >= 0 || cons.pinnedDevice(w) >= 0)
+                continue;
+            const int dv = current[v], dw = current[w];
+            moveAll({v}, dw);
+            moveAll({w}, dv);
+        } else {
+            int to = std::uniform_int_distribution<int>(0, k - 2)(rng);
+            if (to >= current[v])
+                ++to;
+            moveAll(moving, to);
+        }
+        const bool newFits = fitsMemory(newUsage);
+        auto revert = [&] {
+            for (auto it = undo.rbegin(); it != undo.rend(); ++it)
+                current[it->first] = it->second;
+        };
+        if (currentFits && !newFits) {
+            revert();
+            continue;
+        }
+        // Accept iff newScore < currentScore - T ln(u): the threshold is known beforehand.
+        const double threshold = currentScore - temperature * std::log(std::max(unit(rng), 1e-300));
+        const double penalty = penalizedMakespan(1.0, c, newUsage) * pb.objective.makespanWeight;
+        const double cutoff = pb.objective.communicationWeight > 0 || penalty <= 0
+                                  ? std::numeric_limits<double>::infinity()
+                                  : threshold / penalty;
+        const double makespan = sim.makespan(current, cutoff);
+        ++evals;
+        const double newScore = std::isinf(makespan) ? makespan : score(makespan, newUsage);
+        if (newScore < threshold) {
+            ++accepted;
+            usage = newUsage;
+            currentScore = newScore;
+            currentFits = newFits;
+            if ((currentFits && !bestFits) || (currentFits == bestFits && currentScore < bestScore)) {
+                best = current;
+                bestScore = currentScore;
+                bestFits = currentFits;
+                refreshCritical();
+            }
+        } else {
+            revert();
+        }
+        const auto now = std::chrono::steady_clock::now();
+        if (now - lastReport > std::chrono::milliseconds(100)) {
+            lastReport = now;
+            control.report({progress, evals, bestFits ? bestScore : std::numeric_limits<double>::infinity(),
+                            "local-search: " + std::to_string(accepted) + " moves accepted"});
+        }
+    }
+    PlacerOutput out;
+    out.placement = Placement(std::move(best));
+    out.evaluations = evals;
+    return out;
+}
+
+} // namespace
+
+std::unique_ptr<Placer> makeLocalSearchPlacer() { return std::make_unique<LocalSearchPlacer>(); }
+
+} // namespace ps

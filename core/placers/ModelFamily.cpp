@@ -1,0 +1,118 @@
+#include "core/placers/ModelFamily.h"
+
+#include "core/InputError.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+
+namespace ps {
+
+std::string hyperParamTypeName(HyperParam::Type type)
+{
+    switch (type) {
+    case HyperParam::Type::Int: return "int";
+    case HyperParam::Type::Real: return "real";
+    case HyperParam::Type::Bool: return "bool";
+    case HyperParam::Type::Choice: return "choice";
+    }
+    return "?";
+}
+
+ParamValues ParamValues::defaults(const std::vector<HyperParam> &declared)
+{
+    ParamValues p;
+    p.m_declared = declared;
+    for (const HyperParam &h : declared)
+        p.m_values[h.name] = h.defaultValue;
+    return p;
+}
+
+ParamValues ParamValues::parse(const std::vector<HyperParam> &declared,
+                               const std::vector<std::string> &assignments)
+{
+    ParamValues p = defaults(declared);
+    for (const std::string &a : assignments) {
+        const size_t eq = a.find('=');
+        if (eq == std::string::npos)
+            throw InputError("parameter '" + a + "' must be key=value");
+        const std::string key = a.substr(0, eq), text = a.substr(eq + 1);
+        auto it = std::find_if(declared.begin(), declared.end(),
+                               [&](const HyperParam &h) { return h.name == key; });
+        if (it == declared.end()) {
+            std::string known;
+            for (const HyperParam &h : declared)
+                known += (known.empty() ? "" : ", ") + h.name;
+            throw InputError("unknown parameter '" + key + "' (known: " +
+                             (known.empty() ? "none" : known) + ")");
+        }
+        const HyperParam &h = *it;
+        double value = 0;
+        if (h.type == HyperParam::Type::Choice) {
+            auto c = std::find(h.choices.begin(), h.choices.end(), text);
+            if (c == h.choices.end())
+                throw InputError("parameter '" + key + "' must be one of its choices, not '" + text + "'");
+            value = static_cast<double>(c - h.choices.begin());
+        } else if (h.type == HyperParam::Type::Bool) {
+            if (text == "true" || text == "1")
+                value = 1;
+            else if (text != "false" && text != "0")
+                throw InputError("parameter '" + key + "' must be true or false");
+        } else {
+            char *end = nullptr;
+            value = std::strtod(text.c_str(), &end);
+            if (text.empty() || *end != '\0' || !std::isfinite(value))
+                throw InputError("parameter '" + key + "' needs a number, not '" + text + "'");
+            if (h.type == HyperParam::Type::Int && value != std::floor(value))
+                throw InputError("parameter '" + key + "' needs a whole number");
+            if (value < h.min || value > h.max)
+                throw InputError("parameter '" + key + "' must lie in [" + std::to_string(h.min) +
+                                 ", " + std::to_string(h.max) + "]");
+        }
+        p.m_values[key] = value;
+    }
+    return p;
+}
+
+const HyperParam &ParamValues::find(const std::string &name) const
+{
+    for (const HyperParam &h : m_declared)
+        if (h.name == name)
+            return h;
+    throw std::logic_error("undeclared hyperparameter '" + name + "'");
+}
+
+double ParamValues::number(const std::string &name) const
+{
+    find(name);
+    return m_values.at(name);
+}
+
+const std::string &ParamValues::choice(const std::string &name) const
+{
+    const HyperParam &h = find(name);
+    return h.choices.at(static_cast<size_t>(m_values.at(name)));
+}
+
+std::string ParamValues::toJson() const
+{
+    std::string out = "{";
+    for (const HyperParam &h : m_declared) {
+        if (out.size() > 1)
+            out += ", ";
+        out += "\"" + h.name + "\": ";
+        const double v = m_values.at(h.name);
+        if (h.type == HyperParam::Type::Choice)
+            out += "\"" + h.choices.at(static_cast<size_t>(v)) + "\"";
+        else if (h.type == HyperParam::Type::Bool)
+            out += v != 0 ? "true" : "false";
+        else {
+            char buf[64];
+            std::snprintf(buf, sizeof buf, "%.17g", v);
+            out += buf;
+        }
+    }
+    return out + "}";
+}
+
+} // namespace ps

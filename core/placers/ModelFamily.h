@@ -1,0 +1,90 @@
+#pragma once
+// What every model family shares, placer or partitioner, classical or learned: typed
+// hyperparameters, a seed, a budget, progress reports and a cancel flag. The GUI, the CLI and
+// the steering sampler discover families and their parameters from a registry.
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <limits>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace ps {
+
+struct HyperParam
+{
+    enum class Type { Int, Real, Bool, Choice };
+    std::string name;
+    Type type = Type::Real;
+    double min = 0, max = 0;        // Int and Real
+    double defaultValue = 0;        // Int, Real, Bool (0/1), Choice (index)
+    std::vector<std::string> choices; // Choice
+    std::string description;        // one line
+};
+
+// Values for a family's hyperparameters; anything not set takes its default.
+class ParamValues
+{
+public:
+    // Parses "key=value" against the declared parameters; throws InputError naming the problem.
+    static ParamValues parse(const std::vector<HyperParam> &declared,
+                             const std::vector<std::string> &assignments);
+    static ParamValues defaults(const std::vector<HyperParam> &declared);
+
+    double number(const std::string &name) const;
+    int integer(const std::string &name) const { return static_cast<int>(number(name)); }
+    bool flag(const std::string &name) const { return number(name) != 0; }
+    const std::string &choice(const std::string &name) const;
+    // {"name": value, ...} as JSON text, for the producer field of placement files.
+    std::string toJson() const;
+
+private:
+    const HyperParam &find(const std::string &name) const;
+    std::vector<HyperParam> m_declared;
+    std::map<std::string, double> m_values;
+};
+
+struct Budget
+{
+    double timeLimitS = std::numeric_limits<double>::infinity();
+    long long maxEvaluations = std::numeric_limits<long long>::max(); // simulator runs
+};
+
+struct Progress
+{
+    double fraction = 0;        // 0..1 of the budget or the work
+    long long evaluations = 0;  // simulator runs so far
+    double bestMakespan = std::numeric_limits<double>::infinity(); // best feasible so far
+    std::string message;
+};
+
+using ProgressCallback = std::function<void(const Progress &)>;
+
+// How a run is steered and stopped; shared by every family.
+struct RunControl
+{
+    uint64_t seed = 1;
+    Budget budget;
+    ProgressCallback progress;              // may be empty
+    const std::atomic<bool> *cancel = nullptr; // may be null
+
+    bool cancelled() const { return cancel && cancel->load(std::memory_order_relaxed); }
+    void report(const Progress &p) const
+    {
+        if (progress)
+            progress(p);
+    }
+};
+
+// Describes a family for registries, --help texts and the GUI.
+struct FamilyInfo
+{
+    std::string name;
+    std::string description;
+    std::vector<HyperParam> params;
+};
+
+std::string hyperParamTypeName(HyperParam::Type type);
+
+} // namespace ps

@@ -1,0 +1,64 @@
+#pragma once
+// The interface of every placement family, and how one is run and judged: a placer returns a
+// device per node; runPlacer() times it and lets the simulator judge the result.
+#include "core/placers/ModelFamily.h"
+#include "core/placement/Constraints.h"
+#include "core/placement/Placement.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace ps {
+
+class Graph;
+class Cluster;
+
+// What a placer optimises: weighted makespan and communication (moved bytes over the mean
+// bandwidth, in seconds). Placers that do not search ignore it.
+struct Objective
+{
+    double makespanWeight = 1;
+    double communicationWeight = 0;
+};
+
+struct PlacementProblem
+{
+    const Graph &graph;
+    const Cluster &cluster;
+    const Constraints &constraints;
+    Objective objective;
+};
+
+struct PlacerOutput
+{
+    Placement placement;
+    std::vector<std::string> notes; // e.g. why no feasible placement was found
+    long long evaluations = 0;      // simulator runs
+};
+
+class Placer
+{
+public:
+    virtual ~Placer() = default;
+    virtual FamilyInfo info() const = 0;
+    // Refiners improve a given placement (local search); others build one from scratch.
+    virtual bool refines() const { return false; }
+    // `start` is the placement to refine (refiners only; never null for them).
+    virtual PlacerOutput place(const PlacementProblem &problem, const ParamValues &params,
+                               const RunControl &control, const Placement *start) const = 0;
+};
+
+struct PlacerResult
+{
+    Placement placement;
+    double makespan = 0;
+    double lowerBound = 0;
+    bool feasible = false;
+    std::vector<std::string> violations;
+    std::vector<std::string> notes;
+    long long evaluations = 0;
+    double wallS = 0;
+};
+
+} // namespace ps

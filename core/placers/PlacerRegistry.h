@@ -1,0 +1,42 @@
+#pragma once
+// The placement families, found by name, and the runner for composed specs such as
+// "heft+local-search" (each stage refines the previous stage's result).
+#include "core/placers/Placer.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace ps {
+
+class PlacerRegistry
+{
+public:
+    // Every classical family, registered once.
+    static const PlacerRegistry &builtin();
+
+    void add(std::unique_ptr<Placer> placer);
+    const Placer *find(const std::string &name) const;
+    std::vector<const Placer *> all() const;
+
+private:
+    std::vector<std::unique_ptr<Placer>> m_placers;
+};
+
+// Runs "a" or "a+b+...". `params` ("key=value") go to every stage that declares the key; a key
+// no stage declares is an InputError. A lone refiner starts from `human`. The simulator judges
+// the result; a refiner's output that is less feasible than its input is discarded.
+PlacerResult runPlacer(const PlacerRegistry &registry, const std::string &spec,
+                       const PlacementProblem &problem, const std::vector<std::string> &params,
+                       const RunControl &control);
+
+// Factories of the built-in families (one source file each).
+std::unique_ptr<Placer> makeSinglePlacer();
+std::unique_ptr<Placer> makeRoundRobinPlacer();
+std::unique_ptr<Placer> makeHumanPlacer();
+std::unique_ptr<Placer> makeHeftPlacer();
+std::unique_ptr<Placer> makeMemoryTopoPlacer();
+std::unique_ptr<Placer> makeMemoryEtfPlacer();
+std::unique_ptr<Placer> makeLocalSearchPlacer();
+
+} // namespace ps

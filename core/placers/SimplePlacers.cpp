@@ -1,0 +1,92 @@
+// The simplest baselines: everything on the fastest device that fits, and round-robin by rank.
+#include "core/cluster/Cluster.h"
+#include "core/graph/Graph.h"
+#include "core/placers/FeasibilityTracker.h"
+#include "core/placers/PlacerRegistry.h"
+
+#include <algorithm>
+#include <numeric>
+
+namespace ps {
+
+namespace {
+
+// Devices from fastest to slowest (ties by index).
+std::vector<int> devicesBySpeed(const Cluster &cluster)
+{
+    std::vector<int> order(cluster.deviceCount());
+    std::iota(order.begin(), order.end(), 0);
+    std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
+        return cluster.device(a).flopsPerS > cluster.device(b).flopsPerS;
+    });
+    return order;
+}
+
+class SinglePlacer : public Placer
+{
+public:
+    FamilyInfo info() const override
+    {
+        return {"single", "every node on the fastest device whose memory holds the whole graph", {}};
+    }
+
+    PlacerOutput place(const PlacementProblem &pb, const ParamValues &, const RunControl &,
+                       const Placement *) const override
+    {
+        const Graph &g = pb.graph;
+        const Cluster &c = pb.cluster;
+        const std::vector<int> bySpeed = devicesBySpeed(c);
+        int target = -1;
+        for (int d : bySpeed)
+            if (target < 0 && g.totalMemBytes() <= c.device(d).memoryBytes)
+                target = d;
+        PlacerOutput out;
+        if (target < 0) {
+            target = bySpeed.front();
+            out.notes.push_back("no device holds the whole graph (" + std::to_string(g.totalMemBytes()) +
+                                " bytes); the fastest, '" + c.device(target).name + "', overflows by " +
+                                std::to_string(g.totalMemBytes() - c.device(target).memoryBytes) + " bytes");
+        }
+        FeasibilityTracker tracker(g, c, pb.constraints);
+        std::vector<int> device(g.nodeCount());
+        for (int v : g.topologicalOrder()) {
+            const int required = tracker.requiredDevice(v);
+            device[v] = required >= 0 ? required : target; // pins win over "single"
+            tracker.assign(v, device[v]);
+        }
+        out.placement = Placement(std::move(device));
+        out.notes.insert(out.notes.end(), tracker.notes().begin(), tracker.notes().end());
+        return out;
+    }
+};
+
+class RoundRobinPlacer : public Placer
+{
+public:
+    FamilyInfo info() const override
+    {
+        return {"round-robin", "node of rank r on device r mod k (the next one with room if full)", {}};
+    }
+
+    PlacerOutput place(const PlacementProblem &pb, const ParamValues &, const RunControl &,
+                       const Placement *) const override
+    {
+        const Graph &g = pb.graph;
+        FeasibilityTracker tracker(g, pb.cluster, pb.constraints);
+        std::vector<int> device(g.nodeCount());
+        const int k = pb.cluster.deviceCount();
+        for (int v : g.topologicalOrder())
+            device[v] = tracker.assignNear(v, g.rank(v) % k);
+        PlacerOutput out;
+        out.placement = Placement(std::move(device));
+        out.notes = tracker.notes();
+        return out;
+    }
+};
+
+} // namespace
+
+std::unique_ptr<Placer> makeSinglePlacer() { return std::make_unique<SinglePlacer>(); }
+std::unique_ptr<Placer> makeRoundRobinPlacer() { return std::make_unique<RoundRobinPlacer>(); }
+
+} // namespace ps
