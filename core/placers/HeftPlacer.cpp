@@ -137,6 +137,9 @@ public:
             if (device[v] < 0)
                 device[v] = tracker.assignNear(v, 0);
         PlacerOutput out;
+        out.plannedMakespan = 0;
+        for (int v = 0; v < n; ++v)
+            out.plannedMakespan = std::max(out.plannedMakespan, finish[v]);
         out.placement = Placement(std::move(device));
         out.notes = tracker.notes();
         return out;

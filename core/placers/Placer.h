@@ -5,6 +5,7 @@
 #include "core/placement/Constraints.h"
 #include "core/placement/Placement.h"
 
+#include <limits>
 #include <memory>
 #include <string>
 #include <vector>
@@ -35,6 +36,8 @@ struct PlacerOutput
     Placement placement;
     std::vector<std::string> notes; // e.g. why no feasible placement was found
     long long evaluations = 0;      // simulator runs
+    // The placer's own estimate of the makespan (list schedulers plan one), or NaN.
+    double plannedMakespan = std::numeric_limits<double>::quiet_NaN();
 };
 
 class Placer

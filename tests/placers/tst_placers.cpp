@@ -1,0 +1,220 @@
+// The placement families: HEFT on the example of its paper, constraints honoured by every
+// family, memory-awareness, composition and the registry's errors.
+#include "core/InputError.h"
+#include "core/cluster/Cluster.h"
+#include "core/graph/GraphBuilder.h"
+#include "core/placers/PlacerRegistry.h"
+#include "core/sim/Simulator.h"
+
+#include <QtTest>
+
+#include <cmath>
+
+using namespace ps;
+
+namespace {
+
+// Topcuoglu, Hariri, Wu (2002), Fig. 2: 10 tasks on 3 processors, computation cost per
+// processor and communication cost per edge. Each processor gets its own type so compute_s
+// gives the table; links have latency 0 and bandwidth 1, so an edge's bytes are its cost.
+Graph heftPaperGraph()
+{
+    const double cost[10][3] = {{14, 16, 9}, {13, 19, 18}, {11, 13, 19}, {13, 8, 17}, {12, 13, 10},
+                                {13, 16, 9}, {7, 15, 11},  {5, 11, 14},  {18, 12, 20}, {21, 7, 16}};
+    GraphBuilder b("heft-paper");
+    for (int i = 0; i < 10; ++i) {
+        GraphBuilder::NodeSpec s;
+        s.id = "n" + std::to_string(i + 1);
+        s.op = "Task";
+        s.computeS = {{"p1", cost[i][0]}, {"p2", cost[i][1]}, {"p3", cost[i][2]}};
+        b.addNode(s);
+    }
+    const int edges[][3] = {{1, 2, 18}, {1, 3, 12}, {1, 4, 9},  {1, 5, 11}, {1, 6, 14},
+                            {2, 8, 19}, {2, 9, 16}, {3, 7, 23}, {4, 8, 27}, {4, 9, 23},
+                            {5, 9, 13}, {6, 8, 15}, {7, 10, 17}, {8, 10, 11}, {9, 10, 13}};
+    for (const auto &e : edges)
+        b.addEdge("n" + std::to_string(e[0]), "n" + std::to_string(e[1]), double(e[2]));
+    return b.build();
+}
+
+Cluster heftPaperCluster()
+{
+    ClusterBuilder b("3 processors");
+    for (int p = 1; p <= 3; ++p)
+        b.addDevice({"P" + std::to_string(p), "p" + std::to_string(p), 1, 1e12, 0});
+    b.setDefaultLink({1, 0});
+    return b.build();
+}
+
+// A small layered graph with a pin and a colocation group.
+Graph constrainedGraph()
+{
+    GraphBuilder b("constrained");
+    for (int i = 0; i < 12; ++i) {
+        GraphBuilder::NodeSpec s;
+        s.id = "v" + std::to_string(i);
+        s.op = "Op";
+        s.flops = 1e9 * (1 + i % 3);
+        s.outBytes = 1e6;
+        s.paramBytes = 4e6;
+        if (i == 5)
+            s.pin = "g2";
+        if (i == 7 || i == 9)
+            s.colocate = "pair";
+        b.addNode(s);
+    }
+    for (int i = 0; i + 1 < 12; ++i)
+        b.addEdge(i, i + 1);
+    for (int i = 0; i + 3 < 12; i += 2)
+        b.addEdge(i, i + 3);
+    return b.build();
+}
+
+Cluster gpus(int k, double memory)
+{
+    ClusterBuilder b("gpus");
+    for (int d = 0; d < k; ++d)
+        b.addDevice({"g" + std::to_string(d), "gpu", 1e12, memory, 1e-6});
+    b.setDefaultLink({1e10, 1e-5});
+    return b.build();
+}
+
+PlacerResult run(const std::string &model, const Graph &g, const Cluster &c,
+                 const std::vector<std::string> &params = {})
+{
+    Constraints cons = Constraints::fromGraph(g, c);
+    return runPlacer(PlacerRegistry::builtin(), model, PlacementProblem{g, c, cons, Objective{}}, params,
+                     RunControl{});
+}
+
+} // namespace
+
+class TestPlacers : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void heftReproducesItsPaper()
+    {
+        const Graph g = heftPaperGraph();
+        const Cluster c = heftPaperCluster();
+        const Constraints cons = Constraints::fromGraph(g, c);
+        const Placer *heft = PlacerRegistry::builtin().find("heft");
+        QVERIFY(heft);
+        PlacerOutput out = heft->place(PlacementProblem{g, c, cons, Objective{}},
+                                       ParamValues::defaults(heft->info().params), RunControl{}, nullptr);
+        // The paper's schedule length, and its processor for every task.
+        QCOMPARE(out.plannedMakespan, 80.0);
+        const std::vector<int> expected = {2, 0, 2, 1, 2, 1, 2, 0, 1, 1};
+        QCOMPARE(out.placement.devices(), expected);
+        // Without insertion the plan is longer.
+        PlacerOutput noInsertion = heft->place(PlacementProblem{g, c, cons, Objective{}},
+                                               ParamValues::parse(heft->info().params, {"insertion=false"}),
+                                               RunControl{}, nullptr);
+        QVERIFY(noInsertion.plannedMakespan >= 80.0);
+    }
+
+    void everyFamilyHonoursPinsAndColocation_data()
+    {
+        QTest::addColumn<QString>("model");
+        for (const Placer *p : PlacerRegistry::builtin().all())
+            QTest::newRow(p->info().name.c_str()) << QString::fromStdString(p->info().name);
+        QTest::newRow("heft+local-search") << "heft+local-search";
+        QTest::newRow("m-etf+local-search") << "m-etf+local-search";
+    }
+
+    void everyFamilyHonoursPinsAndColocation()
+    {
+        QFETCH(QString, model);
+        const Graph g = constrainedGraph();
+        const Cluster c = gpus(3, 1e9);
+        PlacerResult r = run(model.toStdString(), g, c);
+        QCOMPARE(r.placement.nodeCount(), g.nodeCount());
+        QCOMPARE(r.placement.device(5), 2);
+        QCOMPARE(r.placement.device(7), r.placement.device(9));
+        QVERIFY2(r.feasible, r.violations.empty() ? "" : r.violations[0].c_str());
+        Simulator sim(g, c);
+        QCOMPARE(sim.simulate(r.placement).makespan, r.makespan); // judged by the simulator
+        QVERIFY(r.makespan >= r.lowerBound * (1 - 1e-12));
+    }
+
+    void memoryAwareFamiliesFindAFeasiblePlacement_data()
+    {
+        QTest::addColumn<QString>("model");
+        for (const char *m : {"round-robin", "human", "heft", "m-topo", "m-etf", "heft+local-search"})
+            QTest::newRow(m) << m;
+    }
+
+    void memoryAwareFamiliesFindAFeasiblePlacement()
+    {
+        // 12 nodes of 5 MB: no device of 25 MB holds them all, three together hold 75 MB.
+        QFETCH(QString, model);
+        const Graph g = constrainedGraph();
+        const Cluster c = gpus(3, 25e6);
+        PlacerResult r = run(model.toStdString(), g, c);
+        QVERIFY2(r.feasible, r.violations.empty() ? "" : r.violations[0].c_str());
+    }
+
+    void impossibleMemorySaysWhy()
+    {
+        const Graph g = constrainedGraph();
+        const Cluster c = gpus(2, 10e6); // 60 MB needed, 20 MB present
+        PlacerResult single = run("single", g, c);
+        QVERIFY(!single.feasible);
+        auto says = [](const PlacerResult &r, const char *fragment) {
+            for (const std::string &note : r.notes)
+                if (note.find(fragment) != std::string::npos)
+                    return true;
+            return false;
+        };
+        QVERIFY(says(single, "no device holds the whole graph"));
+        QVERIFY(says(single, "node 'v5' is pinned to a device the cluster lacks")); // g2 is absent
+        PlacerResult etf = run("m-etf", g, c);
+        QVERIFY(!etf.feasible);
+        QVERIFY(says(etf, "no device has room for node"));
+        QVERIFY(etf.violations[0].rfind("memory:", 0) == 0);
+    }
+
+    void localSearchNeverWorsensItsStart()
+    {
+        const Graph g = constrainedGraph();
+        const Cluster c = gpus(4, 1e9);
+        for (const char *start : {"round-robin", "heft", "m-topo"}) {
+            PlacerResult base = run(start, g, c);
+            PlacerResult refined = run(std::string(start) + "+local-search", g, c, {"evaluations=300"});
+            QVERIFY(refined.makespan <= base.makespan);
+            QVERIFY(refined.feasible);
+        }
+        // Round-robin is poor here; the search must find something clearly better.
+        QVERIFY(run("round-robin+local-search", g, c).makespan < run("round-robin", g, c).makespan);
+    }
+
+    void registryErrors()
+    {
+        const Graph g = constrainedGraph();
+        const Cluster c = gpus(2, 1e9);
+        auto error = [&](const std::string &model, const std::vector<std::string> &params) {
+            try {
+                run(model, g, c, params);
+            } catch (const InputError &e) {
+                return QString(e.what());
+            }
+            return QString();
+        };
+        QVERIFY(error("hefty", {}).contains("unknown model 'hefty' (known: single, round-robin"));
+        QVERIFY(error("heft", {"depth=3"}).contains("no stage of 'heft' has a parameter 'depth'"));
+        QVERIFY(error("heft", {"insertion=maybe"}).contains("must be true or false"));
+        QVERIFY(error("heft+local-search", {"evaluations=0"}).contains("must lie in [1"));
+    }
+
+    void seedsAreReproducible()
+    {
+        const Graph g = constrainedGraph();
+        const Cluster c = gpus(3, 1e9);
+        PlacerResult a = run("round-robin+local-search", g, c, {"evaluations=200"});
+        PlacerResult b = run("round-robin+local-search", g, c, {"evaluations=200"});
+        QCOMPARE(a.placement.devices(), b.placement.devices());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestPlacers)
+#include "tst_placers.moc"
