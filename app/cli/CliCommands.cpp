@@ -30,6 +30,10 @@ const std::vector<Command> &commands()
                   "[--time-limit S] [--pins FILE] --out P.placement.json",
          "place a graph with a model family or a composition such as heft+local-search",
          {"model", "param", "seed", "time-limit", "pins", "out"}, {}, placeCommand},
+        {"partition", "GRAPH --k K --model NAME [--param key=value]... [--imbalance 1.03] [--seed N] "
+                      "--out P.partition.json",
+         "partition a graph (metis, spectral) and print edge cut, imbalance and normalized cut",
+         {"k", "model", "param", "imbalance", "seed", "out"}, {}, partitionCommand},
         {"generate", "NAME [--set key=value]... [--seed N] --out FILE",
          "generate a graph (layered-random: nodes, alpha, out_degree, ccr, heterogeneity, "
          "mean_flops)",

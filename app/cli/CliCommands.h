@@ -31,5 +31,6 @@ int boundCommand(const CliArgs &args, std::ostream &out, std::ostream &err);
 int metricsCommand(const CliArgs &args, std::ostream &out, std::ostream &err);
 int modelsCommand(const CliArgs &args, std::ostream &out, std::ostream &err);
 int placeCommand(const CliArgs &args, std::ostream &out, std::ostream &err);
+int partitionCommand(const CliArgs &args, std::ostream &out, std::ostream &err);
 
 } // namespace ps::cli

@@ -8,6 +8,7 @@
 #include "core/io/FileKind.h"
 #include "core/io/PlacementJson.h"
 #include "core/placement/Constraints.h"
+#include "core/partitioners/Partitioner.h"
 #include "core/placers/PlacerRegistry.h"
 
 #include <nlohmann/json.hpp>
@@ -60,17 +61,20 @@ int modelsCommand(const CliArgs &args, std::ostream &out, std::ostream &)
     if (!args.positionals().empty())
         throw InputError("models takes no arguments");
     Json list = Json::array();
-    for (const Placer *p : PlacerRegistry::builtin().all()) {
-        const FamilyInfo info = p->info();
+    auto add = [&](const FamilyInfo &info, const char *kind, bool refines) {
         Json params = Json::array();
         for (const HyperParam &h : info.params)
             params.push_back(paramJson(h));
         list.push_back({{"name", info.name},
-                        {"kind", "placer"},
-                        {"refines", p->refines()},
+                        {"kind", kind},
+                        {"refines", refines},
                         {"description", info.description},
                         {"params", params}});
-    }
+    };
+    for (const Placer *p : PlacerRegistry::builtin().all())
+        add(p->info(), "placer", p->refines());
+    for (const Partitioner *p : PartitionerRegistry::builtin().all())
+        add(p->info(), "partitioner", false);
     out << list.dump(2) << "\n";
     return 0;
 }

@@ -3,6 +3,7 @@
 #include "core/InputError.h"
 #include "core/graph/GraphBuilder.h"
 #include "core/io/FileBytes.h"
+#include "core/partitioners/MetisGraph.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -13,61 +14,6 @@
 namespace ps {
 
 namespace {
-
-// METIS in Debian uses 32-bit indices: keep every weight sum below this.
-constexpr double kMaxWeightSum = 1 << 29;
-
-struct MergedEdge
-{
-    int u, v; // u < v
-    double bytes;
-};
-
-std::vector<MergedEdge> mergedUndirectedEdges(const Graph &g)
-{
-    std::vector<MergedEdge> edges;
-    edges.reserve(g.edgeCount());
-    for (int e = 0; e < g.edgeCount(); ++e) {
-        int a = g.edgeSrc(e), b = g.edgeDst(e);
-        edges.push_back({std::min(a, b), std::max(a, b), g.edgeBytes(e)});
-    }
-    std::stable_sort(edges.begin(), edges.end(), [](const MergedEdge &x, const MergedEdge &y) {
-        return std::tie(x.u, x.v) < std::tie(y.u, y.v);
-    });
-    std::vector<MergedEdge> merged;
-    for (const MergedEdge &e : edges) {
-        if (!merged.empty() && merged.back().u == e.u && merged.back().v == e.v)
-            merged.back().bytes += e.bytes;
-        else
-            merged.push_back(e);
-    }
-    return merged;
-}
-
-// Integer weights: the values themselves when they fit, else scaled by 1/divisor. When every
-// value is 0 each weighs 1 (the spec's convention); `minimum` keeps METIS edge weights > 0.
-struct IntegerWeights
-{
-    std::vector<long long> values;
-    double divisor = 1;
-};
-
-IntegerWeights toIntegers(const std::vector<double> &raw, double sumFactor, long long minimum)
-{
-    IntegerWeights w;
-    double total = 0;
-    bool allZero = true;
-    for (double x : raw) {
-        total += x;
-        allZero = allZero && x == 0;
-    }
-    if (total * sumFactor > kMaxWeightSum)
-        w.divisor = total * sumFactor / kMaxWeightSum;
-    w.values.reserve(raw.size());
-    for (double x : raw)
-        w.values.push_back(allZero ? 1 : std::max(minimum, std::llround(x / w.divisor)));
-    return w;
-}
 
 std::string divisorText(double divisor)
 {
@@ -107,37 +53,19 @@ std::vector<std::string_view> tokens(std::string_view line)
 
 std::string graphToMetis(const Graph &g, bool withMemory)
 {
-    const int n = g.nodeCount();
-    std::vector<MergedEdge> edges = mergedUndirectedEdges(g);
-    std::vector<double> flops(n), mem(n), bytes(edges.size());
-    for (int v = 0; v < n; ++v) {
-        flops[v] = g.flops(v);
-        mem[v] = g.memBytes(v);
-    }
-    for (size_t i = 0; i < edges.size(); ++i)
-        bytes[i] = edges[i].bytes;
-    IntegerWeights vw = toIntegers(flops, 1, 0);
-    IntegerWeights mw = toIntegers(mem, 1, 0);
-    IntegerWeights ew = toIntegers(bytes, 2, 1); // each edge is listed twice
-
-    std::vector<std::vector<std::pair<int, long long>>> adjacency(n);
-    for (size_t i = 0; i < edges.size(); ++i) {
-        adjacency[edges[i].u].push_back({edges[i].v, ew.values[i]});
-        adjacency[edges[i].v].push_back({edges[i].u, ew.values[i]});
-    }
+    const MetisGraph m = buildMetisGraph(g, withMemory);
     std::string out = "% placement-studio METIS export of graph '" + g.name() + "'\n";
-    out += "% vertex weight 1 = flops / " + divisorText(vw.divisor);
+    out += "% vertex weight 1 = flops / " + divisorText(m.flopsDivisor);
     if (withMemory)
-        out += ", vertex weight 2 = mem_bytes / " + divisorText(mw.divisor);
-    out += "; edge weight = bytes / " + divisorText(ew.divisor) + "\n";
+        out += ", vertex weight 2 = mem_bytes / " + divisorText(m.memoryDivisor);
+    out += "; edge weight = bytes / " + divisorText(m.bytesDivisor) + "\n";
     out += "% vertex i is the i-th node of the graph file\n";
-    out += std::to_string(n) + " " + std::to_string(edges.size()) + (withMemory ? " 011 2\n" : " 011\n");
-    for (int v = 0; v < n; ++v) {
-        out += std::to_string(vw.values[v]);
-        if (withMemory)
-            out += " " + std::to_string(mw.values[v]);
-        for (const auto &[w, weight] : adjacency[v])
-            out += " " + std::to_string(w + 1) + " " + std::to_string(weight);
+    out += std::to_string(m.vertices) + " " + std::to_string(m.edges()) + (withMemory ? " 011 2\n" : " 011\n");
+    for (int v = 0; v < m.vertices; ++v) {
+        for (int c = 0; c < m.constraints; ++c)
+            out += (c ? " " : "") + std::to_string(m.vwgt[static_cast<size_t>(v) * m.constraints + c]);
+        for (int32_t i = m.xadj[v]; i < m.xadj[v + 1]; ++i)
+            out += " " + std::to_string(m.adjncy[i] + 1) + " " + std::to_string(m.adjwgt[i]);
         out += '\n';
     }
     return out;

@@ -21,6 +21,8 @@ const PlacerRegistry &PlacerRegistry::builtin()
         r.add(makeHeftPlacer());
         r.add(makeMemoryTopoPlacer());
         r.add(makeMemoryEtfPlacer());
+        r.add(makeMetisPlacer());
+        r.add(makeSpectralPlacer());
         r.add(makeLocalSearchPlacer());
         return r;
     }();

@@ -38,5 +38,7 @@ std::unique_ptr<Placer> makeHeftPlacer();
 std::unique_ptr<Placer> makeMemoryTopoPlacer();
 std::unique_ptr<Placer> makeMemoryEtfPlacer();
 std::unique_ptr<Placer> makeLocalSearchPlacer();
+std::unique_ptr<Placer> makeMetisPlacer();
+std::unique_ptr<Placer> makeSpectralPlacer();
 
 } // namespace ps

@@ -1,0 +1,85 @@
+// METIS k-way and recursive bisection, as a library call and as the "metis" partitioner family.
+#include "core/partitioners/MetisPartitioner.h"
+
+#include "core/graph/Graph.h"
+#include "core/partitioners/Partitioner.h"
+
+#include <metis.h>
+
+#include <stdexcept>
+#include <string>
+
+namespace ps {
+
+static_assert(sizeof(idx_t) == sizeof(int32_t), "MetisGraph assumes METIS with 32-bit indices");
+
+std::vector<int> metisPartition(const MetisGraph &graph, int k, const std::vector<double> &shares,
+                                double imbalance, bool recursive, uint64_t seed)
+{
+    const int n = graph.vertices;
+    if (n == 0)
+        return {};
+    if (k == 1)
+        return std::vector<int>(n, 0);
+    idx_t nvtxs = n, ncon = graph.constraints, nparts = k, objval = 0;
+    std::vector<idx_t> xadj(graph.xadj.begin(), graph.xadj.end());
+    std::vector<idx_t> adjncy(graph.adjncy.begin(), graph.adjncy.end());
+    std::vector<idx_t> adjwgt(graph.adjwgt.begin(), graph.adjwgt.end());
+    std::vector<idx_t> vwgt(graph.vwgt.begin(), graph.vwgt.end());
+    std::vector<real_t> tpwgts;
+    for (double s : shares)
+        tpwgts.push_back(static_cast<real_t>(s));
+    std::vector<real_t> ubvec(ncon, static_cast<real_t>(imbalance));
+    idx_t options[METIS_NOPTIONS];
+    METIS_SetDefaultOptions(options);
+    options[METIS_OPTION_SEED] = static_cast<idx_t>(seed & 0x7fffffff);
+    options[METIS_OPTION_NUMBERING] = 0;
+    std::vector<idx_t> part(n, 0);
+    // METIS wants non-null adjacency arrays even for a graph without edges.
+    if (adjncy.empty()) {
+        adjncy.push_back(0);
+        adjwgt.push_back(1);
+    }
+    auto call = recursive ? METIS_PartGraphRecursive : METIS_PartGraphKway;
+    const int rc = call(&nvtxs, &ncon, xadj.data(), adjncy.data(), vwgt.data(), nullptr,
+                        adjwgt.data(), &nparts, tpwgts.empty() ? nullptr : tpwgts.data(), ubvec.data(),
+                        options, &objval, part.data());
+    if (rc != METIS_OK)
+        throw std::runtime_error("METIS failed with status " + std::to_string(rc));
+    return std::vector<int>(part.begin(), part.end());
+}
+
+namespace {
+
+class MetisPartitionerFamily : public Partitioner
+{
+public:
+    FamilyInfo info() const override
+    {
+        return {"metis", "METIS: multilevel k-way partitioning or recursive bisection",
+                {{"method", HyperParam::Type::Choice, 0, 0, 0, {"kway", "recursive"},
+                  "k-way refinement or recursive bisection"}}};
+    }
+
+    Partition partition(const PartitionProblem &pb, const ParamValues &params,
+                        const RunControl &control) const override
+    {
+        const bool withMemory = !pb.memoryShares.empty();
+        const MetisGraph graph = buildMetisGraph(pb.graph, withMemory);
+        std::vector<double> shares;
+        if (!pb.targetShares.empty() || withMemory)
+            for (int i = 0; i < pb.k; ++i) {
+                shares.push_back(pb.targetShares.empty() ? 1.0 / pb.k : pb.targetShares[i]);
+                if (withMemory)
+                    shares.push_back(pb.memoryShares[i]);
+            }
+        return Partition(pb.k, metisPartition(graph, pb.k, shares, pb.imbalance,
+                                              params.choice("method") == "recursive", control.seed));
+    }
+};
+
+} // namespace
+
+std::unique_ptr<Partitioner> makeMetisPartitioner() { return std::make_unique<MetisPartitionerFamily>(); }
+
+} // namespace ps

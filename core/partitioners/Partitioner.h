@@ -1,0 +1,54 @@
+#pragma once
+// The interface of every partitioning family (spec section 8) and their registry.
+#include "core/placement/Partition.h"
+#include "core/placers/ModelFamily.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace ps {
+
+class Graph;
+
+struct PartitionProblem
+{
+    const Graph &graph;
+    int k = 2;
+    double imbalance = 1.03; // max part weight / mean part weight allowed
+    // Optional share of the total node weight each part should get (sums to 1); empty: equal.
+    std::vector<double> targetShares;
+    // Optional memory shares: balance mem_bytes too (a second METIS constraint).
+    std::vector<double> memoryShares;
+};
+
+class Partitioner
+{
+public:
+    virtual ~Partitioner() = default;
+    virtual FamilyInfo info() const = 0;
+    virtual Partition partition(const PartitionProblem &problem, const ParamValues &params,
+                                const RunControl &control) const = 0;
+};
+
+class PartitionerRegistry
+{
+public:
+    static const PartitionerRegistry &builtin();
+    void add(std::unique_ptr<Partitioner> partitioner);
+    const Partitioner *find(const std::string &name) const;
+    std::vector<const Partitioner *> all() const;
+
+private:
+    std::vector<std::unique_ptr<Partitioner>> m_partitioners;
+};
+
+// Runs a family by name with "key=value" parameters (InputError for unknown names and values).
+Partition runPartitioner(const PartitionerRegistry &registry, const std::string &name,
+                         const PartitionProblem &problem, const std::vector<std::string> &params,
+                         const RunControl &control);
+
+std::unique_ptr<Partitioner> makeMetisPartitioner();
+std::unique_ptr<Partitioner> makeSpectralPartitioner();
+
+} // namespace ps

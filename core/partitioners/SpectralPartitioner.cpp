@@ -1,0 +1,377 @@
+// Spectral partitioning for large graphs: a Nystrom approximation of a graph kernel whose
+// landmark columns are chosen by oASIS adaptive sampling (Patel et al. 2015), so only the
+// kernel's diagonal and the chosen columns are ever computed (O(n l) memory), then the
+// Ng-Jordan-Weiss embedding (top-k eigenvectors, rows normalised) and k-means++.
+//
+// The kernel is K = M^(2q) with M = (I + D^-1/2 A D^-1/2) / 2 on the merged undirected graph
+// (spec section 8 weights): M has the eigenvectors of the normalised adjacency with eigenvalues
+// in [0, 1], and the power (a diffusion) makes K close to low rank, which Nystrom needs.
+// A final pass moves nodes from overfull parts to their next-nearest centroid with room, so the
+// imbalance tolerance holds.
+#include "core/partitioners/SpectralPartitioner.h"
+
+#include "core/InputError.h"
+#include "core/graph/Graph.h"
+#include "core/partitioners/Partitioner.h"
+#include "core/sim/PartitionMetrics.h"
+
+#include <Eigen/Dense>
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+#include <random>
+
+namespace ps {
+
+namespace {
+
+// Sparse symmetric M = (I + D^-1/2 A D^-1/2) / 2 in CSR form.
+struct DiffusionOperator
+{
+    int n = 0;
+    std::vector<int> offset, column;
+    std::vector<double> value, diagonal;
+
+    explicit DiffusionOperator(const UndirectedGraph &view) : n(static_cast<int>(view.nodeWeight.size()))
+    {
+        std::vector<double> degree(n, 0.0);
+        std::vector<int> count(n, 0);
+        for (const auto &e : view.edges) {
+            degree[e.u] += e.weight;
+            degree[e.v] += e.weight;
+            ++count[e.u];
+            ++count[e.v];
+        }
+        offset.assign(n + 1, 0);
+        for (int v = 0; v < n; ++v)
+            offset[v + 1] = offset[v] + count[v];
+        column.resize(offset[n]);
+        value.resize(offset[n]);
+        std::vector<int> next(offset.begin(), offset.end() - 1);
+        for (const auto &e : view.edges) {
+            const double w = degree[e.u] > 0 && degree[e.v] > 0
+                                 ? 0.5 * e.weight / std::sqrt(degree[e.u] * degree[e.v])
+                                 : 0.0;
+            column[next[e.u]] = e.v;
+            value[next[e.u]++] = w;
+            column[next[e.v]] = e.u;
+            value[next[e.v]++] = w;
+        }
+        diagonal.assign(n, 0.5);
+    }
+
+    // y = M x on a sparse vector given as (dense values, list of nonzero indices).
+    void apply(const std::vector<double> &x, const std::vector<int> &support, std::vector<double> &y,
+               std::vector<int> &ySupport, std::vector<char> &mark) const
+    {
+        for (int i : ySupport)
+            y[i] = 0.0;
+        ySupport.clear();
+        auto touch = [&](int i) {
+            if (!mark[i]) {
+                mark[i] = 1;
+                ySupport.push_back(i);
+            }
+        };
+        for (int i : support) {
+            touch(i);
+            y[i] += diagonal[i] * x[i];
+            for (int p = offset[i]; p < offset[i + 1]; ++p) {
+                touch(column[p]);
+                y[column[p]] += value[p] * x[i];
+            }
+        }
+        for (int i : ySupport)
+            mark[i] = 0;
+    }
+};
+
+// Computes columns and the diagonal of K = M^(2q) without forming it.
+class DiffusionKernel
+{
+public:
+    DiffusionKernel(const DiffusionOperator &m, int q)
+        : m_op(m), m_q(q), m_a(m.n, 0.0), m_b(m.n, 0.0), m_mark(m.n, 0)
+    {
+    }
+
+    // M^q e_i as a sparse vector left in (m_a, m_aSupport).
+    void half(int i)
+    {
+        for (int j : m_aSupport)
+            m_a[j] = 0.0;
+        m_aSupport.assign(1, i);
+        m_a[i] = 1.0;
+        for (int s = 0; s < m_q; ++s) {
+            m_op.apply(m_a, m_aSupport, m_b, m_bSupport, m_mark);
+            std::swap(m_a, m_b);
+            std::swap(m_aSupport, m_bSupport);
+        }
+    }
+
+    double diagonal(int i)
+    {
+        half(i);
+        double sum = 0;
+        for (int j : m_aSupport)
+            sum += m_a[j] * m_a[j];
+        return sum;
+    }
+
+    // Column i of K = M^q (M^q e_i), written densely into out.
+    void column(int i, double *out)
+    {
+        half(i);
+        for (int s = 0; s < m_q; ++s) {
+            m_op.apply(m_a, m_aSupport, m_b, m_bSupport, m_mark);
+            std::swap(m_a, m_b);
+            std::swap(m_aSupport, m_bSupport);
+        }
+        std::fill(out, out + m_op.n, 0.0);
+        for (int j : m_aSupport)
+            out[j] = m_a[j];
+    }
+
+private:
+    const DiffusionOperator &m_op;
+    int m_q;
+    std::vector<double> m_a, m_b;
+    std::vector<int> m_aSupport, m_bSupport;
+    std::vector<char> m_mark;
+};
+
+} // namespace
+
+Eigen::MatrixXd spectralEmbedding(const Graph &graph, int dimensions, int landmarks, int diffusion,
+                                  uint64_t seed, const RunControl &control)
+{
+    const UndirectedGraph view = undirectedView(graph);
+    const int n = graph.nodeCount();
+    const DiffusionOperator op(view);
+    DiffusionKernel kernel(op, diffusion);
+    const int l = std::max(1, std::min(landmarks, n));
+
+    std::vector<double> d(n);
+    for (int i = 0; i < n; ++i)
+        d[i] = kernel.diagonal(i);
+    // oASIS: C holds the chosen columns, R = W^-1 C^T, delta_i = d_i - (C R)_ii.
+    Eigen::MatrixXd C(n, l), R(l, n), Winv(l, l);
+    std::vector<double> delta(d);
+    std::vector<int> chosen;
+    std::vector<char> isChosen(n, 0);
+    std::mt19937_64 rng(seed);
+    int first = std::uniform_int_distribution<int>(0, n - 1)(rng);
+    Eigen::VectorXd c(n), q, u;
+    for (int step = 0; step < l; ++step) {
+        int pick = first;
+        if (step > 0) {
+            pick = -1;
+            for (int i = 0; i < n; ++i)
+                if (!isChosen[i] && (pick < 0 || std::fabs(delta[i]) > std::fabs(delta[pick])))
+                    pick = i;
+            if (pick < 0 || std::fabs(delta[pick]) < 1e-12)
+                break; // the approximation is exact on what is left
+        }
+        kernel.column(pick, c.data());
+        const int m = static_cast<int>(chosen.size());
+        const double s = step == 0 ? c(pick) : delta[pick]; // Schur complement
+        if (!(s > 1e-14))
+            break;
+        if (m == 0) {
+            Winv(0, 0) = 1.0 / s;
+            u = c;
+        } else {
+            Eigen::VectorXd b(m);
+            for (int j = 0; j < m; ++j)
+                b(j) = c(chosen[j]);
+            q = Winv.topLeftCorner(m, m) * b;
+            u = c - C.leftCols(m) * q;
+            Winv.topLeftCorner(m, m) += q * q.transpose() / s;
+            Winv.block(0, m, m, 1) = -q / s;
+            Winv.block(m, 0, 1, m) = -q.transpose() / s;
+            Winv(m, m) = 1.0 / s;
+            R.topRows(m) -= q * u.transpose() / s;
+        }
+        R.row(m) = u.transpose() / s;
+        C.col(m) = c;
+        for (int i = 0; i < n; ++i)
+            delta[i] -= u(i) * u(i) / s;
+        chosen.push_back(pick);
+        isChosen[pick] = 1;
+        if (control.cancelled())
+            break;
+        control.report({0.8 * (step + 1) / l, 0, std::numeric_limits<double>::infinity(), "oASIS sampling"});
+    }
+    const int m = static_cast<int>(chosen.size());
+    // K ~ C W^-1 C^T = G G^T with G = C W^-1/2; the eigenvectors of K are G's left singular vectors.
+    Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> wEig(Winv.topLeftCorner(m, m));
+    Eigen::VectorXd root = wEig.eigenvalues().cwiseMax(0.0).cwiseSqrt();
+    const Eigen::MatrixXd winvHalf = wEig.eigenvectors() * root.asDiagonal() * wEig.eigenvectors().transpose();
+    const Eigen::MatrixXd G = C.leftCols(m) * winvHalf;
+    Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> gEig(G.transpose() * G);
+    const int dims = std::min(dimensions, m);
+    Eigen::MatrixXd embedding(n, dims);
+    for (int j = 0; j < dims; ++j) {
+        const int col = m - 1 - j; // eigenvalues ascend
+        const double sigma = std::sqrt(std::max(gEig.eigenvalues()(col), 1e-300));
+        embedding.col(j) = G * gEig.eigenvectors().col(col) / sigma;
+    }
+    return embedding;
+}
+
+std::vector<int> kMeans(const Eigen::MatrixXd &points, const std::vector<double> &weight, int k,
+                        const std::vector<double> &capacity, int restarts, int iterations, uint64_t seed)
+{
+    const int n = static_cast<int>(points.rows());
+    std::mt19937_64 rng(seed);
+    std::vector<int> bestAssign;
+    double bestCost = std::numeric_limits<double>::infinity();
+    for (int r = 0; r < std::max(1, restarts); ++r) {
+        // k-means++ seeding.
+        Eigen::MatrixXd centers(k, points.cols());
+        std::vector<double> dist(n, std::numeric_limits<double>::infinity());
+        int pick = std::uniform_int_distribution<int>(0, n - 1)(rng);
+        for (int c = 0; c < k; ++c) {
+            centers.row(c) = points.row(pick);
+            double total = 0;
+            for (int i = 0; i < n; ++i) {
+                dist[i] = std::min(dist[i], (points.row(i) - centers.row(c)).squaredNorm());
+                total += dist[i];
+            }
+            if (total <= 0)
+                pick = std::uniform_int_distribution<int>(0, n - 1)(rng);
+            else {
+                double x = std::uniform_real_distribution<double>(0, total)(rng);
+                pick = 0;
+                while (pick < n - 1 && (x -= dist[pick]) > 0)
+                    ++pick;
+            }
+        }
+        std::vector<int> assign(n, 0);
+        double cost = 0;
+        for (int it = 0; it < iterations; ++it) {
+            bool changed = false;
+            cost = 0;
+            for (int i = 0; i < n; ++i) {
+                int best = 0;
+                double bestD = std::numeric_limits<double>::infinity();
+                for (int c = 0; c < k; ++c) {
+                    const double dd = (points.row(i) - centers.row(c)).squaredNorm();
+                    if (dd < bestD) {
+                        bestD = dd;
+                        best = c;
+                    }
+                }
+                changed = changed || assign[i] != best;
+                assign[i] = best;
+                cost += bestD;
+            }
+            Eigen::MatrixXd sum = Eigen::MatrixXd::Zero(k, points.cols());
+            std::vector<int> count(k, 0);
+            for (int i = 0; i < n; ++i) {
+                sum.row(assign[i]) += points.row(i);
+                ++count[assign[i]];
+            }
+            for (int c = 0; c < k; ++c)
+                if (count[c] > 0)
+                    centers.row(c) = sum.row(c) / count[c];
+            if (!changed && it > 0)
+                break;
+        }
+        // Balance: move the farthest nodes of overfull parts to the nearest part with room.
+        std::vector<double> load(k, 0.0);
+        for (int i = 0; i < n; ++i)
+            load[assign[i]] += weight[i];
+        for (int c = 0; c < k; ++c) {
+            if (load[c] <= capacity[c])
+                continue;
+            std::vector<int> members;
+            for (int i = 0; i < n; ++i)
+                if (assign[i] == c)
+                    members.push_back(i);
+            std::vector<double> own(members.size());
+            for (size_t j = 0; j < members.size(); ++j)
+                own[j] = (points.row(members[j]) - centers.row(c)).squaredNorm();
+            std::vector<size_t> order(members.size());
+            std::iota(order.begin(), order.end(), 0);
+            std::sort(order.begin(), order.end(), [&](size_t a, size_t b) { return own[a] > own[b]; });
+            for (size_t j : order) {
+                if (load[c] <= capacity[c])
+                    break;
+                const int i = members[j];
+                int target = -1;
+                double targetD = 0;
+                for (int o = 0; o < k; ++o) {
+                    if (o == c || load[o] + weight[i] > capacity[o])
+                        continue;
+                    const double dd = (points.row(i) - centers.row(o)).squaredNorm();
+                    if (target < 0 || dd < targetD) {
+                        target = o;
+                        targetD = dd;
+                    }
+                }
+                if (target < 0)
+                    continue;
+                assign[i] = target;
+                load[c] -= weight[i];
+                load[target] += weight[i];
+                cost += targetD - own[j];
+            }
+        }
+        if (cost < bestCost) {
+            bestCost = cost;
+            bestAssign = assign;
+        }
+    }
+    return bestAssign;
+}
+
+namespace {
+
+class SpectralPartitionerFamily : public Partitioner
+{
+public:
+    FamilyInfo info() const override
+    {
+        return {"spectral",
+                "spectral embedding from an oASIS-sampled Nystrom approximation, then k-means",
+                {{"landmarks", HyperParam::Type::Int, 1, 5000, 100, {}, "Nystrom columns sampled by oASIS"},
+                 {"diffusion", HyperParam::Type::Int, 1, 8, 2, {}, "kernel M^(2q): the q"},
+                 {"restarts", HyperParam::Type::Int, 1, 100, 3, {}, "k-means restarts"},
+                 {"iterations", HyperParam::Type::Int, 1, 1000, 50, {}, "k-means iterations per restart"}}};
+    }
+
+    Partition partition(const PartitionProblem &pb, const ParamValues &params,
+                        const RunControl &control) const override
+    {
+        const Graph &g = pb.graph;
+        const int n = g.nodeCount();
+        if (n == 0 || pb.k == 1)
+            return Partition(pb.k, std::vector<int>(n, 0));
+        const Eigen::MatrixXd embedding = spectralEmbedding(g, pb.k, params.integer("landmarks"),
+                                                            params.integer("diffusion"), control.seed, control);
+        // Ng-Jordan-Weiss: rows on the unit sphere.
+        Eigen::MatrixXd points = embedding;
+        for (int i = 0; i < n; ++i) {
+            const double norm = points.row(i).norm();
+            if (norm > 0)
+                points.row(i) /= norm;
+        }
+        const UndirectedGraph view = undirectedView(g);
+        double total = 0;
+        for (double w : view.nodeWeight)
+            total += w;
+        std::vector<double> capacity(pb.k);
+        for (int c = 0; c < pb.k; ++c)
+            capacity[c] = pb.imbalance * total * (pb.targetShares.empty() ? 1.0 / pb.k : pb.targetShares[c]);
+        return Partition(pb.k, kMeans(points, view.nodeWeight, pb.k, capacity, params.integer("restarts"),
+                                      params.integer("iterations"), control.seed));
+    }
+};
+
+} // namespace
+
+std::unique_ptr<Partitioner> makeSpectralPartitioner() { return std::make_unique<SpectralPartitionerFamily>(); }
+
+} // namespace ps

@@ -1,0 +1,23 @@
+#pragma once
+// The pieces of the spectral partitioner, for tests: the oASIS-Nystrom embedding and the
+// balanced k-means. Eigen appears here, which core/ may use.
+#include "core/placers/ModelFamily.h"
+
+#include <Eigen/Core>
+
+#include <cstdint>
+#include <vector>
+
+namespace ps {
+
+class Graph;
+
+// n x dimensions: approximate top eigenvectors of the diffusion kernel of the graph.
+Eigen::MatrixXd spectralEmbedding(const Graph &graph, int dimensions, int landmarks, int diffusion,
+                                  uint64_t seed, const RunControl &control);
+// Lloyd's k-means with k-means++ seeding and restarts; then parts over capacity shed their
+// farthest points to the nearest part with room.
+std::vector<int> kMeans(const Eigen::MatrixXd &points, const std::vector<double> &weight, int k,
+                        const std::vector<double> &capacity, int restarts, int iterations, uint64_t seed);
+
+} // namespace ps

@@ -1,0 +1,91 @@
+// Placement by partitioning ("metis", "spectral"): one part per device, part sizes in proportion
+// to device speed (METIS also balances memory in proportion to device memory, as a second
+// constraint), part i on device i. Pinned nodes then go to their pins and each colocation group
+// to the device of its pinned or first member.
+#include "core/cluster/Cluster.h"
+#include "core/graph/Graph.h"
+#include "core/partitioners/Partitioner.h"
+#include "core/placers/PlacerRegistry.h"
+
+namespace ps {
+
+namespace {
+
+class PartitionPlacer : public Placer
+{
+public:
+    PartitionPlacer(std::string partitioner, std::string description)
+        : m_partitioner(std::move(partitioner)), m_description(std::move(description))
+    {
+    }
+
+    FamilyInfo info() const override
+    {
+        FamilyInfo info = family()->info();
+        info.description = m_description;
+        info.params.push_back({"imbalance", HyperParam::Type::Real, 1, 10, 1.03, {},
+                               "largest part over its target share allowed"});
+        return info;
+    }
+
+    PlacerOutput place(const PlacementProblem &pb, const ParamValues &params, const RunControl &control,
+                       const Placement *) const override
+    {
+        const Graph &g = pb.graph;
+        const Cluster &c = pb.cluster;
+        const int k = c.deviceCount();
+        PartitionProblem problem{g, k, params.number("imbalance"), {}, {}};
+        for (int d = 0; d < k; ++d) {
+            problem.targetShares.push_back(c.device(d).flopsPerS / c.totalFlopsPerS());
+            problem.memoryShares.push_back(c.device(d).memoryBytes / c.totalMemoryBytes());
+        }
+        // The partitioner's own parameters, taken from this family's values.
+        std::vector<std::string> own;
+        for (const HyperParam &h : family()->info().params) {
+            if (h.type == HyperParam::Type::Choice)
+                own.push_back(h.name + "=" + params.choice(h.name));
+            else
+                own.push_back(h.name + "=" + std::to_string(params.number(h.name)));
+        }
+        std::vector<int> device =
+            runPartitioner(PartitionerRegistry::builtin(), m_partitioner, problem, own, control).parts();
+        const Constraints &cons = pb.constraints;
+        for (int v = 0; v < g.nodeCount(); ++v)
+            if (cons.pinnedDevice(v) >= 0)
+                device[v] = cons.pinnedDevice(v);
+        for (int grp = 0; grp < cons.groupCount(); ++grp) {
+            int target = device[cons.groupMembers(grp).front()];
+            for (int v : cons.groupMembers(grp))
+                if (cons.pinnedDevice(v) >= 0)
+                    target = cons.pinnedDevice(v);
+            for (int v : cons.groupMembers(grp))
+                device[v] = target;
+        }
+        PlacerOutput out;
+        out.placement = Placement(std::move(device));
+        return out;
+    }
+
+private:
+    const Partitioner *family() const { return PartitionerRegistry::builtin().find(m_partitioner); }
+
+    std::string m_partitioner, m_description;
+};
+
+} // namespace
+
+std::unique_ptr<Placer> makeMetisPlacer()
+{
+    return std::make_unique<PartitionPlacer>(
+        "metis", "METIS k-way partition (flops and memory balanced to device speed and memory), "
+                 "part i on device i");
+}
+
+std::unique_ptr<Placer> makeSpectralPlacer()
+{
+    return std::make_unique<PartitionPlacer>(
+        "spectral", "spectral partition (oASIS Nystrom embedding, balanced k-means) sized to "
+                    "device speed, part i on device i");
+}
+
+} // namespace ps

@@ -1,0 +1,176 @@
+// METIS and the spectral (oASIS + Nystrom + k-means) partitioner on graphs with a known best
+// partition, their balance, and the METIS view of a graph.
+#include "core/graph/GraphBuilder.h"
+#include "core/partitioners/MetisGraph.h"
+#include "core/partitioners/Partitioner.h"
+#include "core/partitioners/SpectralPartitioner.h"
+#include "core/sim/PartitionMetrics.h"
+
+#include <QtTest>
+
+#include <set>
+
+using namespace ps;
+
+namespace {
+
+// `blocks` cliques of `size` nodes (edges of 100 bytes), joined in a ring by single edges of
+// 1 byte: the best partition into `blocks` parts cuts exactly the ring.
+Graph cliqueRing(int blocks, int size)
+{
+    GraphBuilder b("ring");
+    for (int i = 0; i < blocks * size; ++i) {
+        GraphBuilder::NodeSpec s;
+        s.id = "v" + std::to_string(i);
+        s.op = "Op";
+        s.flops = 10;
+        b.addNode(s);
+    }
+    for (int k = 0; k < blocks; ++k)
+        for (int i = 0; i < size; ++i)
+            for (int j = i + 1; j < size; ++j)
+                b.addEdge(k * size + i, k * size + j, 100.0);
+    for (int k = 0; k + 1 < blocks; ++k)
+        b.addEdge(k * size + size - 1, (k + 1) * size, 1.0);
+    return b.build();
+}
+
+Partition partition(const std::string &model, const Graph &g, int k, std::vector<std::string> params = {})
+{
+    PartitionProblem problem{g, k, 1.03, {}, {}};
+    return runPartitioner(PartitionerRegistry::builtin(), model, problem, params, RunControl{});
+}
+
+bool blocksIntact(const Partition &p, int blocks, int size)
+{
+    std::set<int> used;
+    for (int k = 0; k < blocks; ++k) {
+        for (int i = 1; i < size; ++i)
+            if (p.part(k * size + i) != p.part(k * size))
+                return false;
+        used.insert(p.part(k * size));
+    }
+    return static_cast<int>(used.size()) == blocks;
+}
+
+} // namespace
+
+class TestPartitioners : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void metisGraphMergesAndWeighs()
+    {
+        GraphBuilder b;
+        for (const char *id : {"a", "b", "c"}) {
+            GraphBuilder::NodeSpec s;
+            s.id = id;
+            s.op = "Op";
+            s.flops = 3;
+            s.outBytes = 5;
+            b.addNode(s);
+        }
+        b.addEdge("a", "b", 2.0);
+        b.addEdge("a", "b", 3.0); // parallel: merged
+        b.addEdge("b", "c");      // 5 bytes by default
+        MetisGraph m = buildMetisGraph(b.build(), true);
+        QCOMPARE(m.edges(), 2LL);
+        QCOMPARE(m.constraints, 2);
+        QCOMPARE(m.xadj, (std::vector<int32_t>{0, 1, 3, 4}));
+        QCOMPARE(m.adjwgt[0], 5); // a-b: 2 + 3
+        QCOMPARE(m.vwgt, (std::vector<int32_t>{3, 5, 3, 5, 3, 5}));
+    }
+
+    void bothFindTheCliques_data()
+    {
+        QTest::addColumn<QString>("model");
+        QTest::newRow("metis") << "metis";
+        QTest::newRow("metis recursive") << "metis:recursive";
+        QTest::newRow("spectral") << "spectral";
+    }
+
+    void bothFindTheCliques()
+    {
+        QFETCH(QString, model);
+        const int blocks = 4, size = 12;
+        const Graph g = cliqueRing(blocks, size);
+        std::vector<std::string> params;
+        std::string name = model.toStdString();
+        if (name == "metis:recursive") {
+            name = "metis";
+            params = {"method=recursive"};
+        }
+        Partition p = partition(name, g, blocks, params);
+        QVERIFY(blocksIntact(p, blocks, size));
+        PartitionMetrics m = partitionMetrics(g, p.parts(), p.k());
+        QCOMPARE(m.edgeCut, 3.0); // only the ring edges
+        QCOMPARE(m.imbalance, 1.0);
+    }
+
+    void spectralEmbeddingSeparatesComponents()
+    {
+        // Three cliques without any link: the top three eigenvectors are the indicators, so
+        // every clique maps to one point and different cliques to different points.
+        GraphBuilder b;
+        for (int i = 0; i < 30; ++i) {
+            GraphBuilder::NodeSpec s;
+            s.id = "v" + std::to_string(i);
+            s.op = "Op";
+            b.addNode(s);
+        }
+        for (int k = 0; k < 3; ++k)
+            for (int i = 0; i < 10; ++i)
+                for (int j = i + 1; j < 10; ++j)
+                    b.addEdge(10 * k + i, 10 * k + j, 1.0);
+        const Graph g = b.build();
+        Eigen::MatrixXd e = spectralEmbedding(g, 3, 20, 2, 7, RunControl{});
+        for (int i = 0; i < 30; ++i)
+            e.row(i) /= e.row(i).norm();
+        for (int k = 0; k < 3; ++k)
+            for (int i = 1; i < 10; ++i)
+                QVERIFY((e.row(10 * k + i) - e.row(10 * k)).norm() < 1e-6);
+        QVERIFY((e.row(0) - e.row(10)).norm() > 0.5);
+        QVERIFY((e.row(10) - e.row(20)).norm() > 0.5);
+    }
+
+    void spectralHonoursTheImbalanceTolerance()
+    {
+        // A chain has no cluster structure: k-means alone would be uneven; the balance pass
+        // must bring every part within 3% of the mean.
+        GraphBuilder b;
+        for (int i = 0; i < 400; ++i) {
+            GraphBuilder::NodeSpec s;
+            s.id = "v" + std::to_string(i);
+            s.op = "Op";
+            s.flops = 1 + i % 7;
+            b.addNode(s);
+            if (i > 0)
+                b.addEdge(i - 1, i, 10.0);
+        }
+        const Graph g = b.build();
+        Partition p = partition("spectral", g, 5);
+        PartitionMetrics m = partitionMetrics(g, p.parts(), p.k());
+        QVERIFY2(m.imbalance <= 1.03 + 1e-9, qPrintable(QString::number(m.imbalance)));
+        QCOMPARE(p.partsUsed(), 5);
+    }
+
+    void errors()
+    {
+        const Graph g = cliqueRing(2, 3);
+        auto error = [&](const std::string &model, int k, std::vector<std::string> params) {
+            try {
+                partition(model, g, k, params);
+            } catch (const std::exception &e) {
+                return QString(e.what());
+            }
+            return QString();
+        };
+        QVERIFY(error("kahip", 2, {}).contains("unknown partitioner 'kahip' (known: metis, spectral)"));
+        QVERIFY(error("metis", 0, {}).contains("k must be from 1"));
+        QVERIFY(error("metis", 2, {"method=fast"}).contains("must be one of its choices"));
+        QCOMPARE(partition("metis", g, 1).partsUsed(), 1);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestPartitioners)
+#include "tst_partitioners.moc"
