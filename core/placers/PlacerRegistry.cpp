@@ -19,6 +19,8 @@ const PlacerRegistry &PlacerRegistry::builtin()
         r.add(makeRoundRobinPlacer());
         r.add(makeHumanPlacer());
         r.add(makeHeftPlacer());
+        r.add(makeContentionHeftPlacer());
+        r.add(makeCpopPlacer());
         r.add(makeMemoryTopoPlacer());
         r.add(makeMemoryEtfPlacer());
         r.add(makeMetisPlacer());

@@ -35,6 +35,8 @@ std::unique_ptr<Placer> makeSinglePlacer();
 std::unique_ptr<Placer> makeRoundRobinPlacer();
 std::unique_ptr<Placer> makeHumanPlacer();
 std::unique_ptr<Placer> makeHeftPlacer();
+std::unique_ptr<Placer> makeContentionHeftPlacer();
+std::unique_ptr<Placer> makeCpopPlacer();
 std::unique_ptr<Placer> makeMemoryTopoPlacer();
 std::unique_ptr<Placer> makeMemoryEtfPlacer();
 std::unique_ptr<Placer> makeLocalSearchPlacer();

@@ -113,6 +113,22 @@ private Q_SLOTS:
         QVERIFY(noInsertion.plannedMakespan >= 80.0);
     }
 
+    void cpopReproducesItsPaper()
+    {
+        // The same paper schedules its example with CPOP in 86 time units; the critical path
+        // n1-n2-n9-n10 runs on P2, the processor that runs it fastest (54 units).
+        const Graph g = heftPaperGraph();
+        const Cluster c = heftPaperCluster();
+        const Constraints cons = Constraints::fromGraph(g, c);
+        const Placer *cpop = PlacerRegistry::builtin().find("cpop");
+        QVERIFY(cpop);
+        PlacerOutput out = cpop->place(PlacementProblem{g, c, cons, Objective{}},
+                                       ParamValues::defaults(cpop->info().params), RunControl{}, nullptr);
+        QCOMPARE(out.plannedMakespan, 86.0);
+        for (int v : {0, 1, 8, 9})
+            QCOMPARE(out.placement.device(v), 1);
+    }
+
     void everyFamilyHonoursPinsAndColocation_data()
     {
         QTest::addColumn<QString>("model");

@@ -1,0 +1,208 @@
+#include "core/placers/ListScheduler.h"
+
+#include "core/cluster/Cluster.h"
+#include "core/graph/Graph.h"
+
+#include <algorithm>
+
+namespace ps {
+
+double Timeline::earliest(double ready, double length, bool insertion) const
+{
+    if (!insertion)
+        return std::max(ready, end());
+    auto it = std::lower_bound(m_busy.begin(), m_busy.end(), ready,
+                               [](const Interval &i, double t) { return i.end <= t; });
+    double candidate = ready;
+    for (; it != m_busy.end(); ++it) {
+        if (it->start >= candidate + length)
+            return candidate;
+        candidate = std::max(candidate, it->end);
+    }
+    return candidate;
+}
+
+void Timeline::add(double start, double end)
+{
+    auto at = std::lower_bound(m_busy.begin(), m_busy.end(), start,
+                               [](const Interval &i, double t) { return i.start < t; });
+    m_busy.insert(at, {start, end});
+}
+
+ListScheduler::ListScheduler(const Graph &graph, const Cluster &cluster, const Constraints &constraints,
+                             Options options)
+    : m_graph(graph), m_cluster(cluster), m_costs(graph, cluster), m_tracker(graph, cluster, constraints),
+      m_options(options), m_device(graph.nodeCount(), -1), m_finish(graph.nodeCount(), 0.0),
+      m_devices(cluster.deviceCount())
+{
+    if (options.contention)
+        m_links.resize(static_cast<size_t>(cluster.deviceCount()) * cluster.deviceCount());
+}
+
+double ListScheduler::arrival(int p, int d, double bytes) const
+{
+    const int a = m_device[p];
+    auto it = m_booked.find(static_cast<long long>(p) * m_cluster.deviceCount() + d);
+    if (it != m_booked.end())
+        return it->second; // one copy per destination device
+    const double duration = m_costs.transfer(a, d, bytes);
+    const Timeline &link = m_links[static_cast<size_t>(a) * m_cluster.deviceCount() + d];
+    return link.earliest(m_finish[p], duration, true) + duration;
+}
+
+double ListScheduler::inputReady(int v, int d) const
+{
+    if (!m_options.contention)
+        return m_costs.dataReady(v, d, m_device.data(), m_finish.data());
+    double ready = 0;
+    const auto pred = m_graph.predecessors(v);
+    const auto bytes = m_graph.predecessorBytes(v);
+    for (size_t i = 0; i < pred.size(); ++i) {
+        const int p = pred[i];
+        ready = std::max(ready, m_device[p] == d ? m_finish[p] : arrival(p, d, bytes[i]));
+    }
+    return ready;
+}
+
+ListScheduler::Slot ListScheduler::evaluate(int v, int d) const
+{
+    Slot slot;
+    if (!m_tracker.fits(v, d))
+        return slot;
+    const double w = m_costs.compute(v, d);
+    slot.start = m_devices[d].earliest(inputReady(v, d), w, m_options.insertion);
+    slot.finish = slot.start + w;
+    return slot;
+}
+
+int ListScheduler::best(int v, Slot &slot)
+{
+    int chosen = -1;
+    for (int d = 0; d < m_cluster.deviceCount(); ++d) {
+        const Slot s = evaluate(v, d);
+        if (s.finish == std::numeric_limits<double>::infinity())
+            continue;
+        const bool better = chosen < 0 || s.finish < slot.finish ||
+                            (m_options.fasterTies && s.finish == slot.finish &&
+                             m_cluster.device(d).flopsPerS > m_cluster.device(chosen).flopsPerS);
+        if (better) {
+            chosen = d;
+            slot = s;
+        }
+    }
+    if (chosen < 0) {
+        chosen = m_tracker.fallbackDevice(v);
+        const double w = m_costs.compute(v, chosen);
+        slot.start = m_devices[chosen].earliest(inputReady(v, chosen), w, m_options.insertion);
+        slot.finish = slot.start + w;
+    }
+    return chosen;
+}
+
+void ListScheduler::commit(int v, int d, const Slot &slot)
+{
+    if (m_options.contention) {
+        // Book the copies v needs, largest edge per producer, in predecessor order.
+        const auto pred = m_graph.predecessors(v);
+        const auto bytes = m_graph.predecessorBytes(v);
+        const int k = m_cluster.deviceCount();
+        for (size_t i = 0; i < pred.size(); ++i) {
+            const int p = pred[i], a = m_device[p];
+            const long long key = static_cast<long long>(p) * k + d;
+            if (a == d || m_booked.count(key))
+                continue;
+            double size = bytes[i];
+            for (size_t j = i + 1; j < pred.size(); ++j)
+                if (pred[j] == p)
+                    size = std::max(size, bytes[j]);
+            const double duration = m_costs.transfer(a, d, size);
+            Timeline &link = m_links[static_cast<size_t>(a) * k + d];
+            const double start = link.earliest(m_finish[p], duration, true);
+            link.add(start, start + duration);
+            m_booked[key] = start + duration;
+        }
+    }
+    m_tracker.assign(v, d);
+    m_device[v] = d;
+    m_finish[v] = slot.finish;
+    m_devices[d].add(slot.start, slot.finish);
+}
+
+double ListScheduler::plannedMakespan() const
+{
+    double makespan = 0;
+    for (double f : m_finish)
+        makespan = std::max(makespan, f);
+    return makespan;
+}
+
+namespace {
+
+struct MeanComm
+{
+    double latency = 0, inverseBandwidth = 0;
+    bool any = false;
+    explicit MeanComm(const Cluster &c)
+    {
+        const int k = c.deviceCount();
+        if (k < 2)
+            return;
+        any = true;
+        for (int a = 0; a < k; ++a)
+            for (int b = 0; b < k; ++b)
+                if (a != b) {
+                    latency += c.link(a, b).latencyS;
+                    inverseBandwidth += 1.0 / c.link(a, b).bandwidthBytesPerS;
+                }
+        latency /= double(k) * (k - 1);
+        inverseBandwidth /= double(k) * (k - 1);
+    }
+    double operator()(double bytes) const { return any ? latency + bytes * inverseBandwidth : 0.0; }
+};
+
+double meanCompute(const CostModel &costs, int v)
+{
+    const int k = costs.cluster().deviceCount();
+    double sum = 0;
+    for (int d = 0; d < k; ++d)
+        sum += costs.compute(v, d);
+    return sum / k;
+}
+
+} // namespace
+
+std::vector<double> upwardRanks(const CostModel &costs)
+{
+    const Graph &g = costs.graph();
+    const MeanComm comm(costs.cluster());
+    std::vector<double> rank(g.nodeCount(), 0.0);
+    const std::vector<int> &topo = g.topologicalOrder();
+    for (auto it = topo.rbegin(); it != topo.rend(); ++it) {
+        const int v = *it;
+        double tail = 0;
+        const auto succ = g.successors(v);
+        const auto bytes = g.successorBytes(v);
+        for (size_t i = 0; i < succ.size(); ++i)
+            tail = std::max(tail, comm(bytes[i]) + rank[succ[i]]);
+        rank[v] = meanCompute(costs, v) + tail;
+    }
+    return rank;
+}
+
+std::vector<double> downwardRanks(const CostModel &costs)
+{
+    const Graph &g = costs.graph();
+    const MeanComm comm(costs.cluster());
+    std::vector<double> rank(g.nodeCount(), 0.0), mean(g.nodeCount());
+    for (int v = 0; v < g.nodeCount(); ++v)
+        mean[v] = meanCompute(costs, v);
+    for (int v : g.topologicalOrder()) {
+        const auto pred = g.predecessors(v);
+        const auto bytes = g.predecessorBytes(v);
+        for (size_t i = 0; i < pred.size(); ++i)
+            rank[v] = std::max(rank[v], rank[pred[i]] + mean[pred[i]] + comm(bytes[i]));
+    }
+    return rank;
+}
+
+} // namespace ps

@@ -1,0 +1,82 @@
+#pragma once
+// The machinery of list schedulers (HEFT, CPOP and the contention-aware variants): per-device
+// timelines, earliest-finish evaluation of a node on a device (with insertion into idle gaps
+// when asked), and, when contention is modelled, per-link timelines on which every transfer is
+// booked as the simulator would queue it, one copy per destination device.
+#include "core/placers/FeasibilityTracker.h"
+#include "core/sim/CostModel.h"
+
+#include <limits>
+#include <unordered_map>
+#include <vector>
+
+namespace ps {
+
+class Constraints;
+
+// Busy intervals of one device or link, sorted and disjoint.
+class Timeline
+{
+public:
+    // Earliest start >= ready of a slot of `length`; in a gap when insertion is allowed.
+    double earliest(double ready, double length, bool insertion) const;
+    void add(double start, double end);
+    double end() const { return m_busy.empty() ? 0.0 : m_busy.back().end; }
+
+private:
+    struct Interval
+    {
+        double start, end;
+    };
+    std::vector<Interval> m_busy;
+};
+
+class ListScheduler
+{
+public:
+    struct Options
+    {
+        bool insertion = true;   // fill idle gaps on devices
+        bool contention = false; // book transfers on links instead of assuming them free
+        bool fasterTies = false; // equal finish times go to the faster device (else the lower index)
+    };
+    struct Slot
+    {
+        double start = 0, finish = std::numeric_limits<double>::infinity();
+    };
+
+    ListScheduler(const Graph &graph, const Cluster &cluster, const Constraints &constraints, Options options);
+
+    // Where v would run on d, all its predecessors being placed; finish = inf if d has no room.
+    Slot evaluate(int v, int d) const;
+    // The device with the earliest finish (the least-bad one, noted, when none has room).
+    int best(int v, Slot &slot);
+    void commit(int v, int d, const Slot &slot);
+
+    const CostModel &costs() const { return m_costs; }
+    FeasibilityTracker &tracker() { return m_tracker; }
+    const std::vector<int> &devices() const { return m_device; }
+    double finish(int v) const { return m_finish[v]; }
+    double plannedMakespan() const;
+
+private:
+    double inputReady(int v, int d) const;
+    double arrival(int p, int d, double bytes) const; // contention-aware arrival of p's output on d
+
+    const Graph &m_graph;
+    const Cluster &m_cluster;
+    CostModel m_costs;
+    FeasibilityTracker m_tracker;
+    Options m_options;
+    std::vector<int> m_device;
+    std::vector<double> m_finish;
+    std::vector<Timeline> m_devices, m_links;
+    std::unordered_map<long long, double> m_booked; // (producer, device) -> arrival
+};
+
+// HEFT's upward rank with mean compute and mean communication costs, memoised in reverse
+// topological order; CPOP's downward rank likewise in topological order.
+std::vector<double> upwardRanks(const CostModel &costs);
+std::vector<double> downwardRanks(const CostModel &costs);
+
+} // namespace ps
