@@ -56,7 +56,9 @@ public:
     const CostModel &costs() const { return m_costs; }
     FeasibilityTracker &tracker() { return m_tracker; }
     const std::vector<int> &devices() const { return m_device; }
-    double finish(int v) const { return m_finish[v]; }
+    const std::vector<double> &finishes() const { return m_finish; }
+    // When device d is free after everything scheduled on it.
+    double deviceFree(int d) const { return m_devices[d].end(); }
     double plannedMakespan() const;
 
 private:

@@ -23,6 +23,8 @@ const PlacerRegistry &PlacerRegistry::builtin()
         r.add(makeCpopPlacer());
         r.add(makeMemoryTopoPlacer());
         r.add(makeMemoryEtfPlacer());
+        r.add(makeMemorySctPlacer());
+        r.add(makeContentionEtfPlacer());
         r.add(makeMetisPlacer());
         r.add(makeSpectralPlacer());
         r.add(makeLocalSearchPlacer());

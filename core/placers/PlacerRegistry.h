@@ -39,6 +39,8 @@ std::unique_ptr<Placer> makeContentionHeftPlacer();
 std::unique_ptr<Placer> makeCpopPlacer();
 std::unique_ptr<Placer> makeMemoryTopoPlacer();
 std::unique_ptr<Placer> makeMemoryEtfPlacer();
+std::unique_ptr<Placer> makeMemorySctPlacer();
+std::unique_ptr<Placer> makeContentionEtfPlacer();
 std::unique_ptr<Placer> makeLocalSearchPlacer();
 std::unique_ptr<Placer> makeMetisPlacer();
 std::unique_ptr<Placer> makeSpectralPlacer();

@@ -1,0 +1,25 @@
+#pragma once
+// The favourite-child rule of SCT scheduling (Hanen & Munier), which Baechi's m-SCT uses: an
+// LP relaxation decides, for every op, at most one successor that should share its device
+// (no communication on that edge). GLPK stays inside the .cpp.
+#include <string>
+#include <vector>
+
+namespace ps {
+
+class CostModel;
+
+struct FavouriteChildren
+{
+    std::vector<int> favouriteParent; // per node: the parent whose favourite it is, or -1
+    std::string note;                 // how the LP went (solver status, size, time)
+};
+
+// Solves  min w  s.t.  s_j >= s_i + p_i + c_ij x_ij (every edge),  w >= s_i + p_i,
+//   sum_j x_ij >= |succ(i)| - 1,  sum_i x_ij >= |pred(j)| - 1,  0 <= x <= 1,
+// with p the mean compute time and c the mean transfer time, and rounds x_ij < 1/2 to "j is i's
+// favourite child". When the LP takes longer than timeLimitS, the largest edge of each op
+// decides instead (noted).
+FavouriteChildren favouriteChildren(const CostModel &costs, double timeLimitS);
+
+} // namespace ps
