@@ -3,6 +3,7 @@
 #include "core/InputError.h"
 #include "core/placement/Placement.h"
 #include "core/sim/CostModel.h"
+#include "core/sim/QuadHeap.h"
 
 #include <algorithm>
 #include <cmath>
@@ -48,12 +49,12 @@ inline unsigned __int128 orderOf(double time, uint64_t key)
     return static_cast<unsigned __int128>(bits) << 64 | key;
 }
 
-// Heap order: the smallest (time, kind, rank, device) on top.
-struct EventLater
+// Queue order: the smallest (time, kind, rank, device) first.
+struct EventBefore
 {
     bool operator()(const Event &a, const Event &b) const
     {
-        return orderOf(a.time, a.key) > orderOf(b.time, b.key);
+        return orderOf(a.time, a.key) < orderOf(b.time, b.key);
     }
 };
 
@@ -84,11 +85,11 @@ struct ReadyOp
     int node;
 };
 
-struct ReadyLater
+struct ReadyBefore
 {
     bool operator()(const ReadyOp &a, const ReadyOp &b) const
     {
-        return orderOf(a.ready, static_cast<uint64_t>(a.rank)) >
+        return orderOf(a.ready, static_cast<uint64_t>(a.rank)) <
                orderOf(b.ready, static_cast<uint64_t>(b.rank));
     }
 };
@@ -122,8 +123,8 @@ struct Simulator::Impl
     double latestFinish = 0;
     std::vector<char> idle, dirty;
     std::vector<int> dirtyList;
-    std::vector<std::vector<ReadyOp>> ready;
-    std::vector<Event> events;
+    std::vector<QuadHeap<ReadyOp, ReadyBefore>> ready;
+    QuadHeap<Event, EventBefore> events;
     std::vector<LinkQueue> links;
     int stamp = 0;
     double movedBytes = 0;
@@ -153,11 +154,7 @@ struct Simulator::Impl
         events.reserve(static_cast<size_t>(k) * k + k);
     }
 
-    void pushEvent(const Event &e)
-    {
-        events.push_back(e);
-        std::push_heap(events.begin(), events.end(), EventLater());
-    }
+    void pushEvent(const Event &e) { events.push(e); }
 
     // One input of w (on device d) became available at t.
     void inputArrived(int w, int d, double t, int causeOp, int causeTransfer)
@@ -172,8 +169,7 @@ struct Simulator::Impl
             }
         }
         if (sw.missing == 0) {
-            ready[d].push_back({sw.readyTime, graph.rank(w), w});
-            std::push_heap(ready[d].begin(), ready[d].end(), ReadyLater());
+            ready[d].push({sw.readyTime, graph.rank(w), w});
             markDirty(d);
         }
     }
@@ -205,9 +201,7 @@ struct Simulator::Impl
         for (int d : dirtyList) {
             if (!idle[d] || ready[d].empty())
                 continue;
-            std::pop_heap(ready[d].begin(), ready[d].end(), ReadyLater());
-            const int v = ready[d].back().node;
-            ready[d].pop_back();
+            const int v = ready[d].pop().node;
             idle[d] = 0;
             const double finish = t + comp[v];
             busy[d] += comp[v];
@@ -297,20 +291,16 @@ struct Simulator::Impl
         for (int v = 0; v < n; ++v) {
             state[v] = {0.0, graph.inDegree(v), place[v]};
             if (state[v].missing == 0)
-                ready[place[v]].push_back({0.0, graph.rank(v), v});
+                ready[place[v]].push({0.0, graph.rank(v), v});
         }
-        for (int d = 0; d < k; ++d)
-            std::make_heap(ready[d].begin(), ready[d].end(), ReadyLater());
 
         const double inf = std::numeric_limits<double>::infinity();
         if (!dispatch(0.0, cutoff))
             return inf;
         while (!events.empty()) {
-            const double t = events.front().time;
-            while (!events.empty() && events.front().time == t) {
-                std::pop_heap(events.begin(), events.end(), EventLater());
-                const Event e = events.back();
-                events.pop_back();
+            const double t = events.top().time;
+            while (!events.empty() && events.top().time == t) {
+                const Event e = events.pop();
                 const int device = e.device();
                 if (e.kind() == 0) {
                     opFinished(order[e.rank()], device, t);
