@@ -1,7 +1,8 @@
 // Local search: moves of one node (or one colocation group) and swaps of two nodes, judged by
 // the simulator under a simulated-annealing schedule, starting from another family's result
-// ("heft+local-search"). The Metropolis threshold is drawn before a move is simulated, so the
-// simulation stops as soon as the move is sure to be rejected (Simulator's cutoff). Pinned
+// ("heft+local-search"). A move is simulated incrementally (from the last snapshot of the
+// current placement before the move can matter), and the Metropolis threshold is drawn first,
+// so the simulation stops as soon as the move is sure to be rejected (Simulator's cutoff). Pinned
 // nodes never move; a move that would overflow a device's memory is not tried once the current
 // placement fits; the best feasible placement seen is the result.
 #include "core/cluster/Cluster.h"
@@ -71,6 +72,7 @@ PlacerOutput LocalSearchPlacer::place(const PlacementProblem &pb, const ParamVal
         return true;
     };
 
+    sim.setIncrementalBase(current);
     double currentScore = score(sim.makespan(current), usage);
     bool currentFits = fitsMemory(usage);
     std::vector<int> best = current;
@@ -159,11 +161,15 @@ PlacerOutput LocalSearchPlacer::place(const PlacementProblem &pb, const ParamVal
         const double cutoff = pb.objective.communicationWeight > 0 || penalty <= 0
                                   ? std::numeric_limits<double>::infinity()
                                   : threshold / penalty;
-        const double makespan = sim.makespan(current, cutoff);
+        std::vector<int> changed;
+        for (const auto &entry : undo)
+            changed.push_back(entry.first);
+        const double makespan = sim.makespanChanged(current, changed, cutoff);
         ++evals;
         const double newScore = std::isinf(makespan) ? makespan : score(makespan, newUsage);
         if (newScore < threshold) {
             ++accepted;
+            sim.setIncrementalBase(current);
             usage = newUsage;
             currentScore = newScore;
             currentFits = newFits;

@@ -16,6 +16,9 @@ public:
     const T &top() const { return m_items.front(); }
     void clear() { m_items.clear(); }
     void reserve(size_t n) { m_items.reserve(n); }
+    // The heap's array as it is, for snapshots; assign() restores one.
+    const std::vector<T> &items() const { return m_items; }
+    void assign(const std::vector<T> &items) { m_items.assign(items.begin(), items.end()); }
 
     void push(const T &item)
     {

@@ -208,6 +208,8 @@ struct Simulator::Impl
             if (finish > cutoff)
                 return false;
             latestFinish = std::max(latestFinish, finish);
+            if (finishLog)
+                (*finishLog)[v] = finish;
             if (record) {
                 record->start[v] = t;
                 record->finish[v] = finish;
@@ -271,6 +273,7 @@ struct Simulator::Impl
     double run(const int *place, double cutoff)
     {
         ++evaluations;
+        compIsBase = false;
         for (int v = 0; v < n; ++v)
             comp[v] = costs.compute(v, place[v]);
         dirtyList.clear();
@@ -293,14 +296,25 @@ struct Simulator::Impl
             if (state[v].missing == 0)
                 ready[place[v]].push({0.0, graph.rank(v), v});
         }
-
-        const double inf = std::numeric_limits<double>::infinity();
         if (!dispatch(0.0, cutoff))
-            return inf;
+            return std::numeric_limits<double>::infinity();
+        return loop(cutoff);
+    }
+
+    // The event loop from the current state. Between time steps (the state then depends on no
+    // event still to come) it may take snapshots for incremental runs.
+    double loop(double cutoff)
+    {
+        long long processed = 0;
         while (!events.empty()) {
             const double t = events.top().time;
+            if (snapshotEvery > 0 && processed >= nextSnapshot) {
+                takeSnapshot(t);
+                nextSnapshot = processed + snapshotEvery;
+            }
             while (!events.empty() && events.top().time == t) {
                 const Event e = events.pop();
+                ++processed;
                 const int device = e.device();
                 if (e.kind() == 0) {
                     opFinished(order[e.rank()], device, t);
@@ -315,10 +329,112 @@ struct Simulator::Impl
                 }
             }
             if (!dispatch(t, cutoff))
-                return inf;
+                return std::numeric_limits<double>::infinity();
         }
         return latestFinish;
     }
+
+    // Incremental runs: snapshots of a base run, taken before the time step at `time`.
+    struct Snapshot
+    {
+        double time;
+        std::vector<NodeState> state;
+        std::vector<double> busy, linkFree;
+        std::vector<char> idle;
+        std::vector<std::vector<ReadyOp>> ready;
+        std::vector<Event> events;
+        std::vector<std::vector<Arrival>> links; // what each link still had to deliver
+        double movedBytes, latestFinish;
+        long long transferCount;
+    };
+    std::vector<Snapshot> snapshots;
+    std::vector<int> baseDevice;
+    std::vector<double> baseComp;
+    long long snapshotEvery = 0, nextSnapshot = 0;
+    bool compIsBase = false;
+
+    void takeSnapshot(double t)
+    {
+        Snapshot s{t, state, busy, linkFree, idle, {}, events.items(), {}, movedBytes, latestFinish,
+                   transferCount};
+        for (const auto &h : ready)
+            s.ready.push_back(h.items());
+        for (const LinkQueue &q : links)
+            s.links.emplace_back(q.items.begin() + static_cast<long>(q.head), q.items.end());
+        snapshots.push_back(std::move(s));
+    }
+
+    void restore(const Snapshot &s)
+    {
+        state = s.state;
+        busy = s.busy;
+        linkFree = s.linkFree;
+        idle = s.idle;
+        for (int d = 0; d < k; ++d)
+            ready[d].assign(s.ready[d]);
+        events.assign(s.events);
+        for (size_t l = 0; l < links.size(); ++l) {
+            links[l].items.assign(s.links[l].begin(), s.links[l].end());
+            links[l].head = 0;
+        }
+        movedBytes = s.movedBytes;
+        latestFinish = s.latestFinish;
+        transferCount = s.transferCount;
+        dirtyList.clear();
+    }
+
+    void setBase(const std::vector<int> &place, int count)
+    {
+        snapshots.clear();
+        baseDevice = place;
+        // About `count` snapshots spread over the base run's events (two events per op is a
+        // fair first guess; the base run itself tells the real count).
+        snapshotEvery = std::max<long long>(1, 2LL * n / std::max(1, count));
+        nextSnapshot = 0;
+        baseFinish.assign(n, 0.0);
+        finishLog = &baseFinish;
+        run(place.data(), std::numeric_limits<double>::infinity());
+        finishLog = nullptr;
+        snapshotEvery = 0;
+        baseComp = comp;
+        compIsBase = true;
+    }
+
+    double runChanged(const std::vector<int> &place, const std::vector<int> &changed, double cutoff)
+    {
+        // Nothing before the first finish of a changed node's predecessor depends on where the
+        // changed nodes are (a node with no predecessor matters from time 0).
+        double from = std::numeric_limits<double>::infinity();
+        for (int v : changed) {
+            if (graph.inDegree(v) == 0)
+                from = 0;
+            for (int p : graph.predecessors(v))
+                from = std::min(from, snapshotFinish(p));
+        }
+        const Snapshot *use = nullptr;
+        for (const Snapshot &s : snapshots)
+            if (s.time <= from)
+                use = &s;
+        if (!use || from <= 0)
+            return run(place.data(), cutoff);
+        ++evaluations;
+        restore(*use);
+        if (!compIsBase) {
+            comp = baseComp;
+            compIsBase = true;
+        }
+        for (int v : changed) {
+            state[v].device = place[v];
+            comp[v] = costs.compute(v, place[v]);
+        }
+        const double result = loop(cutoff);
+        for (int v : changed)
+            comp[v] = baseComp[v];
+        return result;
+    }
+
+    std::vector<double> baseFinish, *finishLog = nullptr;
+    double snapshotFinish(int v) const { return baseFinish[v]; }
 };
 
 Simulator::Simulator(const Graph &graph, const Cluster &cluster)
@@ -330,6 +446,17 @@ Simulator::~Simulator() = default;
 
 long long Simulator::evaluations() const { return m_impl->evaluations; }
 double Simulator::lastMovedBytes() const { return m_impl->movedBytes; }
+
+void Simulator::setIncrementalBase(const std::vector<int> &deviceOfNode, int snapshots)
+{
+    m_impl->setBase(deviceOfNode, snapshots);
+}
+
+double Simulator::makespanChanged(const std::vector<int> &deviceOfNode, const std::vector<int> &changed,
+                                  double cutoff)
+{
+    return m_impl->runChanged(deviceOfNode, changed, cutoff);
+}
 const Graph &Simulator::graph() const { return m_impl->graph; }
 const Cluster &Simulator::cluster() const { return m_impl->cluster; }
 

@@ -2,11 +2,13 @@
 // the critical path, the bounded (cutoff) run, violations and the penalized makespan.
 #include "core/cluster/Cluster.h"
 #include "core/graph/GraphBuilder.h"
+#include "core/generators/LayeredRandomGenerator.h"
 #include "core/sim/Simulator.h"
 
 #include <QtTest>
 
 #include <cmath>
+#include <random>
 
 using namespace ps;
 
@@ -135,6 +137,53 @@ private Q_SLOTS:
         QCOMPARE(sim.makespan(all0, full), full);
         QVERIFY(std::isinf(sim.makespan(all0, full * 0.5)));
         QCOMPARE(sim.evaluations(), 3LL);
+    }
+
+    void incrementalRunsAgreeWithFullRuns()
+    {
+        LayeredRandomParams params;
+        params.nodes = 3000;
+        params.outDegree = 2.5;
+        params.ccr = 1.0;
+        params.seed = 11;
+        const Graph g = generateLayeredRandom(params);
+        ClusterBuilder b;
+        for (int d = 0; d < 4; ++d)
+            b.addDevice({"d" + std::to_string(d), "gpu", 1e12 * (1 + d % 2), 1e12, 2e-6});
+        b.setDefaultLink({5e9, 1e-5});
+        b.addLink("d0", "d1", {2e10, 1e-6}, false);
+        const Cluster c = b.build();
+        Simulator sim(g, c);
+        std::mt19937 rng(5);
+        std::vector<int> base(g.nodeCount());
+        for (int &d : base)
+            d = rng() % 4;
+        sim.setIncrementalBase(base, 12);
+        int resumed = 0;
+        for (int trial = 0; trial < 300; ++trial) {
+            std::vector<int> moved = base;
+            std::vector<int> changed = {static_cast<int>(rng() % g.nodeCount())};
+            if (trial % 3 == 0)
+                changed.push_back(static_cast<int>(rng() % g.nodeCount())); // a swap
+            for (int v : changed)
+                moved[v] = (moved[v] + 1 + rng() % 3) % 4;
+            const long long before = sim.evaluations();
+            const double incremental = sim.makespanChanged(moved, changed);
+            QCOMPARE(sim.evaluations(), before + 1);
+            const double full = sim.makespan(moved);
+            QCOMPARE(incremental, full); // bit for bit
+            // A cutoff below the result stops early; one above does not.
+            QVERIFY(std::isinf(sim.makespanChanged(moved, changed, full * 0.999)));
+            QCOMPARE(sim.makespanChanged(moved, changed, full), full);
+            resumed += g.inDegree(changed[0]) > 0;
+        }
+        QVERIFY(resumed > 200);
+        // Changing the base re-takes the snapshots.
+        base[7] = (base[7] + 1) % 4;
+        sim.setIncrementalBase(base, 4);
+        std::vector<int> again = base;
+        again[100] = (again[100] + 2) % 4;
+        QCOMPARE(sim.makespanChanged(again, {100}), sim.makespan(again));
     }
 
     void violationsAndPenalty()
