@@ -387,6 +387,10 @@ struct Simulator::Impl
     {
         snapshots.clear();
         baseDevice = place;
+        if (count <= 0) {
+            const double bytesPerSnapshot = 16.0 * n + 16.0 * k * k + 1024;
+            count = static_cast<int>(std::clamp(64e6 / bytesPerSnapshot, 4.0, 64.0));
+        }
         // About `count` snapshots spread over the base run's events (two events per op is a
         // fair first guess; the base run itself tells the real count).
         snapshotEvery = std::max<long long>(1, 2LL * n / std::max(1, count));
