@@ -1,6 +1,7 @@
 // placement-cli as a user runs it: exit codes, one-line errors, the info keys, validate, convert.
 #include "common/TestFiles.h"
 
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QtTest>
@@ -106,6 +107,50 @@ private Q_SLOTS:
             "devices": [{"name": "gpu:0", "type": "gpu", "flops_per_s": 1, "memory_bytes": 1}]})");
         expectInputError({"validate", g, two}, "node 'b' is pinned to 'gpu:3', which");
         expectInputError({"validate", m_dir.filePath("absent.graph.json")}, "cannot open");
+    }
+
+    void modelsPlaceSimulatePartition()
+    {
+        auto models = cli({"models"});
+        QCOMPARE(models.exitCode, 0);
+        const QJsonArray list = QJsonDocument::fromJson(models.out).array();
+        QStringList names;
+        for (const auto &m : list)
+            names << m.toObject()["name"].toString();
+        for (const char *expected : {"single", "round-robin", "human", "heft", "heft-c", "cpop", "m-topo",
+                                     "m-etf", "m-etf-c", "m-sct", "metis", "spectral", "local-search"})
+            QVERIFY2(names.contains(expected), expected);
+        QVERIFY(QJsonDocument::fromJson(models.out).toJson().contains("\"insertion\""));
+
+        const QString placed = m_dir.filePath("heft.placement.json");
+        auto place = cli({"place", kExample, kCluster, "--model", "heft+local-search", "--param",
+                          "evaluations=200", "--out", placed});
+        QCOMPARE(place.exitCode, 0);
+        const QJsonObject r = QJsonDocument::fromJson(place.out).object();
+        QVERIFY(r["feasible"].toBool());
+        QVERIFY(r["ratio"].toDouble() >= 1.0);
+        // The file's placement simulates to the makespan the command reported.
+        auto sim = cli({"simulate", kExample, kCluster, placed, "--repeat", "3"});
+        QCOMPARE(sim.exitCode, 0);
+        const QJsonObject s = QJsonDocument::fromJson(sim.out).object();
+        QCOMPARE(s["makespan_s"].toDouble(), r["makespan_s"].toDouble());
+        QVERIFY(s.contains("sim_ms"));
+        QVERIFY(!s.contains("ops"));
+
+        const QString parts = m_dir.filePath("ex.partition.json");
+        auto part = cli({"partition", kExample, "--k", "2", "--model", "metis", "--out", parts});
+        QCOMPARE(part.exitCode, 0);
+        const QJsonObject p = QJsonDocument::fromJson(part.out).object();
+        auto metrics = cli({"metrics", kExample, parts});
+        QCOMPARE(QJsonDocument::fromJson(metrics.out).object()["edge_cut"].toDouble(), p["edge_cut"].toDouble());
+
+        expectInputError({"place", kExample, kCluster, "--model", "nope", "--out", placed}, "unknown model 'nope'");
+        expectInputError({"place", kExample, kCluster, "--model", "heft"}, "place needs --out");
+        expectInputError({"place", kExample, kCluster, "--model", "heft", "--time-limit", "-1", "--out", placed},
+                         "--time-limit needs a positive number");
+        expectInputError({"partition", kExample, "--k", "0", "--model", "metis", "--out", parts},
+                         "partition needs --k from 1");
+        expectInputError({"simulate", kExample, kCluster, kExample}, "expected a placement file, found a graph");
     }
 
     void convertByExtension()

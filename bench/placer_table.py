@@ -1,0 +1,72 @@
+#!/usr/bin/env python3
+"""Runs every placement family on generated graphs and cluster presets through placement-cli
+and prints a markdown table of makespan / lower bound and wall time (docs/performance.md).
+
+  python3 bench/placer_table.py [--sizes 1000,10000,50000] [--models heft,m-etf,...]
+                                [--time-limit 10] [--cli build/app/cli/placement-cli]
+"""
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+CLUSTERS = ["2gpu", "4gpu", "8gpu-2node", "hetero-edge"]
+MODELS = ["single", "round-robin", "human", "m-topo", "heft", "heft-c", "cpop", "m-etf", "m-etf-c",
+          "m-sct", "metis", "spectral", "human+local-search", "heft+local-search", "m-etf-c+local-search"]
+
+
+def run(cli, *args):
+    out = subprocess.run([cli, *args], capture_output=True, text=True)
+    if out.returncode != 0:
+        raise RuntimeError(out.stderr.strip())
+    return json.loads(out.stdout.splitlines()[-1]) if out.stdout.strip().startswith("{") else out.stdout
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--sizes", default="1000,10000,50000")
+    ap.add_argument("--models", default=",".join(MODELS))
+    ap.add_argument("--clusters", default=",".join(CLUSTERS))
+    ap.add_argument("--time-limit", default="10")
+    ap.add_argument("--cli", default=os.path.join(ROOT, "build/app/cli/placement-cli"))
+    args = ap.parse_args()
+    tmp = tempfile.mkdtemp(prefix="ps-bench-")
+    models = args.models.split(",")
+    print("| graph | cluster | " + " | ".join(models) + " |")
+    print("|---|---|" + "---|" * len(models))
+    summary = {}
+    for size in args.sizes.split(","):
+        graph = os.path.join(tmp, f"lr{size}.graph.json")
+        run(args.cli, "generate", "layered-random", "--set", f"nodes={size}", "--set", "out_degree=2",
+            "--set", "ccr=1", "--out", graph)
+        for cluster in args.clusters.split(","):
+            cpath = os.path.join(ROOT, "resources/clusters", cluster + ".cluster.json")
+            cells = []
+            for model in models:
+                try:
+                    r = run(args.cli, "place", graph, cpath, "--model", model, "--time-limit", args.time_limit,
+                            "--param", "evaluations=1000000", "--out", os.path.join(tmp, "p.placement.json")) \
+                        if "local-search" in model else \
+                        run(args.cli, "place", graph, cpath, "--model", model, "--out",
+                            os.path.join(tmp, "p.placement.json"))
+                    mark = "" if r["feasible"] else " (infeasible)"
+                    cells.append(f"{r['ratio']:.3f} / {r['wall_s']:.2f}s{mark}")
+                    summary.setdefault(model, []).append(r["ratio"])
+                except RuntimeError as e:
+                    cells.append("error: " + str(e)[:40])
+                print(f"  done {size} {cluster} {model}", file=sys.stderr)
+            print(f"| layered-random {size} | {cluster} | " + " | ".join(cells) + " |", flush=True)
+    print()
+    print("| model | mean makespan/bound | worst |")
+    print("|---|---|---|")
+    for model in models:
+        ratios = summary.get(model, [])
+        if ratios:
+            print(f"| {model} | {sum(ratios) / len(ratios):.3f} | {max(ratios):.3f} |")
+
+
+if __name__ == "__main__":
+    main()
