@@ -1,6 +1,7 @@
 #pragma once
 // The interface of every partitioning family (spec section 8) and their registry.
 #include "core/placement/Partition.h"
+#include "core/placers/FamilyRegistry.h"
 #include "core/placers/ModelFamily.h"
 
 #include <memory>
@@ -31,16 +32,11 @@ public:
                                 const RunControl &control) const = 0;
 };
 
-class PartitionerRegistry
+class PartitionerRegistry : public FamilyRegistry<Partitioner>
 {
 public:
+    // Every built-in partitioning family, registered once.
     static const PartitionerRegistry &builtin();
-    void add(std::unique_ptr<Partitioner> partitioner);
-    const Partitioner *find(const std::string &name) const;
-    std::vector<const Partitioner *> all() const;
-
-private:
-    std::vector<std::unique_ptr<Partitioner>> m_partitioners;
 };
 
 // Runs a family by name with "key=value" parameters (InputError for unknown names and values).

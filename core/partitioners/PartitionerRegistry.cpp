@@ -15,35 +15,11 @@ const PartitionerRegistry &PartitionerRegistry::builtin()
     return registry;
 }
 
-void PartitionerRegistry::add(std::unique_ptr<Partitioner> p) { m_partitioners.push_back(std::move(p)); }
-
-const Partitioner *PartitionerRegistry::find(const std::string &name) const
-{
-    for (const auto &p : m_partitioners)
-        if (p->info().name == name)
-            return p.get();
-    return nullptr;
-}
-
-std::vector<const Partitioner *> PartitionerRegistry::all() const
-{
-    std::vector<const Partitioner *> out;
-    for (const auto &p : m_partitioners)
-        out.push_back(p.get());
-    return out;
-}
-
 Partition runPartitioner(const PartitionerRegistry &registry, const std::string &name,
                          const PartitionProblem &problem, const std::vector<std::string> &params,
                          const RunControl &control)
 {
-    const Partitioner *p = registry.find(name);
-    if (!p) {
-        std::string known;
-        for (const Partitioner *q : registry.all())
-            known += (known.empty() ? "" : ", ") + q->info().name;
-        throw InputError("unknown partitioner '" + name + "' (known: " + known + ")");
-    }
+    const Partitioner *p = &registry.require(name, "partitioner");
     if (problem.k < 1 || problem.k > Partition::kMaxParts)
         throw InputError("k must be from 1 to " + std::to_string(Partition::kMaxParts));
     if (!(problem.imbalance >= 1.0))

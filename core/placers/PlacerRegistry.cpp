@@ -33,24 +33,6 @@ const PlacerRegistry &PlacerRegistry::builtin()
     return registry;
 }
 
-void PlacerRegistry::add(std::unique_ptr<Placer> placer) { m_placers.push_back(std::move(placer)); }
-
-const Placer *PlacerRegistry::find(const std::string &name) const
-{
-    for (const auto &p : m_placers)
-        if (p->info().name == name)
-            return p.get();
-    return nullptr;
-}
-
-std::vector<const Placer *> PlacerRegistry::all() const
-{
-    std::vector<const Placer *> out;
-    for (const auto &p : m_placers)
-        out.push_back(p.get());
-    return out;
-}
-
 namespace {
 
 std::vector<std::string> splitStages(const std::string &spec)
@@ -86,16 +68,8 @@ PlacerResult runPlacer(const PlacerRegistry &registry, const std::string &spec,
                        const RunControl &control)
 {
     std::vector<const Placer *> stages;
-    for (const std::string &name : splitStages(spec)) {
-        const Placer *p = registry.find(name);
-        if (!p) {
-            std::string known;
-            for (const Placer *q : registry.all())
-                known += (known.empty() ? "" : ", ") + q->info().name;
-            throw InputError("unknown model '" + name + "' (known: " + known + ")");
-        }
-        stages.push_back(p);
-    }
+    for (const std::string &name : splitStages(spec))
+        stages.push_back(&registry.require(name, "model"));
     if (stages.front()->refines())
         stages.insert(stages.begin(), registry.find("human"));
     for (const std::string &p : params) {

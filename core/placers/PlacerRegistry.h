@@ -1,6 +1,7 @@
 #pragma once
 // The placement families, found by name, and the runner for composed specs such as
 // "heft+local-search" (each stage refines the previous stage's result).
+#include "core/placers/FamilyRegistry.h"
 #include "core/placers/Placer.h"
 
 #include <memory>
@@ -9,18 +10,11 @@
 
 namespace ps {
 
-class PlacerRegistry
+class PlacerRegistry : public FamilyRegistry<Placer>
 {
 public:
     // Every classical family, registered once.
     static const PlacerRegistry &builtin();
-
-    void add(std::unique_ptr<Placer> placer);
-    const Placer *find(const std::string &name) const;
-    std::vector<const Placer *> all() const;
-
-private:
-    std::vector<std::unique_ptr<Placer>> m_placers;
 };
 
 // Runs "a" or "a+b+...". `params` ("key=value") go to every stage that declares the key; a key
