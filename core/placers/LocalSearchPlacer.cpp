@@ -26,11 +26,13 @@ public:
         return {"local-search",
                 "simulated annealing over single-node moves and swaps, judged by the simulator",
                 {{"evaluations", HyperParam::Type::Int, 1, 1e9, 2000, {}, "simulator runs at most"},
-                 {"initial_temperature", HyperParam::Type::Real, 0, 1, 0.02, {},
+                 {"initial_temperature", HyperParam::Type::Real, 0, 1, 0.002, {},
                   "starting temperature as a share of the start's makespan"},
                  {"swap_share", HyperParam::Type::Real, 0, 1, 0.3, {}, "share of swaps among the moves"},
                  {"critical_share", HyperParam::Type::Real, 0, 1, 0.5, {},
-                  "share of moves that pick a node on the critical path"}}};
+                  "share of moves that pick a node on the critical path"},
+                 {"neighbour_share", HyperParam::Type::Real, 0, 1, 0.7, {},
+                  "share of moves to the device of a predecessor or successor"}}};
     }
     bool refines() const override { return true; }
 
@@ -101,7 +103,8 @@ PlacerOutput LocalSearchPlacer::place(const PlacementProblem &pb, const ParamVal
     };
 
     const double temperature0 = params.number("initial_temperature") * currentScore;
-    const double swapShare = params.number("swap_share"), criticalShare = params.number("critical_share");
+    const double swapShare = params.number("swap_share"), criticalShare = params.number("critical_share"),
+                 neighbourShare = params.number("neighbour_share");
     long long evals = 0, accepted = 0, attempts = 0;
     const long long maxAttempts = 50 * maxEvals + 1000; // when few moves are possible (pins)
     auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(); };
@@ -141,9 +144,19 @@ PlacerOutput LocalSearchPlacer::place(const PlacementProblem &pb, const ParamVal
             moveAll({v}, dw);
             moveAll({w}, dv);
         } else {
-            int to = std::uniform_int_distribution<int>(0, k - 2)(rng);
-            if (to >= current[v])
-                ++to;
+            // Mostly towards a neighbour's device (saving a transfer), else anywhere.
+            int to = -1;
+            const auto pred = g.predecessors(v), succ = g.successors(v);
+            const size_t degree = pred.size() + succ.size();
+            if (degree > 0 && unit(rng) < neighbourShare) {
+                const size_t pick = std::uniform_int_distribution<size_t>(0, degree - 1)(rng);
+                to = current[pick < pred.size() ? pred[pick] : succ[pick - pred.size()]];
+            }
+            if (to < 0 || to == current[v]) {
+                to = std::uniform_int_distribution<int>(0, k - 2)(rng);
+                if (to >= current[v])
+                    ++to;
+            }
             moveAll(moving, to);
         }
         const bool newFits = fitsMemory(newUsage);
