@@ -39,10 +39,9 @@ GraphBuilder::NodeSpec nodeFromJson(const Json &n)
     if (has(n, "compute_s")) {
         const Json &c = requiredObject(n["compute_s"], "'compute_s'" + who);
         for (auto it = c.begin(); it != c.end(); ++it) {
-            const std::string what = "'compute_s." + it.key() + "'" + who;
-            if (it->is_null())
-                throw InputError("missing required number " + what);
-            spec.computeS.emplace_back(it.key(), numberValue(*it, what));
+            // A key whose value is null counts as absent (spec section 1), here too.
+            if (!it->is_null())
+                spec.computeS.emplace_back(it.key(), numberValue(*it, "'compute_s." + it.key() + "'" + who));
         }
     }
     for (const char *key : {"colocate", "pin"}) {
