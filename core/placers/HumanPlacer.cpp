@@ -36,7 +36,15 @@ std::vector<int> layerDevices(const Graph &g, int k, double &layeredFlops)
     const ScopeTree &t = g.scopes();
     std::vector<int> device(t.size(), -1);
     layeredFlops = 0;
+    auto insideLayer = [&](int s) {
+        for (; s >= 0; s = t.scope(s).parent)
+            if (device[s] >= 0)
+                return true;
+        return false;
+    };
     for (int s = 0; s < t.size(); ++s) {
+        if (insideLayer(s))
+            continue; // numbered scopes inside a layer (time steps) are not layers
         std::vector<std::pair<long long, int>> numbered;
         for (int c : t.scope(s).children)
             if (long long n = trailingNumber(t.scope(c).name); n >= 0)
@@ -47,8 +55,6 @@ std::vector<int> layerDevices(const Graph &g, int k, double &layeredFlops)
         const int layers = static_cast<int>(numbered.size());
         for (int i = 0; i < layers; ++i) {
             const int c = numbered[i].second;
-            if (device[c] >= 0)
-                continue; // already inside an outer stack
             device[c] = layers <= k ? i : static_cast<int>(static_cast<long long>(i) * k / layers);
             layeredFlops += t.scope(c).totalFlops;
         }
@@ -104,7 +110,6 @@ public:
                         for (int d = 1; d < k; ++d)
                             if (std::make_pair(usedByLayers[d], load[d]) < std::make_pair(usedByLayers[best], load[best]))
                                 best = d;
-                        usedByLayers[best] = 1;
                         it = groupDevice.emplace(top, best).first;
                     }
                     preferred = it->second;

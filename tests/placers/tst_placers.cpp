@@ -129,6 +129,44 @@ private Q_SLOTS:
             QCOMPARE(out.placement.device(v), 1);
     }
 
+    void humanPutsOneLayerPerDevice()
+    {
+        // A 3-layer LSTM unrolled over 4 steps with an embedding and a softmax: layer i goes to
+        // device i, the softmax and embedding to the device no layer uses.
+        GraphBuilder b("rnn");
+        auto add = [&](const std::string &id, const std::string &scope) {
+            GraphBuilder::NodeSpec s;
+            s.id = id;
+            s.op = "Op";
+            s.flops = 1e9;
+            s.outBytes = 1e5;
+            s.scope = scope;
+            return b.addNode(s);
+        };
+        std::vector<std::vector<int>> cell(3, std::vector<int>(4));
+        std::vector<int> embed(4);
+        for (int t = 0; t < 4; ++t) {
+            embed[t] = add("embed/" + std::to_string(t), "embedding");
+            for (int l = 0; l < 3; ++l) {
+                cell[l][t] = add("l" + std::to_string(l) + "/t" + std::to_string(t),
+                                 "lstm/layer" + std::to_string(l) + "/step" + std::to_string(t));
+                b.addEdge(l == 0 ? embed[t] : cell[l - 1][t], cell[l][t]);
+                if (t > 0)
+                    b.addEdge(cell[l][t - 1], cell[l][t]);
+            }
+        }
+        const int softmax = add("softmax", "softmax");
+        for (int t = 0; t < 4; ++t)
+            b.addEdge(cell[2][t], softmax);
+        const Graph g = b.build();
+        PlacerResult r = run("human", g, gpus(4, 1e9));
+        for (int l = 0; l < 3; ++l)
+            for (int t = 0; t < 4; ++t)
+                QCOMPARE(r.placement.device(cell[l][t]), l);
+        QCOMPARE(r.placement.device(softmax), 3);
+        QCOMPARE(r.placement.device(embed[0]), 3);
+    }
+
     void everyFamilyHonoursPinsAndColocation_data()
     {
         QTest::addColumn<QString>("model");
