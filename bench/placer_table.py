@@ -54,18 +54,30 @@ def main():
                             os.path.join(tmp, "p.placement.json"))
                     mark = "" if r["feasible"] else " (infeasible)"
                     cells.append(f"{r['ratio']:.3f} / {r['wall_s']:.2f}s{mark}")
-                    summary.setdefault(model, []).append(r["ratio"])
+                    summary.setdefault(model, []).append(r["ratio"] if r["feasible"] else None)
                 except RuntimeError as e:
                     cells.append("error: " + str(e)[:40])
                 print(f"  done {size} {cluster} {model}", file=sys.stderr)
             print(f"| layered-random {size} | {cluster} | " + " | ".join(cells) + " |", flush=True)
+    print_summary(models, summary)
+
+
+def print_summary(models, summary):
+    """Mean and worst ratio over the feasible results, and each model's mean gain over HEFT
+    and over human on the runs where both were feasible."""
     print()
-    print("| model | mean makespan/bound | worst |")
-    print("|---|---|---|")
+    print("| model | feasible runs | mean makespan/bound | worst | mean gain over heft | mean gain over human |")
+    print("|---|---|---|---|---|---|")
     for model in models:
         ratios = summary.get(model, [])
-        if ratios:
-            print(f"| {model} | {sum(ratios) / len(ratios):.3f} | {max(ratios):.3f} |")
+        ok = [r for r in ratios if r is not None]
+        if not ok:
+            continue
+        gains = []
+        for base in ("heft", "human"):
+            pairs = [(b, r) for b, r in zip(summary.get(base, []), ratios) if b is not None and r is not None]
+            gains.append(f"{100 * sum(1 - r / b for b, r in pairs) / len(pairs):+.1f}%" if pairs else "-")
+        print(f"| {model} | {len(ok)}/{len(ratios)} | {sum(ok) / len(ok):.3f} | {max(ok):.3f} | {gains[0]} | {gains[1]} |")
 
 
 if __name__ == "__main__":
