@@ -35,8 +35,7 @@ const std::vector<Command> &commands()
          "partition a graph (metis, spectral) and print edge cut, imbalance and normalized cut",
          {"k", "model", "param", "imbalance", "seed", "out"}, {}, partitionCommand},
         {"generate", "NAME [--set key=value]... [--seed N] --out FILE",
-         "generate a graph (layered-random: nodes, alpha, out_degree, ccr, heterogeneity, "
-         "mean_flops)",
+         "generate a built-in graph (layered-random, rnnlm; see docs/models.md for parameters)",
          {"set", "seed", "out"}, {}, generateCommand},
     };
     return list;

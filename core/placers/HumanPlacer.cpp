@@ -1,7 +1,7 @@
 // The expert baseline of the placement papers. For graphs whose scopes hold numbered layers
-// (RNN/NMT stacks: "encoder/layer3"), layer i of every stack goes to device i, as Mirhoseini et
-// al. (2017) place LSTM layers, and the remaining scopes (embedding, attention, softmax) go to
-// the least-loaded devices, preferring ones no layer uses. Otherwise (CNNs), the rank order is
+// (RNN/NMT stacks: "encoder/layer3"), layer i of every stack goes to the i-th fastest device, as
+// Mirhoseini et al. (2017) place LSTM layers, and the remaining scopes (embedding, attention,
+// softmax) go to the least-loaded devices, preferring ones no layer uses. Otherwise (CNNs), the rank order is
 // cut into contiguous chunks whose compute is proportional to device speed. Memory-aware: a node
 // that does not fit moves to the next device with room.
 #include "core/cluster/Cluster.h"
@@ -18,21 +18,31 @@ namespace ps {
 
 namespace {
 
-// The number at the end of a scope name ("layer12" -> 12), or -1.
-long long trailingNumber(const std::string &name)
+// The number at the end of a layer's scope name ("layer12" -> 12), or -1. Unrolled time steps
+// ("step3", "t3", "time_3") are numbered too but are not layers.
+long long layerNumber(const std::string &name)
 {
     size_t i = name.size();
     while (i > 0 && std::isdigit(static_cast<unsigned char>(name[i - 1])))
         --i;
     if (i == name.size() || name.size() - i > 9)
         return -1;
+    std::string stem = name.substr(0, i);
+    while (!stem.empty() && (stem.back() == '_' || stem.back() == '-' || stem.back() == '.'))
+        stem.pop_back();
+    for (char &ch : stem)
+        ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+    for (const char *time : {"step", "steps", "t", "time", "timestep", "ts"})
+        if (stem == time)
+            return -1;
     return std::stoll(name.substr(i));
 }
 
 // For every scope of the graph: the device of its layer, or -1 when it is not inside a layer.
 // Layers are numbered children of one parent ("stack"); at least two per stack.
-std::vector<int> layerDevices(const Graph &g, int k, double &layeredFlops)
+std::vector<int> layerDevices(const Graph &g, const std::vector<int> &bySpeed, double &layeredFlops)
 {
+    const int k = static_cast<int>(bySpeed.size());
     const ScopeTree &t = g.scopes();
     std::vector<int> device(t.size(), -1);
     layeredFlops = 0;
@@ -47,7 +57,7 @@ std::vector<int> layerDevices(const Graph &g, int k, double &layeredFlops)
             continue; // numbered scopes inside a layer (time steps) are not layers
         std::vector<std::pair<long long, int>> numbered;
         for (int c : t.scope(s).children)
-            if (long long n = trailingNumber(t.scope(c).name); n >= 0)
+            if (long long n = layerNumber(t.scope(c).name); n >= 0)
                 numbered.emplace_back(n, c);
         if (numbered.size() < 2 || numbered.size() * 2 < t.scope(s).children.size())
             continue;
@@ -55,7 +65,7 @@ std::vector<int> layerDevices(const Graph &g, int k, double &layeredFlops)
         const int layers = static_cast<int>(numbered.size());
         for (int i = 0; i < layers; ++i) {
             const int c = numbered[i].second;
-            device[c] = layers <= k ? i : static_cast<int>(static_cast<long long>(i) * k / layers);
+            device[c] = bySpeed[layers <= k ? i : static_cast<int>(static_cast<long long>(i) * k / layers)];
             layeredFlops += t.scope(c).totalFlops;
         }
     }
@@ -74,7 +84,7 @@ public:
         return {"human",
                 "expert baseline: one layer per device for layered (RNN/NMT) scopes, else "
                 "contiguous rank-order chunks balanced by compute",
-                {{"layer_share", HyperParam::Type::Real, 0, 1, 0.5, {},
+                {{"layer_share", HyperParam::Type::Real, 0, 1, 0.25, {},
                   "least share of the compute inside numbered layers to place layer by layer"}}};
     }
 
@@ -88,34 +98,53 @@ public:
         CostModel costs(g, c);
         std::vector<int> device(g.nodeCount(), -1);
         double layeredFlops = 0;
-        const std::vector<int> scopeDevice = layerDevices(g, k, layeredFlops);
+        // Layer i on the i-th fastest device: an expert does not start with the CPU.
+        std::vector<int> bySpeed(k);
+        for (int d = 0; d < k; ++d)
+            bySpeed[d] = d;
+        std::stable_sort(bySpeed.begin(), bySpeed.end(),
+                         [&](int a, int b) { return c.device(a).flopsPerS > c.device(b).flopsPerS; });
+        const std::vector<int> scopeDevice = layerDevices(g, bySpeed, layeredFlops);
         const bool byLayers = g.totalFlops() > 0 && layeredFlops >= params.number("layer_share") * g.totalFlops();
 
         if (byLayers) {
+            // Layers first: their devices are fixed. Then every other top-level scope, in the
+            // order it first appears, goes whole to the device where it would end earliest
+            // (load so far plus its own compute there), so a large softmax avoids a slow CPU.
             std::vector<double> load(k, 0.0);
-            std::vector<char> usedByLayers(k, 0);
-            for (int s = 0; s < g.scopes().size(); ++s)
-                if (scopeDevice[s] >= 0)
-                    usedByLayers[scopeDevice[s]] = 1;
-            std::map<int, int> groupDevice; // top-level scope outside layers -> device
+            auto topOf = [&](int v) {
+                int top = g.scopeIndex(v);
+                while (top > 0 && g.scopes().scope(top).parent > 0)
+                    top = g.scopes().scope(top).parent;
+                return top;
+            };
+            std::map<int, std::vector<double>> groupCost; // top-level scope -> compute per device
+            std::vector<int> groupOrder;
             for (int v : g.topologicalOrder()) {
-                int preferred = scopeDevice[g.scopeIndex(v)];
-                if (preferred < 0) {
-                    int top = g.scopeIndex(v);
-                    while (top > 0 && g.scopes().scope(top).parent > 0)
-                        top = g.scopes().scope(top).parent;
-                    auto it = groupDevice.find(top);
-                    if (it == groupDevice.end()) {
-                        int best = 0;
-                        for (int d = 1; d < k; ++d)
-                            if (std::make_pair(usedByLayers[d], load[d]) < std::make_pair(usedByLayers[best], load[best]))
-                                best = d;
-                        it = groupDevice.emplace(top, best).first;
-                    }
-                    preferred = it->second;
+                const int layerDevice = scopeDevice[g.scopeIndex(v)];
+                if (layerDevice >= 0) {
+                    load[layerDevice] += costs.compute(v, layerDevice);
+                    continue;
                 }
-                device[v] = tracker.assignNear(v, preferred);
-                load[device[v]] += costs.compute(v, device[v]);
+                auto [it, inserted] = groupCost.emplace(topOf(v), std::vector<double>(k, 0.0));
+                if (inserted)
+                    groupOrder.push_back(it->first);
+                for (int d = 0; d < k; ++d)
+                    it->second[d] += costs.compute(v, d);
+            }
+            std::map<int, int> groupDevice;
+            for (int top : groupOrder) {
+                const std::vector<double> &cost = groupCost[top];
+                int best = bySpeed[0];
+                for (int d : bySpeed)
+                    if (load[d] + cost[d] < load[best] + cost[best])
+                        best = d;
+                groupDevice[top] = best;
+                load[best] += cost[best];
+            }
+            for (int v : g.topologicalOrder()) {
+                const int layerDevice = scopeDevice[g.scopeIndex(v)];
+                device[v] = tracker.assignNear(v, layerDevice >= 0 ? layerDevice : groupDevice[topOf(v)]);
             }
         } else {
             // Chunk d ends once the compute so far reaches d's cumulative share of the total.

@@ -131,14 +131,15 @@ private Q_SLOTS:
 
     void humanPutsOneLayerPerDevice()
     {
-        // A 3-layer LSTM unrolled over 4 steps with an embedding and a softmax: layer i goes to
-        // device i, the softmax and embedding to the device no layer uses.
+        // A 3-layer LSTM unrolled over 4 steps ("step<t>" scopes are not layers) with a free
+        // embedding lookup and a softmax: layer i goes to device i, the embedding and the softmax
+        // to the device no layer loads.
         GraphBuilder b("rnn");
         auto add = [&](const std::string &id, const std::string &scope) {
             GraphBuilder::NodeSpec s;
             s.id = id;
             s.op = "Op";
-            s.flops = 1e9;
+            s.flops = scope == "embedding" ? 0 : 1e9;
             s.outBytes = 1e5;
             s.scope = scope;
             return b.addNode(s);

@@ -1,0 +1,93 @@
+#include "core/generators/Generators.h"
+
+#include "core/InputError.h"
+#include "core/generators/LayeredRandomGenerator.h"
+#include "core/generators/RnnLmGenerator.h"
+
+#include <cmath>
+#include <cstdio>
+
+namespace ps {
+
+namespace {
+std::string shortNumber(double x)
+{
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%g", x);
+    return buf;
+}
+} // namespace
+
+const std::vector<GeneratorInfo> &generators()
+{
+    static const std::vector<GeneratorInfo> list = {
+        {"layered-random",
+         "layered random DAG of the HEFT/GiPH papers",
+         {{"nodes", 1000, 1, 1e7, true, "nodes"},
+          {"alpha", 1, 0.01, 100, false, "shape: < 1 tall and thin, > 1 short and wide"},
+          {"out_degree", 2, 0, 100, false, "edges per node on average"},
+          {"ccr", 0.5, 0, 1000, false, "communication-to-computation ratio"},
+          {"heterogeneity", 0.5, 0, 1, false, "spread of node costs"},
+          {"mean_flops", 1e9, 0, 1e18, false, "mean FLOPs per node"}},
+         [](const std::map<std::string, double> &v, uint64_t seed) {
+             LayeredRandomParams p;
+             p.nodes = static_cast<int>(v.at("nodes"));
+             p.alpha = v.at("alpha");
+             p.outDegree = v.at("out_degree");
+             p.ccr = v.at("ccr");
+             p.heterogeneity = v.at("heterogeneity");
+             p.meanFlops = v.at("mean_flops");
+             p.seed = seed;
+             return generateLayeredRandom(p);
+         }},
+        {"rnnlm",
+         "L-layer LSTM language model unrolled over T steps, every gate an op",
+         {{"layers", 2, 1, 64, true, "LSTM layers"},
+          {"steps", 20, 1, 10000, true, "unrolled time steps"},
+          {"batch", 64, 1, 1e6, true, "batch size"},
+          {"hidden", 2048, 1, 1e6, true, "hidden units"},
+          {"vocab", 40000, 1, 1e7, true, "vocabulary size"}},
+         [](const std::map<std::string, double> &v, uint64_t) {
+             RnnLmParams p;
+             p.layers = static_cast<int>(v.at("layers"));
+             p.steps = static_cast<int>(v.at("steps"));
+             p.batch = static_cast<int>(v.at("batch"));
+             p.hidden = static_cast<int>(v.at("hidden"));
+             p.vocab = static_cast<int>(v.at("vocab"));
+             return generateRnnLm(p);
+         }},
+    };
+    return list;
+}
+
+Graph generate(const std::string &name, const std::map<std::string, double> &values, uint64_t seed)
+{
+    for (const GeneratorInfo &g : generators()) {
+        if (g.name != name)
+            continue;
+        std::map<std::string, double> filled;
+        for (const GeneratorParam &p : g.params)
+            filled[p.name] = p.defaultValue;
+        for (const auto &[key, value] : values) {
+            auto it = filled.find(key);
+            if (it == filled.end()) {
+                std::string known;
+                for (const GeneratorParam &p : g.params)
+                    known += (known.empty() ? "" : ", ") + p.name;
+                throw InputError(name + " has no parameter '" + key + "' (" + known + ")");
+            }
+            for (const GeneratorParam &p : g.params)
+                if (p.name == key && (value < p.min || value > p.max || (p.integer && value != std::floor(value))))
+                    throw InputError(name + ": '" + key + "' must be " + (p.integer ? "a whole number " : "") +
+                                     "from " + shortNumber(p.min) + " to " + shortNumber(p.max));
+            it->second = value;
+        }
+        return g.make(filled, seed);
+    }
+    std::string known;
+    for (const GeneratorInfo &g : generators())
+        known += (known.empty() ? "" : ", ") + g.name;
+    throw InputError("unknown generator '" + name + "' (available: " + known + ")");
+}
+
+} // namespace ps
