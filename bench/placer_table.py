@@ -2,7 +2,8 @@
 """Runs every placement family on generated graphs and cluster presets through placement-cli
 and prints a markdown table of makespan / lower bound and wall time (docs/performance.md).
 
-  python3 bench/placer_table.py [--sizes 1000,10000,50000] [--models heft,m-etf,...]
+  python3 bench/placer_table.py [--graphs "layered-random:nodes=1000,ccr=1;rnnlm:layers=4"]
+                                [--models heft,m-etf,...] [--clusters 4gpu,...]
                                 [--time-limit 10] [--cli build/app/cli/placement-cli]
 """
 import argparse
@@ -27,7 +28,8 @@ def run(cli, *args):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--sizes", default="1000,10000,50000")
+    ap.add_argument("--graphs", default=";".join(
+        f"layered-random:nodes={n},out_degree=2,ccr=1" for n in (1000, 10000, 50000)))
     ap.add_argument("--models", default=",".join(MODELS))
     ap.add_argument("--clusters", default=",".join(CLUSTERS))
     ap.add_argument("--time-limit", default="10")
@@ -38,10 +40,12 @@ def main():
     print("| graph | cluster | " + " | ".join(models) + " |")
     print("|---|---|" + "---|" * len(models))
     summary = {}
-    for size in args.sizes.split(","):
-        graph = os.path.join(tmp, f"lr{size}.graph.json")
-        run(args.cli, "generate", "layered-random", "--set", f"nodes={size}", "--set", "out_degree=2",
-            "--set", "ccr=1", "--out", graph)
+    for number, spec in enumerate(args.graphs.split(";")):
+        name, _, settings = spec.partition(":")
+        graph = os.path.join(tmp, f"g{number}.graph.json")
+        sets = [x for item in settings.split(",") if item for x in ("--set", item)]
+        info = run(args.cli, "generate", name, *sets, "--out", graph)
+        label = f"{name} {settings} ({info.split('(')[1].split(' nodes')[0]} nodes)"
         for cluster in args.clusters.split(","):
             cpath = os.path.join(ROOT, "resources/clusters", cluster + ".cluster.json")
             cells = []
@@ -57,8 +61,8 @@ def main():
                     summary.setdefault(model, []).append(r["ratio"] if r["feasible"] else None)
                 except RuntimeError as e:
                     cells.append("error: " + str(e)[:40])
-                print(f"  done {size} {cluster} {model}", file=sys.stderr)
-            print(f"| layered-random {size} | {cluster} | " + " | ".join(cells) + " |", flush=True)
+                print(f"  done {spec} {cluster} {model}", file=sys.stderr)
+            print(f"| {label} | {cluster} | " + " | ".join(cells) + " |", flush=True)
     print_summary(models, summary)
 
 

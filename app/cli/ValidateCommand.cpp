@@ -21,22 +21,6 @@ void checkPins(const Graph &graph, const Cluster &cluster, const std::string &gr
                          " lacks (" + std::to_string(unknown.size()) + " such pins)");
 }
 
-// A placement checked against a graph alone: every node once, no unknown nodes.
-void checkPlacementNodes(const PlacementDoc &doc, const Graph &graph)
-{
-    std::vector<char> seen(graph.nodeCount(), 0);
-    for (const auto &[node, device] : doc.assignment) {
-        int v = graph.findNode(node);
-        if (v < 0)
-            throw InputError("assignment names unknown node '" + node + "'");
-        if (seen[v]++)
-            throw InputError("node '" + node + "' is assigned twice");
-    }
-    for (int v = 0; v < graph.nodeCount(); ++v)
-        if (!seen[v])
-            throw InputError("node '" + graph.id(v) + "' is unassigned");
-}
-
 } // namespace
 
 int validateCommand(const CliArgs &args, std::ostream &out, std::ostream &)
@@ -67,7 +51,7 @@ int validateCommand(const CliArgs &args, std::ostream &out, std::ostream &)
             if (file.placement && graphFile && clusterFile)
                 resolvePlacement(*file.placement, *graphFile->graph, *clusterFile->cluster);
             else if (file.placement && graphFile)
-                checkPlacementNodes(*file.placement, *graphFile->graph);
+                assignedNodes(*file.placement, *graphFile->graph);
             if (file.partition && graphFile)
                 resolvePartition(*file.partition, *graphFile->graph);
         } catch (const InputError &e) {

@@ -6,27 +6,39 @@
 
 namespace ps {
 
-Placement resolvePlacement(const PlacementDoc &doc, const Graph &graph, const Cluster &cluster)
+std::vector<int> assignedNodes(const PlacementDoc &doc, const Graph &graph)
 {
-    std::vector<int> device(graph.nodeCount(), -1);
-    for (const auto &[node, deviceName] : doc.assignment) {
-        int v = graph.findNode(node);
+    std::vector<int> nodes;
+    nodes.reserve(doc.assignment.size());
+    std::vector<char> seen(graph.nodeCount(), 0);
+    for (const auto &entry : doc.assignment) {
+        const int v = graph.findNode(entry.first);
         if (v < 0)
-            throw InputError("assignment names unknown node '" + node + "'");
-        int d = cluster.findDevice(deviceName);
-        if (d < 0)
-            throw InputError("node '" + node + "' assigned to unknown device '" + deviceName + "'");
-        if (device[v] >= 0)
-            throw InputError("node '" + node + "' is assigned twice");
-        device[v] = d;
+            throw InputError("assignment names unknown node '" + entry.first + "'");
+        if (seen[v]++)
+            throw InputError("node '" + entry.first + "' is assigned twice");
+        nodes.push_back(v);
     }
     int missing = 0, first = -1;
     for (int v = 0; v < graph.nodeCount(); ++v)
-        if (device[v] < 0 && missing++ == 0)
+        if (!seen[v] && missing++ == 0)
             first = v;
     if (missing > 0)
-        throw InputError(std::to_string(missing) + " nodes unassigned, e.g. '" + graph.id(first) +
-                         "'");
+        throw InputError(std::to_string(missing) + " nodes unassigned, e.g. '" + graph.id(first) + "'");
+    return nodes;
+}
+
+Placement resolvePlacement(const PlacementDoc &doc, const Graph &graph, const Cluster &cluster)
+{
+    const std::vector<int> nodes = assignedNodes(doc, graph);
+    std::vector<int> device(graph.nodeCount(), -1);
+    for (size_t i = 0; i < nodes.size(); ++i) {
+        const auto &[node, deviceName] = doc.assignment[i];
+        const int d = cluster.findDevice(deviceName);
+        if (d < 0)
+            throw InputError("node '" + node + "' assigned to unknown device '" + deviceName + "'");
+        device[nodes[i]] = d;
+    }
     Placement p(std::move(device));
     p.graphName = doc.graphName;
     p.clusterName = doc.clusterName;

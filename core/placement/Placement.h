@@ -38,7 +38,10 @@ struct PlacementDoc
     std::string producerParamsJson = "{}";
 };
 
-// Checks that every node is assigned exactly once to a device of the cluster (throws InputError).
+// Checks that the assignment names every node of the graph exactly once (throws InputError) and
+// returns the node of each entry.
+std::vector<int> assignedNodes(const PlacementDoc &doc, const Graph &graph);
+// The same, and that every device is one of the cluster's (throws InputError).
 Placement resolvePlacement(const PlacementDoc &doc, const Graph &graph, const Cluster &cluster);
 PlacementDoc toDoc(const Placement &placement, const Graph &graph, const Cluster &cluster);
 

@@ -98,7 +98,7 @@ private Q_SLOTS:
                          "bad.placement.json: node 'b' assigned to unknown device 'gpu:9'");
         QString missing = file("missing.placement.json",
                                R"({"format": "placement", "version": 1, "assignment": {"a": "gpu:0"}})");
-        expectInputError({"validate", g, missing}, "node 'b' is unassigned");
+        expectInputError({"validate", g, missing}, "1 nodes unassigned, e.g. 'b'");
         QString part = file("v.partition.json",
                             R"({"format": "partition", "version": 1, "k": 2, "parts": {"a": 0, "zz": 1}})");
         expectInputError({"validate", g, part}, "partition names unknown node 'zz'");
