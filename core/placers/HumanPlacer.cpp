@@ -104,7 +104,13 @@ public:
             bySpeed[d] = d;
         std::stable_sort(bySpeed.begin(), bySpeed.end(),
                          [&](int a, int b) { return c.device(a).flopsPerS > c.device(b).flopsPerS; });
-        const std::vector<int> scopeDevice = layerDevices(g, bySpeed, layeredFlops);
+        // Layers only on devices within 10x of the fastest (no expert gives a layer to a CPU
+        // beside GPUs); the other scopes may still use any device.
+        std::vector<int> layerTargets;
+        for (int d : bySpeed)
+            if (c.device(d).flopsPerS * 10 >= c.device(bySpeed[0]).flopsPerS)
+                layerTargets.push_back(d);
+        const std::vector<int> scopeDevice = layerDevices(g, layerTargets, layeredFlops);
         const bool byLayers = g.totalFlops() > 0 && layeredFlops >= params.number("layer_share") * g.totalFlops();
 
         if (byLayers) {
