@@ -1,7 +1,9 @@
 #include "core/generators/Generators.h"
 
 #include "core/InputError.h"
+#include "core/generators/GnmtGenerator.h"
 #include "core/generators/LayeredRandomGenerator.h"
+#include "core/generators/MoeGenerator.h"
 #include "core/generators/RnnLmGenerator.h"
 
 #include <cmath>
@@ -55,6 +57,44 @@ const std::vector<GeneratorInfo> &generators()
              p.hidden = static_cast<int>(v.at("hidden"));
              p.vocab = static_cast<int>(v.at("vocab"));
              return generateRnnLm(p);
+         }},
+        {"gnmt",
+         "GNMT encoder-decoder: LSTM stacks (bidirectional first encoder layer, residuals) with attention",
+         {{"layers", 8, 2, 64, true, "layers of the encoder and of the decoder"},
+          {"source_steps", 50, 1, 10000, true, "unrolled source steps"},
+          {"target_steps", 50, 1, 10000, true, "unrolled target steps"},
+          {"batch", 128, 1, 1e6, true, "batch size"},
+          {"hidden", 1024, 1, 1e6, true, "hidden units"},
+          {"vocab", 32000, 1, 1e7, true, "vocabulary size"}},
+         [](const std::map<std::string, double> &v, uint64_t) {
+             GnmtParams p;
+             p.layers = static_cast<int>(v.at("layers"));
+             p.sourceSteps = static_cast<int>(v.at("source_steps"));
+             p.targetSteps = static_cast<int>(v.at("target_steps"));
+             p.batch = static_cast<int>(v.at("batch"));
+             p.hidden = static_cast<int>(v.at("hidden"));
+             p.vocab = static_cast<int>(v.at("vocab"));
+             return generateGnmt(p);
+         }},
+        {"moe",
+         "sparsely-gated mixture-of-experts LM: LSTM, MoE (top-k gating, E experts), LSTM, softmax",
+         {{"steps", 20, 1, 10000, true, "unrolled steps"},
+          {"batch", 64, 1, 1e6, true, "batch size"},
+          {"hidden", 1024, 1, 1e6, true, "hidden units"},
+          {"experts", 16, 1, 4096, true, "experts"},
+          {"top_k", 4, 1, 4096, true, "experts per example"},
+          {"expert_hidden", 4096, 1, 1e6, true, "hidden units of an expert"},
+          {"vocab", 32000, 1, 1e7, true, "vocabulary size"}},
+         [](const std::map<std::string, double> &v, uint64_t) {
+             MoeParams p;
+             p.steps = static_cast<int>(v.at("steps"));
+             p.batch = static_cast<int>(v.at("batch"));
+             p.hidden = static_cast<int>(v.at("hidden"));
+             p.experts = static_cast<int>(v.at("experts"));
+             p.topK = static_cast<int>(v.at("top_k"));
+             p.expertHidden = static_cast<int>(v.at("expert_hidden"));
+             p.vocab = static_cast<int>(v.at("vocab"));
+             return generateMoe(p);
          }},
     };
     return list;

@@ -32,6 +32,39 @@ private Q_SLOTS:
         QVERIFY(g.level(h) > g.level(g.findNode("lstm/layer0/step0/hidden")));
     }
 
+    void gnmtStructure()
+    {
+        const Graph g = generate("gnmt", {{"layers", 4}, {"source_steps", 3}, {"target_steps", 2}, {"batch", 2},
+                                          {"hidden", 4}, {"vocab", 7}}, 1);
+        // Layer 0 of the encoder runs both ways and is concatenated; layers from the third on
+        // have residual adds; every decoder layer reads the attention context.
+        QVERIFY(g.findNode("encoder/layer0/backward/step0/hidden") >= 0);
+        const int concat = g.findNode("encoder/layer0/step1/concat");
+        QCOMPARE(g.inDegree(concat), 2);
+        QVERIFY(g.findNode("encoder/layer2/step0/residual") >= 0);
+        QVERIFY(g.findNode("encoder/layer1/step0/residual") < 0);
+        const int memory = g.findNode("attention/memory");
+        QCOMPARE(g.inDegree(memory), 3); // the top encoder output of each source step
+        QCOMPARE(g.outDegree(memory), 2 * 2); // score and context at each target step
+        const int score = g.findNode("attention/step1/score");
+        QCOMPARE(g.flops(score), 2.0 * 2 * 3 * 4); // [2,4] against [2,3,4]
+        QCOMPARE(g.inDegree(g.findNode("decoder/layer3/step1/concat")), 2);
+        // The published preset: 8 + 8 layers unrolled over 250 steps exceeds 50,000 ops.
+        const Graph big = generate("gnmt", {{"source_steps", 250}, {"target_steps", 250}}, 1);
+        QVERIFY(big.nodeCount() > 50000);
+    }
+
+    void moeRoutesThroughEveryExpert()
+    {
+        const Graph g = generate("moe", {{"steps", 2}, {"batch", 8}, {"hidden", 4}, {"experts", 4}, {"top_k", 2},
+                                         {"expert_hidden", 16}, {"vocab", 5}}, 1);
+        const int combine = g.findNode("moe/gating/step1/combine");
+        QCOMPARE(g.inDegree(combine), 1 + 4); // the top-k gate and each expert
+        const int ffn1 = g.findNode("moe/expert3/step0/ffn1");
+        QCOMPARE(g.flops(ffn1), 2.0 * (8 * 2 / 4) * 4 * 16); // batch * k / E rows
+        QCOMPARE(g.outDegree(g.findNode("moe/expert2/W1")), 2); // shared by both steps
+    }
+
     void layeredRandomIsDeterministic()
     {
         const Graph a = generate("layered-random", {{"nodes", 500}, {"out_degree", 3}}, 9);
