@@ -6,6 +6,7 @@
 
 #include <glpk.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 
@@ -13,67 +14,71 @@ namespace ps {
 
 namespace {
 
-// The heuristic fallback: each op's heaviest outgoing edge, if its child is not yet taken.
-void largestEdgeRule(const Graph &g, std::vector<int> &parent)
+// Times in microseconds keep the LP well scaled.
+constexpr double kScale = 1e6;
+
+struct LpInputs
 {
-    for (int i : g.topologicalOrder()) {
-        const auto succ = g.successors(i);
-        const auto bytes = g.successorBytes(i);
-        int best = -1;
-        for (size_t e = 0; e < succ.size(); ++e)
-            if (parent[succ[e]] < 0 && (best < 0 || bytes[e] > bytes[best]))
-                best = static_cast<int>(e);
-        if (best >= 0)
-            parent[succ[best]] = i;
-    }
-}
+    std::vector<double> compute;  // p_i, mean over devices
+    std::vector<double> transfer; // c_e, mean over ordered device pairs
+};
 
-} // namespace
-
-FavouriteChildren favouriteChildren(const CostModel &costs, double timeLimitS)
+LpInputs lpInputs(const CostModel &costs)
 {
     const Graph &g = costs.graph();
-    const Cluster &c = costs.cluster();
-    const int n = g.nodeCount(), m = g.edgeCount(), k = c.deviceCount();
-    FavouriteChildren result;
-    result.favouriteParent.assign(n, -1);
-    if (n == 0)
-        return result;
-    const auto t0 = std::chrono::steady_clock::now();
-
-    // Times in microseconds keep the LP well scaled.
-    constexpr double scale = 1e6;
-    std::vector<double> p(n);
-    for (int v = 0; v < n; ++v) {
+    const int k = costs.cluster().deviceCount();
+    LpInputs in;
+    for (int v = 0; v < g.nodeCount(); ++v) {
         double sum = 0;
         for (int d = 0; d < k; ++d)
             sum += costs.compute(v, d);
-        p[v] = scale * sum / k;
+        in.compute.push_back(kScale * sum / k);
     }
-    auto comm = [&](int e) {
-        if (k < 2)
-            return 0.0;
+    for (int e = 0; e < g.edgeCount(); ++e) {
         double sum = 0;
         for (int a = 0; a < k; ++a)
             for (int b = 0; b < k; ++b)
                 if (a != b)
                     sum += costs.transfer(a, b, g.edgeBytes(e));
-        return scale * sum / (double(k) * (k - 1));
-    };
+        in.transfer.push_back(k < 2 ? 0.0 : kScale * sum / (double(k) * (k - 1)));
+    }
+    return in;
+}
 
-    // Columns: s_1..s_n, x_1..x_m, w.  Rows: m precedence, n makespan, n out-, n in-degree.
+// The LP of one window of nodes (consecutive in topological order). Predecessors in earlier
+// windows enter with their start times fixed; an op whose favourite child was chosen in an
+// earlier window has no favourite left among this window's children. Returns false when GLPK
+// does not reach an optimum within the time limit.
+bool solveWindow(const Graph &g, const LpInputs &in, const std::vector<int> &nodes, std::vector<int> &window,
+                 std::vector<double> &start, std::vector<char> &parentUsed, std::vector<int> &favouriteParent,
+                 double timeLimitS)
+{
+    const int wn = static_cast<int>(nodes.size());
+    for (int i = 0; i < wn; ++i)
+        window[nodes[i]] = i;
+    std::vector<int> edges; // edges into the window
+    for (int e = 0; e < g.edgeCount(); ++e)
+        if (window[g.edgeDst(e)] >= 0)
+            edges.push_back(e);
+    const int m = static_cast<int>(edges.size());
+
     glp_prob *lp = glp_create_prob();
     glp_set_obj_dir(lp, GLP_MIN);
-    glp_add_cols(lp, n + m + 1);
-    for (int v = 0; v < n; ++v)
-        glp_set_col_bnds(lp, 1 + v, GLP_LO, 0.0, 0.0);
-    for (int e = 0; e < m; ++e)
-        glp_set_col_bnds(lp, 1 + n + e, GLP_DB, 0.0, 1.0);
-    const int w = n + m + 1;
+    glp_add_cols(lp, wn + m + 1); // s of the window's nodes, x of its incoming edges, w
+    const int w = wn + m + 1;
+    for (int i = 0; i < wn; ++i)
+        glp_set_col_bnds(lp, 1 + i, GLP_LO, 0.0, 0.0);
+    for (int k = 0; k < m; ++k) {
+        const int src = g.edgeSrc(edges[k]);
+        // The parent already has its favourite (chosen in an earlier window): communicate.
+        if (window[src] < 0 && parentUsed[src])
+            glp_set_col_bnds(lp, 1 + wn + k, GLP_FX, 1.0, 1.0);
+        else
+            glp_set_col_bnds(lp, 1 + wn + k, GLP_DB, 0.0, 1.0);
+    }
     glp_set_col_bnds(lp, w, GLP_LO, 0.0, 0.0);
     glp_set_obj_coef(lp, w, 1.0);
-    const int rows = m + 3 * n;
-    glp_add_rows(lp, rows);
+
     std::vector<int> ia(1), ja(1);
     std::vector<double> ar(1);
     auto put = [&](int row, int col, double value) {
@@ -81,29 +86,35 @@ FavouriteChildren favouriteChildren(const CostModel &costs, double timeLimitS)
         ja.push_back(col);
         ar.push_back(value);
     };
-    for (int e = 0; e < m; ++e) { // s_j - s_i - c x_ij >= p_i
-        const int i = g.edgeSrc(e), j = g.edgeDst(e), row = 1 + e;
-        put(row, 1 + j, 1.0);
-        put(row, 1 + i, -1.0);
-        put(row, 1 + n + e, -comm(e));
-        glp_set_row_bnds(lp, row, GLP_LO, p[i], 0.0);
+    // Rows: one per incoming edge, one makespan row per node, one out- and one in-degree row per node.
+    glp_add_rows(lp, m + 3 * wn);
+    std::vector<int> outCount(wn, 0), inCount(wn, 0);
+    for (int k = 0; k < m; ++k) {
+        const int e = edges[k], i = g.edgeSrc(e), j = g.edgeDst(e), row = 1 + k;
+        put(row, 1 + window[j], 1.0);
+        put(row, 1 + wn + k, -in.transfer[e]);
+        if (window[i] >= 0) { // s_j - s_i - c x >= p_i
+            put(row, 1 + window[i], -1.0);
+            glp_set_row_bnds(lp, row, GLP_LO, in.compute[i], 0.0);
+            ++outCount[window[i]];
+        } else { // s_j - c x >= S_i + p_i
+            glp_set_row_bnds(lp, row, GLP_LO, start[i] + in.compute[i], 0.0);
+        }
+        ++inCount[window[j]];
     }
-    std::vector<int> outCount(n, 0), inCount(n, 0);
-    for (int e = 0; e < m; ++e) {
-        ++outCount[g.edgeSrc(e)];
-        ++inCount[g.edgeDst(e)];
+    for (int i = 0; i < wn; ++i) {
+        const int v = nodes[i];
+        put(1 + m + i, w, 1.0);
+        put(1 + m + i, 1 + i, -1.0);
+        glp_set_row_bnds(lp, 1 + m + i, GLP_LO, in.compute[v], 0.0);
+        glp_set_row_bnds(lp, 1 + m + wn + i, outCount[i] > 0 ? GLP_LO : GLP_FR, outCount[i] - 1.0, 0.0);
+        glp_set_row_bnds(lp, 1 + m + 2 * wn + i, inCount[i] > 0 ? GLP_LO : GLP_FR, inCount[i] - 1.0, 0.0);
     }
-    for (int v = 0; v < n; ++v) { // w - s_v >= p_v
-        const int row = 1 + m + v;
-        put(row, w, 1.0);
-        put(row, 1 + v, -1.0);
-        glp_set_row_bnds(lp, row, GLP_LO, p[v], 0.0);
-        glp_set_row_bnds(lp, 1 + m + n + v, outCount[v] > 0 ? GLP_LO : GLP_FR, outCount[v] - 1.0, 0.0);
-        glp_set_row_bnds(lp, 1 + m + 2 * n + v, inCount[v] > 0 ? GLP_LO : GLP_FR, inCount[v] - 1.0, 0.0);
-    }
-    for (int e = 0; e < m; ++e) {
-        put(1 + m + n + g.edgeSrc(e), 1 + n + e, 1.0);
-        put(1 + m + 2 * n + g.edgeDst(e), 1 + n + e, 1.0);
+    for (int k = 0; k < m; ++k) {
+        const int e = edges[k];
+        if (window[g.edgeSrc(e)] >= 0)
+            put(1 + m + wn + window[g.edgeSrc(e)], 1 + wn + k, 1.0);
+        put(1 + m + 2 * wn + window[g.edgeDst(e)], 1 + wn + k, 1.0);
     }
     glp_load_matrix(lp, static_cast<int>(ia.size()) - 1, ia.data(), ja.data(), ar.data());
 
@@ -112,29 +123,82 @@ FavouriteChildren favouriteChildren(const CostModel &costs, double timeLimitS)
     parm.msg_lev = GLP_MSG_OFF;
     parm.presolve = GLP_ON;
     parm.meth = GLP_DUALP;
-    parm.tm_lim = static_cast<int>(std::min(timeLimitS * 1000.0, 2.0e9));
-    const int rc = glp_simplex(lp, &parm);
-    const bool solved = rc == 0 && glp_get_status(lp) == GLP_OPT;
+    parm.tm_lim = static_cast<int>(std::clamp(timeLimitS * 1000.0, 1.0, 2.0e9));
+    const bool solved = glp_simplex(lp, &parm) == 0 && glp_get_status(lp) == GLP_OPT;
     if (solved) {
-        // Round: x < 1/2 means no communication, i.e. a favourite; keep one per parent and child.
-        std::vector<char> parentUsed(n, 0);
-        for (int e = 0; e < m; ++e) {
-            const int i = g.edgeSrc(e), j = g.edgeDst(e);
-            if (glp_get_col_prim(lp, 1 + n + e) < 0.5 && !parentUsed[i] && result.favouriteParent[j] < 0) {
+        for (int i = 0; i < wn; ++i)
+            start[nodes[i]] = glp_get_col_prim(lp, 1 + i);
+        // x < 1/2: no communication, a favourite; at most one per parent and per child.
+        for (int k = 0; k < m; ++k) {
+            const int e = edges[k], i = g.edgeSrc(e), j = g.edgeDst(e);
+            if (glp_get_col_prim(lp, 1 + wn + k) < 0.5 && !parentUsed[i] && favouriteParent[j] < 0) {
                 parentUsed[i] = 1;
-                result.favouriteParent[j] = i;
+                favouriteParent[j] = i;
             }
         }
-    } else {
-        largestEdgeRule(g, result.favouriteParent);
     }
-    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    char text[200];
-    std::snprintf(text, sizeof text, "m-sct: LP with %d columns and %d rows %s in %.2f s", n + m + 1, rows,
-                  solved ? "solved" : "not solved (time limit or solver failure); favourites by largest edge",
-                  seconds);
-    result.note = text;
     glp_delete_prob(lp);
+    for (int v : nodes)
+        window[v] = -1;
+    return solved;
+}
+
+// The heuristic fallback: each op's heaviest outgoing edge, if its child is not yet taken.
+void largestEdgeRule(const Graph &g, const std::vector<int> &nodes, std::vector<char> &parentUsed,
+                     std::vector<int> &parent)
+{
+    for (int i : nodes) {
+        if (parentUsed[i])
+            continue;
+        const auto succ = g.successors(i);
+        const auto bytes = g.successorBytes(i);
+        int best = -1;
+        for (size_t e = 0; e < succ.size(); ++e)
+            if (parent[succ[e]] < 0 && (best < 0 || bytes[e] > bytes[best]))
+                best = static_cast<int>(e);
+        if (best >= 0) {
+            parent[succ[best]] = i;
+            parentUsed[i] = 1;
+        }
+    }
+}
+
+} // namespace
+
+FavouriteChildren favouriteChildren(const CostModel &costs, double timeLimitS, int windowSize)
+{
+    const Graph &g = costs.graph();
+    const int n = g.nodeCount();
+    FavouriteChildren result;
+    result.favouriteParent.assign(n, -1);
+    if (n == 0)
+        return result;
+    const auto t0 = std::chrono::steady_clock::now();
+    auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(); };
+    const LpInputs in = lpInputs(costs);
+    const std::vector<int> &order = g.topologicalOrder();
+    const int size = std::max(1, windowSize);
+    const int windows = (n + size - 1) / size;
+    std::vector<int> window(n, -1);
+    std::vector<double> start(n, 0.0);
+    std::vector<char> parentUsed(n, 0);
+    int solved = 0;
+    for (int w = 0; w < windows; ++w) {
+        const std::vector<int> nodes(order.begin() + static_cast<long>(w) * size,
+                                     order.begin() + std::min<long>(n, static_cast<long>(w + 1) * size));
+        const double left = timeLimitS - elapsed();
+        if (left > 0 && solveWindow(g, in, nodes, window, start, parentUsed, result.favouriteParent,
+                                    left / (windows - w)  * 2))
+            ++solved;
+        else
+            largestEdgeRule(g, nodes, parentUsed, result.favouriteParent);
+    }
+    char text[240];
+    std::snprintf(text, sizeof text,
+                  "m-sct: favourite-child LP solved in %d of %d windows of up to %d ops (%.2f s)%s",
+                  solved, windows, size, elapsed(),
+                  solved < windows ? "; the other windows used the largest-edge rule" : "");
+    result.note = text;
     return result;
 }
 

@@ -18,8 +18,9 @@ struct FavouriteChildren
 // Solves  min w  s.t.  s_j >= s_i + p_i + c_ij x_ij (every edge),  w >= s_i + p_i,
 //   sum_j x_ij >= |succ(i)| - 1,  sum_i x_ij >= |pred(j)| - 1,  0 <= x <= 1,
 // with p the mean compute time and c the mean transfer time, and rounds x_ij < 1/2 to "j is i's
-// favourite child". When the LP takes longer than timeLimitS, the largest edge of each op
-// decides instead (noted).
-FavouriteChildren favouriteChildren(const CostModel &costs, double timeLimitS);
+// favourite child". Large graphs are solved in windows of `windowSize` ops in topological order
+// (a rolling horizon: earlier windows' start times are fixed, their favourites kept); a window
+// the time limit does not allow falls back to each op's largest edge (noted).
+FavouriteChildren favouriteChildren(const CostModel &costs, double timeLimitS, int windowSize);
 
 } // namespace ps

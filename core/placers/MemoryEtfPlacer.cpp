@@ -51,9 +51,12 @@ public:
     FamilyInfo info() const override
     {
         FamilyInfo info{m_variant.name, m_variant.description, {}};
-        if (m_variant.favourites)
+        if (m_variant.favourites) {
             info.params.push_back({"lp_time_limit", HyperParam::Type::Real, 0.1, 3600, 10, {},
                                    "seconds for the favourite-child LP before the largest-edge rule"});
+            info.params.push_back({"lp_window", HyperParam::Type::Int, 10, 1e7, 1000, {},
+                                   "ops per LP window (a rolling horizon in topological order)"});
+        }
         return info;
     }
 
@@ -75,7 +78,8 @@ PlacerOutput MemoryEtfPlacer::place(const PlacementProblem &pb, const ParamValue
     PlacerOutput out;
     std::vector<int> favouriteParent(n, -1);
     if (m_variant.favourites) {
-        FavouriteChildren f = favouriteChildren(scheduler.costs(), params.number("lp_time_limit"));
+        FavouriteChildren f = favouriteChildren(scheduler.costs(), params.number("lp_time_limit"),
+                                                params.integer("lp_window"));
         favouriteParent = std::move(f.favouriteParent);
         out.notes.push_back(f.note);
     }

@@ -3,7 +3,9 @@
 #include "core/InputError.h"
 #include "core/cluster/Cluster.h"
 #include "core/graph/GraphBuilder.h"
+#include "core/placers/FavouriteChildren.h"
 #include "core/placers/PlacerRegistry.h"
+#include "core/sim/CostModel.h"
 #include "core/sim/Simulator.h"
 
 #include <QtTest>
@@ -166,6 +168,34 @@ private Q_SLOTS:
                 QCOMPARE(r.placement.device(cell[l][t]), l);
         QCOMPARE(r.placement.device(softmax), 3);
         QCOMPARE(r.placement.device(embed[0]), 3);
+    }
+
+    void sctFavouriteIsTheExpensiveEdge()
+    {
+        // a feeds b over a heavy edge and c over a light one; b and c join in d. The LP makes b
+        // a's favourite (no transfer on the heavy edge), in one window or in windows of 2.
+        GraphBuilder b("fork");
+        for (const char *id : {"a", "b", "c", "d"}) {
+            GraphBuilder::NodeSpec s;
+            s.id = id;
+            s.op = "Op";
+            s.flops = 1e9;
+            b.addNode(s);
+        }
+        b.addEdge("a", "b", 1e9);
+        b.addEdge("a", "c", 1.0);
+        b.addEdge("b", "d", 1.0);
+        b.addEdge("c", "d", 5e8);
+        const Graph g = b.build();
+        const Cluster c = gpus(2, 1e12);
+        const CostModel costs(g, c);
+        for (int window : {100, 2}) {
+            FavouriteChildren f = favouriteChildren(costs, 10, window);
+            QCOMPARE(f.favouriteParent[1], 0); // b is a's favourite
+            QCOMPARE(f.favouriteParent[2], -1);
+            QCOMPARE(f.favouriteParent[3], 2); // d is c's favourite (the heavier of its inputs)
+            QVERIFY2(QString::fromStdString(f.note).contains("solved in"), f.note.c_str());
+        }
     }
 
     void everyFamilyHonoursPinsAndColocation_data()
