@@ -247,15 +247,6 @@ std::string requiredString(const Json &object, const char *key, const std::strin
     return object[key].get<std::string>();
 }
 
-std::optional<std::string> optionalString(const Json &object, const char *key)
-{
-    if (!has(object, key))
-        return std::nullopt;
-    if (!object[key].is_string())
-        throw InputError(std::string("'") + key + "' must be a string");
-    return object[key].get<std::string>();
-}
-
 const Json &requiredObject(const Json &value, const std::string &what)
 {
     if (!value.is_object())

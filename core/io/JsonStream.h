@@ -56,7 +56,6 @@ double requiredNumber(const Json &object, const char *key);
 std::optional<double> optionalNumber(const Json &object, const char *key);
 double numberValue(const Json &value, const std::string &what);
 std::string requiredString(const Json &object, const char *key, const std::string &what);
-std::optional<std::string> optionalString(const Json &object, const char *key);
 const Json &requiredObject(const Json &value, const std::string &what);
 
 // Writing helpers: shortest round-trip numbers, escaped strings.

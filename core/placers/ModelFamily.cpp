@@ -94,25 +94,4 @@ const std::string &ParamValues::choice(const std::string &name) const
     return h.choices.at(static_cast<size_t>(m_values.at(name)));
 }
 
-std::string ParamValues::toJson() const
-{
-    std::string out = "{";
-    for (const HyperParam &h : m_declared) {
-        if (out.size() > 1)
-            out += ", ";
-        out += "\"" + h.name + "\": ";
-        const double v = m_values.at(h.name);
-        if (h.type == HyperParam::Type::Choice)
-            out += "\"" + h.choices.at(static_cast<size_t>(v)) + "\"";
-        else if (h.type == HyperParam::Type::Bool)
-            out += v != 0 ? "true" : "false";
-        else {
-            char buf[64];
-            std::snprintf(buf, sizeof buf, "%.17g", v);
-            out += buf;
-        }
-    }
-    return out + "}";
-}
-
 } // namespace ps

@@ -36,8 +36,6 @@ public:
     int integer(const std::string &name) const { return static_cast<int>(number(name)); }
     bool flag(const std::string &name) const { return number(name) != 0; }
     const std::string &choice(const std::string &name) const;
-    // {"name": value, ...} as JSON text, for the producer field of placement files.
-    std::string toJson() const;
 
 private:
     const HyperParam &find(const std::string &name) const;

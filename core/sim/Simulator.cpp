@@ -348,7 +348,6 @@ struct Simulator::Impl
         long long transferCount;
     };
     std::vector<Snapshot> snapshots;
-    std::vector<int> baseDevice;
     std::vector<double> baseComp;
     long long snapshotEvery = 0, nextSnapshot = 0;
     bool compIsBase = false;
@@ -386,7 +385,6 @@ struct Simulator::Impl
     void setBase(const std::vector<int> &place, int count)
     {
         snapshots.clear();
-        baseDevice = place;
         if (count <= 0) {
             const double bytesPerSnapshot = 16.0 * n + 16.0 * k * k + 1024;
             count = static_cast<int>(std::clamp(64e6 / bytesPerSnapshot, 4.0, 64.0));
@@ -413,7 +411,7 @@ struct Simulator::Impl
             if (graph.inDegree(v) == 0)
                 from = 0;
             for (int p : graph.predecessors(v))
-                from = std::min(from, snapshotFinish(p));
+                from = std::min(from, baseFinish[p]);
         }
         const Snapshot *use = nullptr;
         for (const Snapshot &s : snapshots)
@@ -437,8 +435,7 @@ struct Simulator::Impl
         return result;
     }
 
-    std::vector<double> baseFinish, *finishLog = nullptr;
-    double snapshotFinish(int v) const { return baseFinish[v]; }
+    std::vector<double> baseFinish, *finishLog = nullptr; // finish times of the base run
 };
 
 Simulator::Simulator(const Graph &graph, const Cluster &cluster)
@@ -568,11 +565,6 @@ LowerBound computeLowerBound(const Graph &graph, const Cluster &cluster)
     lb.work = work / cluster.totalFlopsPerS();
     lb.bound = std::max(lb.criticalPath, lb.work);
     return lb;
-}
-
-double computeTime(const Graph &graph, const Cluster &cluster, int v, int d)
-{
-    return CostModel(graph, cluster).compute(v, d);
 }
 
 std::vector<double> memoryUsage(const Graph &graph, const Cluster &cluster,

@@ -57,8 +57,6 @@ private:
 
 // Spec section 7: the same for every placement, so computed once per graph and cluster.
 LowerBound computeLowerBound(const Graph &graph, const Cluster &cluster);
-// compute(v, d) = base + op_overhead_s(d), base from compute_s[type(d)] or flops / flops_per_s.
-double computeTime(const Graph &graph, const Cluster &cluster, int v, int d);
 // Spec section 6: memory per device (file order), then violations in the spec's order.
 std::vector<double> memoryUsage(const Graph &graph, const Cluster &cluster,
                                 const std::vector<int> &deviceOfNode);
