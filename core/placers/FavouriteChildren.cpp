@@ -26,22 +26,11 @@ struct LpInputs
 LpInputs lpInputs(const CostModel &costs)
 {
     const Graph &g = costs.graph();
-    const int k = costs.cluster().deviceCount();
     LpInputs in;
-    for (int v = 0; v < g.nodeCount(); ++v) {
-        double sum = 0;
-        for (int d = 0; d < k; ++d)
-            sum += costs.compute(v, d);
-        in.compute.push_back(kScale * sum / k);
-    }
-    for (int e = 0; e < g.edgeCount(); ++e) {
-        double sum = 0;
-        for (int a = 0; a < k; ++a)
-            for (int b = 0; b < k; ++b)
-                if (a != b)
-                    sum += costs.transfer(a, b, g.edgeBytes(e));
-        in.transfer.push_back(k < 2 ? 0.0 : kScale * sum / (double(k) * (k - 1)));
-    }
+    for (int v = 0; v < g.nodeCount(); ++v)
+        in.compute.push_back(kScale * costs.meanCompute(v));
+    for (int e = 0; e < g.edgeCount(); ++e)
+        in.transfer.push_back(kScale * costs.meanTransfer(g.edgeBytes(e)));
     return in;
 }
 

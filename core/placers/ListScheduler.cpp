@@ -136,45 +136,9 @@ double ListScheduler::plannedMakespan() const
     return makespan;
 }
 
-namespace {
-
-struct MeanComm
-{
-    double latency = 0, inverseBandwidth = 0;
-    bool any = false;
-    explicit MeanComm(const Cluster &c)
-    {
-        const int k = c.deviceCount();
-        if (k < 2)
-            return;
-        any = true;
-        for (int a = 0; a < k; ++a)
-            for (int b = 0; b < k; ++b)
-                if (a != b) {
-                    latency += c.link(a, b).latencyS;
-                    inverseBandwidth += 1.0 / c.link(a, b).bandwidthBytesPerS;
-                }
-        latency /= double(k) * (k - 1);
-        inverseBandwidth /= double(k) * (k - 1);
-    }
-    double operator()(double bytes) const { return any ? latency + bytes * inverseBandwidth : 0.0; }
-};
-
-double meanCompute(const CostModel &costs, int v)
-{
-    const int k = costs.cluster().deviceCount();
-    double sum = 0;
-    for (int d = 0; d < k; ++d)
-        sum += costs.compute(v, d);
-    return sum / k;
-}
-
-} // namespace
-
 std::vector<double> upwardRanks(const CostModel &costs)
 {
     const Graph &g = costs.graph();
-    const MeanComm comm(costs.cluster());
     std::vector<double> rank(g.nodeCount(), 0.0);
     const std::vector<int> &topo = g.topologicalOrder();
     for (auto it = topo.rbegin(); it != topo.rend(); ++it) {
@@ -183,8 +147,8 @@ std::vector<double> upwardRanks(const CostModel &costs)
         const auto succ = g.successors(v);
         const auto bytes = g.successorBytes(v);
         for (size_t i = 0; i < succ.size(); ++i)
-            tail = std::max(tail, comm(bytes[i]) + rank[succ[i]]);
-        rank[v] = meanCompute(costs, v) + tail;
+            tail = std::max(tail, costs.meanTransfer(bytes[i]) + rank[succ[i]]);
+        rank[v] = costs.meanCompute(v) + tail;
     }
     return rank;
 }
@@ -192,15 +156,14 @@ std::vector<double> upwardRanks(const CostModel &costs)
 std::vector<double> downwardRanks(const CostModel &costs)
 {
     const Graph &g = costs.graph();
-    const MeanComm comm(costs.cluster());
     std::vector<double> rank(g.nodeCount(), 0.0), mean(g.nodeCount());
     for (int v = 0; v < g.nodeCount(); ++v)
-        mean[v] = meanCompute(costs, v);
+        mean[v] = costs.meanCompute(v);
     for (int v : g.topologicalOrder()) {
         const auto pred = g.predecessors(v);
         const auto bytes = g.predecessorBytes(v);
         for (size_t i = 0; i < pred.size(); ++i)
-            rank[v] = std::max(rank[v], rank[pred[i]] + mean[pred[i]] + comm(bytes[i]));
+            rank[v] = std::max(rank[v], rank[pred[i]] + mean[pred[i]] + costs.meanTransfer(bytes[i]));
     }
     return rank;
 }

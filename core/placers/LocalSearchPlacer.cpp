@@ -8,6 +8,7 @@
 #include "core/cluster/Cluster.h"
 #include "core/graph/Graph.h"
 #include "core/placers/PlacerRegistry.h"
+#include "core/sim/CostModel.h"
 #include "core/sim/Simulator.h"
 
 #include <chrono>
@@ -55,11 +56,7 @@ PlacerOutput LocalSearchPlacer::place(const PlacementProblem &pb, const ParamVal
     Simulator sim(g, c);
     std::vector<int> current = start->devices();
     std::vector<double> usage = memoryUsage(g, c, current);
-    double meanInverseBandwidth = 0;
-    for (int a = 0; a < k; ++a)
-        for (int b = 0; b < k; ++b)
-            if (a != b)
-                meanInverseBandwidth += 1.0 / (c.link(a, b).bandwidthBytesPerS * k * (k - 1));
+    const double meanInverseBandwidth = CostModel(g, c).meanInverseBandwidth();
     // Score = weighted makespan (penalised for memory overflow) plus weighted communication.
     auto score = [&](double makespan, const std::vector<double> &use) {
         double s = pb.objective.makespanWeight * penalizedMakespan(makespan, c, use);

@@ -7,6 +7,17 @@ CostModel::CostModel(const Graph &graph, const Cluster &cluster) : m_graph(graph
     m_graphType.resize(cluster.deviceCount());
     for (int d = 0; d < cluster.deviceCount(); ++d)
         m_graphType[d] = graph.findDeviceType(cluster.device(d).type);
+    const int k = cluster.deviceCount();
+    if (k < 2)
+        return;
+    for (int a = 0; a < k; ++a)
+        for (int b = 0; b < k; ++b)
+            if (a != b) {
+                m_meanLatency += cluster.link(a, b).latencyS;
+                m_meanInverseBandwidth += 1.0 / cluster.link(a, b).bandwidthBytesPerS;
+            }
+    m_meanLatency /= double(k) * (k - 1);
+    m_meanInverseBandwidth /= double(k) * (k - 1);
 }
 
 } // namespace ps

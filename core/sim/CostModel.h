@@ -34,6 +34,18 @@ public:
         return l.latencyS + bytes / l.bandwidthBytesPerS;
     }
 
+    // Means used by list schedulers and the SCT LP: compute over all devices, and transfer time
+    // over all ordered pairs of distinct devices (0 on a single device).
+    double meanCompute(int v) const
+    {
+        double sum = 0;
+        for (int d = 0; d < m_cluster.deviceCount(); ++d)
+            sum += compute(v, d);
+        return sum / m_cluster.deviceCount();
+    }
+    double meanTransfer(double bytes) const { return m_meanLatency + bytes * m_meanInverseBandwidth; }
+    double meanInverseBandwidth() const { return m_meanInverseBandwidth; }
+
     // When all of v's inputs can be on device d, given where and when its predecessors finished
     // (contention-free: every transfer starts as soon as its producer ends).
     double dataReady(int v, int d, const int *deviceOf, const double *finishOf) const
@@ -67,6 +79,7 @@ private:
     const Graph &m_graph;
     const Cluster &m_cluster;
     std::vector<int> m_graphType; // device -> the graph's index of its type, or -1
+    double m_meanLatency = 0, m_meanInverseBandwidth = 0;
 };
 
 } // namespace ps
