@@ -25,6 +25,16 @@ std::vector<std::string> Cluster::deviceTypes() const
     return types;
 }
 
+std::vector<int> Cluster::devicesBySpeed() const
+{
+    std::vector<int> order(deviceCount());
+    for (int d = 0; d < deviceCount(); ++d)
+        order[d] = d;
+    std::stable_sort(order.begin(), order.end(),
+                     [&](int a, int b) { return m_devices[a].flopsPerS > m_devices[b].flopsPerS; });
+    return order;
+}
+
 double Cluster::totalFlopsPerS() const
 {
     double sum = 0;

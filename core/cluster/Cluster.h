@@ -48,6 +48,7 @@ public:
     const std::optional<Link> &defaultLink() const { return m_default; }
 
     std::vector<std::string> deviceTypes() const; // distinct, in device order
+    std::vector<int> devicesBySpeed() const;      // fastest first, ties by index
     double totalFlopsPerS() const;
     double totalMemoryBytes() const;
 

@@ -74,13 +74,9 @@ int GraphBuilder::addNode(NodeSpec spec)
 void GraphBuilder::addEdge(std::string src, std::string dst, std::optional<double> bytes)
 {
     PendingEdge e;
-    if (bytes) {
-        e.bytes = checkedNumber(*bytes, edgeWhere(m_edges.size()) + ": 'bytes'");
-        e.defaultBytes = false;
-    }
     e.srcName = std::move(src);
     e.dstName = std::move(dst);
-    m_edges.push_back(std::move(e));
+    pushEdge(std::move(e), bytes);
 }
 
 void GraphBuilder::addEdge(int src, int dst, std::optional<double> bytes)
@@ -88,11 +84,16 @@ void GraphBuilder::addEdge(int src, int dst, std::optional<double> bytes)
     PendingEdge e;
     e.src = src;
     e.dst = dst;
+    pushEdge(std::move(e), bytes);
+}
+
+void GraphBuilder::pushEdge(PendingEdge edge, std::optional<double> bytes)
+{
     if (bytes) {
-        e.bytes = checkedNumber(*bytes, edgeWhere(m_edges.size()) + ": 'bytes'");
-        e.defaultBytes = false;
+        edge.bytes = checkedNumber(*bytes, edgeWhere(m_edges.size()) + ": 'bytes'");
+        edge.defaultBytes = false;
     }
-    m_edges.push_back(std::move(e));
+    m_edges.push_back(std::move(edge));
 }
 
 std::string GraphBuilder::edgeWhere(size_t i) const { return m_edgePrefix + std::to_string(i); }

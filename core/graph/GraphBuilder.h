@@ -58,6 +58,7 @@ private:
 
     int internString(std::vector<std::string> &table, std::unordered_map<std::string, int> &index,
                      const std::string &value);
+    void pushEdge(PendingEdge edge, std::optional<double> bytes);
     std::string edgeWhere(size_t i) const;
     void resolveEdges();
     void buildAdjacency();

@@ -99,11 +99,7 @@ public:
         std::vector<int> device(g.nodeCount(), -1);
         double layeredFlops = 0;
         // Layer i on the i-th fastest device: an expert does not start with the CPU.
-        std::vector<int> bySpeed(k);
-        for (int d = 0; d < k; ++d)
-            bySpeed[d] = d;
-        std::stable_sort(bySpeed.begin(), bySpeed.end(),
-                         [&](int a, int b) { return c.device(a).flopsPerS > c.device(b).flopsPerS; });
+        const std::vector<int> bySpeed = c.devicesBySpeed();
         // Layers only on devices within 10x of the fastest (no expert gives a layer to a CPU
         // beside GPUs); the other scopes may still use any device.
         std::vector<int> layerTargets;

@@ -5,22 +5,10 @@
 #include "core/placers/PlacerRegistry.h"
 
 #include <algorithm>
-#include <numeric>
 
 namespace ps {
 
 namespace {
-
-// Devices from fastest to slowest (ties by index).
-std::vector<int> devicesBySpeed(const Cluster &cluster)
-{
-    std::vector<int> order(cluster.deviceCount());
-    std::iota(order.begin(), order.end(), 0);
-    std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
-        return cluster.device(a).flopsPerS > cluster.device(b).flopsPerS;
-    });
-    return order;
-}
 
 class SinglePlacer : public Placer
 {
@@ -35,7 +23,7 @@ public:
     {
         const Graph &g = pb.graph;
         const Cluster &c = pb.cluster;
-        const std::vector<int> bySpeed = devicesBySpeed(c);
+        const std::vector<int> bySpeed = c.devicesBySpeed();
         int target = -1;
         for (int d : bySpeed)
             if (target < 0 && g.totalMemBytes() <= c.device(d).memoryBytes)
