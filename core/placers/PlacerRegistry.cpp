@@ -51,10 +51,11 @@ std::vector<std::string> splitStages(const std::string &spec)
 
 std::vector<std::string> paramsFor(const Placer &placer, const std::vector<std::string> &params)
 {
+    const std::vector<HyperParam> declared = placer.info().params;
     std::vector<std::string> mine;
     for (const std::string &p : params) {
         const std::string key = p.substr(0, p.find('='));
-        for (const HyperParam &h : placer.info().params)
+        for (const HyperParam &h : declared)
             if (h.name == key)
                 mine.push_back(p);
     }
@@ -72,15 +73,10 @@ PlacerResult runPlacer(const PlacerRegistry &registry, const std::string &spec,
         stages.push_back(&registry.require(name, "model"));
     if (stages.front()->refines())
         stages.insert(stages.begin(), registry.find("human"));
-    for (const std::string &p : params) {
-        const std::string key = p.substr(0, p.find('='));
-        bool declared = false;
-        for (const Placer *s : stages)
-            for (const HyperParam &h : s->info().params)
-                declared = declared || h.name == key;
-        if (!declared)
-            throw InputError("no stage of '" + spec + "' has a parameter '" + key + "'");
-    }
+    for (const std::string &p : params)
+        if (std::none_of(stages.begin(), stages.end(),
+                         [&](const Placer *s) { return !paramsFor(*s, {p}).empty(); }))
+            throw InputError("no stage of '" + spec + "' has a parameter '" + p.substr(0, p.find('=')) + "'");
     if (problem.graph.nodeCount() == 0)
         throw InputError("the graph has no nodes to place");
 
