@@ -94,6 +94,61 @@ struct ReadyBefore
     }
 };
 
+// The ops ready on one device, taken in (ready time, rank) order. An op becomes ready when its
+// last input arrives, at the time of the event being processed, and events come in time order:
+// so ops are pushed in non-decreasing ready time, and only the ops pushed since the last take
+// can be out of order. They are appended and sorted on the next take (small runs: cheaper
+// than a heap, whose depth grows with the thousands of ops ready at once on wide graphs).
+class ReadyQueue
+{
+public:
+    bool empty() const { return m_head == m_items.size(); }
+    void clear()
+    {
+        m_items.clear();
+        m_head = m_sorted = 0;
+    }
+    void push(const ReadyOp &op) { m_items.push_back(op); }
+    ReadyOp pop()
+    {
+        settle();
+        const ReadyOp op = m_items[m_head++];
+        if (empty())
+            clear();
+        return op;
+    }
+    // The ops still waiting, in order, for snapshots; assign() restores them.
+    std::vector<ReadyOp> items()
+    {
+        settle();
+        return {m_items.begin() + static_cast<long>(m_head), m_items.end()};
+    }
+    void assign(const std::vector<ReadyOp> &items)
+    {
+        m_items.assign(items.begin(), items.end());
+        m_head = 0;
+        m_sorted = m_items.size();
+    }
+
+private:
+    void settle()
+    {
+        if (m_sorted == m_items.size())
+            return;
+        const auto begin = m_items.begin();
+        const auto mid = begin + static_cast<long>(m_sorted);
+        std::sort(mid, m_items.end(), ReadyBefore{});
+        // A tail that starts at the time the sorted part ends (zero-time ops and transfers
+        // can make several batches at one time) merges with it.
+        if (m_sorted > m_head && ReadyBefore{}(*mid, *(mid - 1)))
+            std::inplace_merge(begin + static_cast<long>(m_head), mid, m_items.end(), ReadyBefore{});
+        m_sorted = m_items.size();
+    }
+
+    std::vector<ReadyOp> m_items;
+    size_t m_head = 0, m_sorted = 0;
+};
+
 // What made an op ready when it did (for the critical path).
 constexpr int kNoCause = -1;
 
@@ -123,7 +178,7 @@ struct Simulator::Impl
     double latestFinish = 0;
     std::vector<char> idle, dirty;
     std::vector<int> dirtyList;
-    std::vector<QuadHeap<ReadyOp, ReadyBefore>> ready;
+    std::vector<ReadyQueue> ready;
     QuadHeap<Event, EventBefore> events;
     std::vector<LinkQueue> links;
     int stamp = 0;
@@ -356,8 +411,8 @@ struct Simulator::Impl
     {
         Snapshot s{t, state, busy, linkFree, idle, {}, events.items(), {}, movedBytes, latestFinish,
                    transferCount};
-        for (const auto &h : ready)
-            s.ready.push_back(h.items());
+        for (ReadyQueue &q : ready)
+            s.ready.push_back(q.items());
         for (const LinkQueue &q : links)
             s.links.emplace_back(q.items.begin() + static_cast<long>(q.head), q.items.end());
         snapshots.push_back(std::move(s));
