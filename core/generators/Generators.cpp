@@ -2,9 +2,11 @@
 
 #include "core/InputError.h"
 #include "core/generators/GnmtGenerator.h"
+#include "core/generators/ImageModelGenerators.h"
 #include "core/generators/LayeredRandomGenerator.h"
 #include "core/generators/MoeGenerator.h"
 #include "core/generators/RnnLmGenerator.h"
+#include "core/generators/TransformerGenerator.h"
 
 #include <cmath>
 #include <cstdio>
@@ -95,6 +97,46 @@ const std::vector<GeneratorInfo> &generators()
              p.expertHidden = static_cast<int>(v.at("expert_hidden"));
              p.vocab = static_cast<int>(v.at("vocab"));
              return generateMoe(p);
+         }},
+        {"inception-v3",
+         "Inception-V3 (Szegedy et al. 2016) as torchvision builds it, inference",
+         {{"batch", 1, 1, 1e5, true, "batch size"}, {"image_size", 299, 75, 4096, true, "input height and width"}},
+         [](const std::map<std::string, double> &v, uint64_t) {
+             return generateInceptionV3(static_cast<int>(v.at("batch")), static_cast<int>(v.at("image_size")));
+         }},
+        {"resnet-50",
+         "ResNet-50 (He et al. 2016, torchvision v1.5), inference",
+         {{"batch", 1, 1, 1e5, true, "batch size"}, {"image_size", 224, 32, 4096, true, "input height and width"}},
+         [](const std::map<std::string, double> &v, uint64_t) {
+             return generateResNet50(static_cast<int>(v.at("batch")), static_cast<int>(v.at("image_size")));
+         }},
+        {"vgg-16",
+         "VGG-16 (Simonyan and Zisserman 2015, configuration D), inference",
+         {{"batch", 1, 1, 1e5, true, "batch size"}, {"image_size", 224, 224, 224, true, "input height and width (fixed: the classifier expects 7x7)"}},
+         [](const std::map<std::string, double> &v, uint64_t) {
+             return generateVgg16(static_cast<int>(v.at("batch")), static_cast<int>(v.at("image_size")));
+         }},
+        {"transformer",
+         "encoder-decoder Transformer (Vaswani et al. 2017): attention, feed-forward, layer norm per layer",
+         {{"layers", 6, 1, 256, true, "encoder layers and decoder layers"},
+          {"d_model", 512, 8, 65536, true, "model width"},
+          {"heads", 8, 1, 1024, true, "attention heads (divide d_model)"},
+          {"d_ff", 2048, 1, 1e6, true, "feed-forward width"},
+          {"source_length", 128, 1, 1e6, true, "source sequence length"},
+          {"target_length", 128, 1, 1e6, true, "target sequence length"},
+          {"batch", 32, 1, 1e5, true, "batch size"},
+          {"vocab", 32000, 1, 1e7, true, "vocabulary size"}},
+         [](const std::map<std::string, double> &v, uint64_t) {
+             TransformerParams p;
+             p.layers = static_cast<int>(v.at("layers"));
+             p.dModel = static_cast<int>(v.at("d_model"));
+             p.heads = static_cast<int>(v.at("heads"));
+             p.dFeedForward = static_cast<int>(v.at("d_ff"));
+             p.sourceLength = static_cast<int>(v.at("source_length"));
+             p.targetLength = static_cast<int>(v.at("target_length"));
+             p.batch = static_cast<int>(v.at("batch"));
+             p.vocab = static_cast<int>(v.at("vocab"));
+             return generateTransformer(p);
          }},
     };
     return list;

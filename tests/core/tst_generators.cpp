@@ -83,6 +83,77 @@ private Q_SLOTS:
             QCOMPARE(a.flops(v), b.flops(v));
     }
 
+    void imageModelsMatchPublishedMacs_data()
+    {
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<double>("gmacs");    // published multiply-adds per image
+        QTest::addColumn<double>("mparams");  // parameters (ours also count BN running stats)
+        QTest::newRow("inception-v3") << "inception-v3" << 5.7 << 23.9;
+        QTest::newRow("resnet-50") << "resnet-50" << 4.1 << 25.6;
+        QTest::newRow("vgg-16") << "vgg-16" << 15.5 << 138.4;
+    }
+    void imageModelsMatchPublishedMacs()
+    {
+        QFETCH(QString, name);
+        QFETCH(double, gmacs);
+        QFETCH(double, mparams);
+        const Graph g = ps::generate(name.toStdString(), std::map<std::string, double>{}, 1);
+        double products = 0, params = 0;
+        for (int v = 0; v < g.nodeCount(); ++v) {
+            const std::string &op = g.opTypeNames()[g.opType(v)];
+            if (op == "Conv" || op == "Gemm" || op == "MatMul")
+                products += g.flops(v);
+            params += g.paramBytes(v) / 4;
+        }
+        QVERIFY2(std::abs(products / 2 / 1e9 - gmacs) <= 0.05 * gmacs, qPrintable(QString::number(products / 2e9)));
+        QVERIFY2(std::abs(params / 1e6 - mparams) <= 0.01 * mparams, qPrintable(QString::number(params / 1e6)));
+        // FLOPs and activations scale with the batch; parameters do not.
+        const Graph g8 = ps::generate(name.toStdString(), {{"batch", 8}}, 1);
+        QCOMPARE(g8.totalFlops(), 8 * g.totalFlops());
+        QCOMPARE(g8.nodeCount(), g.nodeCount());
+    }
+
+    void resnetBlockByHand()
+    {
+        const Graph g = ps::generate("resnet-50", std::map<std::string, double>{}, 1);
+        // The stem: 7x7/2 conv from 3x224x224 to 64x112x112.
+        const int stem = g.findNode("stem/conv");
+        QVERIFY(stem >= 0);
+        QCOMPARE(g.flops(stem), 2.0 * 64 * 112 * 112 * 3 * 7 * 7);
+        QCOMPARE(g.outBytes(stem), 4.0 * 64 * 112 * 112);
+        QCOMPARE(g.paramBytes(stem), 4.0 * 64 * 3 * 7 * 7);
+        // The first block of layer2 halves 56x56 to 28x28 in its 3x3 conv and downsamples.
+        const int c2 = g.findNode("layer2/0/conv2/conv");
+        QCOMPARE(g.flops(c2), 2.0 * 128 * 28 * 28 * 128 * 9);
+        const int add = g.findNode("layer2/0/add");
+        QCOMPARE(g.inDegree(add), 2);
+        QCOMPARE(g.flops(add), 512.0 * 28 * 28);
+        QCOMPARE(g.scope(add), std::string("layer2/0"));
+        QVERIFY(g.findNode("layer2/0/downsample/conv") >= 0);
+        QVERIFY(g.findNode("layer2/1/downsample/conv") < 0);
+    }
+
+    void transformerByHand()
+    {
+        const Graph g = generate("transformer", {{"layers", 1}, {"d_model", 8}, {"heads", 2}, {"d_ff", 16},
+                                                 {"source_length", 3}, {"target_length", 2}, {"batch", 1},
+                                                 {"vocab", 5}}, 1);
+        // Inputs 3 + 3; an encoder layer 19 ops, a decoder layer 34, the output 2.
+        QCOMPARE(g.nodeCount(), 3 + 19 + 3 + 34 + 2);
+        // Per head: [3, 4] x [4, 3] scores, two heads.
+        QCOMPARE(g.flops(g.findNode("encoder/layer0/self_attention/scores")), 2.0 * 2 * 3 * 3 * 4);
+        // Cross attention: 2 target queries over 3 source keys.
+        const int cross = g.findNode("decoder/layer0/cross_attention/scores");
+        QCOMPARE(g.flops(cross), 2.0 * 2 * 2 * 3 * 4);
+        QCOMPARE(g.flops(g.findNode("decoder/layer0/feed_forward/ffn_in")), 2.0 * 2 * 16 * 8);
+        QCOMPARE(g.paramBytes(g.findNode("decoder/layer0/feed_forward/ffn_in")), 4.0 * (8 * 16 + 16));
+        QCOMPARE(g.flops(g.findNode("decoder/output/projection")), 2.0 * 2 * 5 * 8);
+        // The decoder's cross attention reads the encoder's last output.
+        const int memory = g.findNode("encoder/layer0/feed_forward/layer_norm");
+        QCOMPARE(g.outDegree(memory), 2); // keys and values
+        QVERIFY_EXCEPTION_THROWN(generate("transformer", {{"d_model", 10}, {"heads", 4}}, 1), InputError);
+    }
+
     void parameterErrors()
     {
         auto error = [](const std::string &name, std::map<std::string, double> values) {
