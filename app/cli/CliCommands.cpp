@@ -11,14 +11,15 @@ namespace ps::cli {
 const std::vector<Command> &commands()
 {
     static const std::vector<Command> list = {
-        {"info", "FILE", "print a JSON summary of a graph, cluster, placement or partition file", {}, {},
-         infoCommand},
+        {"info", "FILE [--batch N] [--input-shape DIMS]...",
+         "print a JSON summary of a graph (also .onnx, .pt), cluster, placement or partition file",
+         {"batch", "input-shape"}, {}, infoCommand},
         {"validate", "FILE...",
          "check files, and check a graph against the cluster, placement or partition given with it",
-         {}, {}, validateCommand},
-        {"convert", "IN OUT [--cluster C --placement P] [--metis-memory]",
-         "convert between formats, chosen by extension (JSON, .gz, DOT, METIS, CSV)",
-         {"cluster", "placement"}, {"metis-memory"}, convertCommand},
+         {"batch", "input-shape"}, {}, validateCommand},
+        {"convert", "IN OUT [--cluster C --placement P] [--metis-memory] [--batch N] [--input-shape DIMS]...",
+         "convert between formats, chosen by extension (JSON, .gz, DOT, METIS, CSV; .onnx and .pt in)",
+         {"cluster", "placement", "batch", "input-shape"}, {"metis-memory"}, convertCommand},
         {"simulate", "GRAPH CLUSTER PLACEMENT [--ops] [--repeat N]",
          "simulate a placement (spec section 5); --repeat N also times N runs (sim_ms)",
          {"repeat"}, {"ops"}, simulateCommand},

@@ -1,6 +1,9 @@
 #include "app/cli/CliLoad.h"
 
+#include "app/cli/CliArgs.h"
 #include "core/InputError.h"
+
+#include <ostream>
 #include "core/io/FileKind.h"
 
 namespace ps::cli {
@@ -17,6 +20,42 @@ LoadedFile requireKind(const std::string &path, FileKind kind)
 }
 
 } // namespace
+
+LoadOptions loadOptions(const CliArgs &args)
+{
+    LoadOptions options;
+    if (auto batch = args.integer("batch")) {
+        if (*batch < 1)
+            throw InputError("--batch must be at least 1");
+        options.batch = *batch;
+    }
+    for (const std::string &text : args.values("input-shape")) {
+        Shape shape;
+        size_t start = 0;
+        for (;;) {
+            const size_t x = text.find_first_of("x,", start);
+            const std::string part = text.substr(start, x == std::string::npos ? std::string::npos : x - start);
+            char *end = nullptr;
+            const long long d = std::strtoll(part.c_str(), &end, 10);
+            if (part.empty() || *end != '\0' || d < 1)
+                throw InputError("--input-shape '" + text + "': expected dimensions like 1x3x224x224");
+            shape.push_back(d);
+            if (x == std::string::npos)
+                break;
+            start = x + 1;
+        }
+        options.inputShapes.push_back(shape);
+    }
+    return options;
+}
+
+LoadedFile loadReporting(const std::string &path, const LoadOptions &options, std::ostream &err)
+{
+    LoadedFile file = loadFile(path, options);
+    for (const std::string &w : file.warnings)
+        err << "warning: " << path << ": " << w << "\n";
+    return file;
+}
 
 Graph requireGraph(const std::string &path) { return std::move(*requireKind(path, FileKind::Graph).graph); }
 

@@ -2,12 +2,20 @@
 // Loading the files a command needs, with errors that name the file and what was expected.
 #include "core/cluster/Cluster.h"
 #include "core/graph/Graph.h"
+#include "core/io/FileKind.h"
 #include "core/placement/Partition.h"
 #include "core/placement/Placement.h"
 
 #include <string>
 
 namespace ps::cli {
+
+class CliArgs;
+
+// --batch N and --input-shape 1x3x224x224 (repeated, one per model input), for model files.
+LoadOptions loadOptions(const CliArgs &args);
+// Loads any file and writes the importer's warnings to err as "warning: FILE: ...".
+LoadedFile loadReporting(const std::string &path, const LoadOptions &options, std::ostream &err);
 
 Graph requireGraph(const std::string &path);
 Cluster requireCluster(const std::string &path);

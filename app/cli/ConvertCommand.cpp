@@ -1,5 +1,6 @@
 // placement-cli convert IN OUT: between formats of the same kind, chosen by file name.
 #include "app/cli/CliCommands.h"
+#include "app/cli/CliLoad.h"
 
 #include "core/InputError.h"
 #include "core/io/ClusterJson.h"
@@ -12,12 +13,12 @@
 
 namespace ps::cli {
 
-int convertCommand(const CliArgs &args, std::ostream &out, std::ostream &)
+int convertCommand(const CliArgs &args, std::ostream &out, std::ostream &err)
 {
     if (args.positionals().size() != 2)
         throw InputError("convert needs IN and OUT");
     const std::string &inPath = args.positionals()[0], &outPath = args.positionals()[1];
-    LoadedFile in = loadFile(inPath);
+    LoadedFile in = loadReporting(inPath, loadOptions(args), err);
     const FileFormat outFormat = formatFromName(outPath);
     const FileKind inKind = kindOf(in.format), outKind = kindOf(outFormat);
     if (inKind != outKind)
@@ -51,6 +52,10 @@ int convertCommand(const CliArgs &args, std::ostream &out, std::ostream &)
     case FileFormat::PlacementJson: writePlacementJson(outPath, *in.placement); break;
     case FileFormat::PlacementCsv: writePlacementCsv(outPath, *in.placement); break;
     case FileFormat::PartitionJson: writePartitionJson(outPath, *in.partition); break;
+    case FileFormat::Onnx:
+    case FileFormat::TorchScript:
+        throw InputError(outPath + ": ONNX and TorchScript files are read, not written (write .graph.json, .dot "
+                                   "or a METIS .graph)");
     }
     out << "wrote " << outPath << "\n";
     return 0;

@@ -1,5 +1,6 @@
 // placement-cli info FILE: one JSON object summarising the file.
 #include "app/cli/CliCommands.h"
+#include "app/cli/CliLoad.h"
 
 #include "core/InputError.h"
 #include "core/io/FileKind.h"
@@ -75,11 +76,11 @@ Json partitionInfo(const PartitionDoc &p)
 
 } // namespace
 
-int infoCommand(const CliArgs &args, std::ostream &out, std::ostream &)
+int infoCommand(const CliArgs &args, std::ostream &out, std::ostream &err)
 {
     if (args.positionals().size() != 1)
         throw InputError("info needs exactly one FILE");
-    LoadedFile file = loadFile(args.positionals()[0]);
+    LoadedFile file = loadReporting(args.positionals()[0], loadOptions(args), err);
     Json info = file.graph       ? graphInfo(*file.graph)
                 : file.cluster   ? clusterInfo(*file.cluster)
                 : file.placement ? placementInfo(*file.placement)

@@ -1,5 +1,6 @@
 // placement-cli validate FILE...: checks each file, then the graph against the others.
 #include "app/cli/CliCommands.h"
+#include "app/cli/CliLoad.h"
 
 #include "core/InputError.h"
 #include "core/io/FileKind.h"
@@ -23,7 +24,7 @@ void checkPins(const Graph &graph, const Cluster &cluster, const std::string &gr
 
 } // namespace
 
-int validateCommand(const CliArgs &args, std::ostream &out, std::ostream &)
+int validateCommand(const CliArgs &args, std::ostream &out, std::ostream &err)
 {
     if (args.positionals().empty())
         throw InputError("validate needs at least one FILE");
@@ -31,7 +32,7 @@ int validateCommand(const CliArgs &args, std::ostream &out, std::ostream &)
     const LoadedFile *graphFile = nullptr, *clusterFile = nullptr;
     std::string graphPath, clusterPath;
     for (const std::string &path : args.positionals()) {
-        files.emplace_back(path, loadFile(path));
+        files.emplace_back(path, loadReporting(path, loadOptions(args), err));
         out << path << ": ok (" << kindName(kindOf(files.back().second.format)) << ")\n";
     }
     for (const auto &[path, file] : files) {

@@ -20,6 +20,7 @@ enum class CostRule {
     Zero,          // data movement and no-ops: Reshape, Transpose, Concat, Gather, ...
     PerOutput,     // elementwise, activation, normalization, Softmax: one per output element
     PerInput,      // global pooling, Reduce*, TopK, CumSum, losses: one per input element
+    PerUpdate,     // ScatterAdd, index_add: one per updated element
     Pool,          // MaxPool/AveragePool: one per output element per window element
     Conv,          // 2 * out elements * (Cin/groups) * kernel
     ConvTranspose, // 2 * in elements * (Cout/groups) * kernel

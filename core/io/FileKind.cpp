@@ -6,6 +6,7 @@
 #include "core/io/FileBytes.h"
 #include "core/io/GraphJson.h"
 #include "core/io/MetisFormat.h"
+#include "core/io/OnnxImport.h"
 #include "core/io/PlacementCsv.h"
 #include "core/io/PlacementJson.h"
 
@@ -26,7 +27,22 @@ std::string sniffJsonFormat(const std::string &bytes)
     return close == std::string::npos ? std::string() : bytes.substr(open + 1, close - open - 1);
 }
 
+GraphImporter torchScriptImporter = nullptr;
+
+// Model files, which importers read themselves.
+std::optional<FileFormat> modelFormat(const std::string &path)
+{
+    const std::string name = baseName(path);
+    if (endsWith(name, ".onnx"))
+        return FileFormat::Onnx;
+    if (endsWith(name, ".pt") || endsWith(name, ".pth") || endsWith(name, ".torchscript"))
+        return FileFormat::TorchScript;
+    return std::nullopt;
+}
+
 } // namespace
+
+void setTorchScriptImporter(GraphImporter importer) { torchScriptImporter = importer; }
 
 FileKind kindOf(FileFormat format)
 {
@@ -69,6 +85,8 @@ FileFormat formatFromName(const std::string &path, const std::string *bytes)
         return FileFormat::Metis;
     if (endsWith(name, ".csv"))
         return FileFormat::PlacementCsv;
+    if (auto model = modelFormat(path))
+        return *model;
     if (endsWith(name, ".json") && bytes) {
         std::string format = sniffJsonFormat(*bytes);
         if (format == "placement-graph")
@@ -83,14 +101,28 @@ FileFormat formatFromName(const std::string &path, const std::string *bytes)
                                 "placement-cluster, placement or partition)");
     }
     throw InputError(path + ": unknown file type (expected .graph.json, .cluster.json, "
-                            ".placement.json, .partition.json, .dot, .gv, METIS .graph or .csv)");
+                            ".placement.json, .partition.json, .dot, .gv, METIS .graph, .csv, .onnx or .pt)");
 }
 
-LoadedFile loadFile(const std::string &path)
+LoadedFile loadFile(const std::string &path, const LoadOptions &options)
 {
+    // Model files are parsed from the file by their importers, never held as bytes here too.
+    if (const auto model = modelFormat(path)) {
+        LoadedFile file{*model, {}, {}, {}, {}, {}};
+        if (*model == FileFormat::Onnx)
+            file.graph = importOnnx(path, options, file.warnings);
+        else if (torchScriptImporter)
+            file.graph = torchScriptImporter(path, options, file.warnings);
+        else
+            throw InputError(path + ": reading TorchScript needs LibTorch, and this program was built without "
+                                    "it (PS_WITH_TORCH=OFF)");
+        return file;
+    }
     const std::string bytes = readFileBytes(path);
-    LoadedFile file{formatFromName(path, &bytes), {}, {}, {}, {}};
+    LoadedFile file{formatFromName(path, &bytes), {}, {}, {}, {}, {}};
     switch (file.format) {
+    case FileFormat::Onnx:
+    case FileFormat::TorchScript: break; // handled above
     case FileFormat::GraphJson: file.graph = parseGraphJson(bytes, path); break;
     case FileFormat::Dot: file.graph = parseDot(bytes, path); break;
     case FileFormat::Metis: file.graph = parseMetis(bytes, path); break;
@@ -102,9 +134,9 @@ LoadedFile loadFile(const std::string &path)
     return file;
 }
 
-Graph loadGraph(const std::string &path)
+Graph loadGraph(const std::string &path, const LoadOptions &options)
 {
-    LoadedFile file = loadFile(path);
+    LoadedFile file = loadFile(path, options);
     if (!file.graph)
         throw InputError(path + ": holds a " + kindName(kindOf(file.format)) + ", not a graph");
     return std::move(*file.graph);

@@ -3,6 +3,7 @@
 // loading or saving any supported file by that.
 #include "core/cluster/Cluster.h"
 #include "core/graph/Graph.h"
+#include "core/io/LoadOptions.h"
 #include "core/placement/Partition.h"
 #include "core/placement/Placement.h"
 
@@ -11,7 +12,7 @@
 
 namespace ps {
 
-enum class FileFormat { GraphJson, ClusterJson, PlacementJson, PartitionJson, Dot, Metis, PlacementCsv };
+enum class FileFormat { GraphJson, ClusterJson, PlacementJson, PartitionJson, Dot, Metis, PlacementCsv, Onnx, TorchScript };
 
 enum class FileKind { Graph, Cluster, Placement, Partition };
 
@@ -19,7 +20,7 @@ FileKind kindOf(FileFormat format);
 const char *kindName(FileKind kind);
 
 // By name: *.graph.json, *.cluster.json, *.placement.json, *.partition.json (each optionally
-// .gz), *.dot / *.gv, *.graph / *.metis, *.csv. A plain *.json[.gz] is sniffed from its bytes
+// .gz), *.dot / *.gv, *.graph / *.metis, *.csv, *.onnx, *.pt / *.pth / *.torchscript. A plain *.json[.gz] is sniffed from its bytes
 // (decompressed). Throws InputError for anything else.
 FileFormat formatFromName(const std::string &path, const std::string *bytes = nullptr);
 
@@ -30,10 +31,15 @@ struct LoadedFile
     std::optional<Cluster> cluster;
     std::optional<PlacementDoc> placement;
     std::optional<PartitionDoc> partition;
+    std::vector<std::string> warnings; // from model importers: unknown ops, unknown shapes
 };
 
-LoadedFile loadFile(const std::string &path);
-Graph loadGraph(const std::string &path); // throws if the file holds no graph
+LoadedFile loadFile(const std::string &path, const LoadOptions &options = {});
+Graph loadGraph(const std::string &path, const LoadOptions &options = {}); // throws if no graph
+
+// The TorchScript importer lives with LibTorch in models/; the programs that have it install
+// it here at start-up. Without it, .pt files get an InputError that says so.
+void setTorchScriptImporter(GraphImporter importer);
 
 // Writes a graph in the format its name says (graph JSON, DOT, METIS); the placement, when
 // given, colours a DOT export.
