@@ -12,8 +12,13 @@ struct LoadOptions
 {
     // Fixes symbolic batch dimensions (the first dimension of each model input); 0 leaves them.
     long long batch = 0;
-    // TorchScript: the shapes of the forward() inputs, when the file does not record them.
-    std::vector<Shape> inputShapes;
+    // TorchScript: the forward() inputs, when the file does not record them (or to override).
+    struct Input
+    {
+        Shape shape;
+        std::string dtype = "float32"; // a torch dtype name: float32, float16, int64, int32, bool, ...
+    };
+    std::vector<Input> inputs;
 };
 
 // Importers return the graph and append human-readable warnings (unknown ops, unknown shapes).

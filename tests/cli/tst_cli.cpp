@@ -187,6 +187,34 @@ private Q_SLOTS:
                          "--placement needs --cluster");
         expectInputError({"convert", kExample}, "convert needs IN and OUT");
     }
+
+    void modelFiles()
+    {
+        const QString onnx = QString(PS_SOURCE_DIR) + "/tests/data/small_cnn.onnx";
+        // The exported batch is symbolic: without --batch the shapes stay unknown, with a warning.
+        auto open = cli({"info", onnx});
+        QCOMPARE(open.exitCode, 0);
+        QVERIFY2(open.err.startsWith("warning: ") && open.err.contains("--batch"), open.err.constData());
+        auto fixed = cli({"info", onnx, "--batch", "2"});
+        QCOMPARE(fixed.exitCode, 0);
+        QVERIFY2(fixed.err.isEmpty(), fixed.err.constData());
+        QCOMPARE(QJsonDocument::fromJson(fixed.out).object()["nodes"].toInt(), 9);
+        QVERIFY(QJsonDocument::fromJson(fixed.out).object()["flops"].toDouble() > 3e5);
+        const QString json = m_dir.filePath("cnn.graph.json");
+        QCOMPARE(cli({"convert", onnx, json, "--batch", "2"}).exitCode, 0);
+        QCOMPARE(QJsonDocument::fromJson(cli({"info", json}).out).object()["nodes"].toInt(), 9);
+        expectInputError({"convert", json, m_dir.filePath("out.onnx")}, "read, not written");
+        expectInputError({"info", onnx, "--batch", "0"}, "--batch must be at least 1");
+        expectInputError({"info", file("junk.onnx", "junk")}, "not");
+#ifdef PS_HAVE_TORCH
+        const QString pt = QString(PS_SOURCE_DIR) + "/tests/data/no_shapes.pt";
+        expectInputError({"info", pt}, "--input-shape");
+        auto shaped = cli({"info", pt, "--input-shape", "5x6"});
+        QCOMPARE(shaped.exitCode, 0);
+        QCOMPARE(QJsonDocument::fromJson(shaped.out).object()["flops"].toDouble(), 2.0 * 5 * 3 * 6 + 15);
+        expectInputError({"info", pt, "--input-shape", "5xq"}, "expected dimensions like");
+#endif
+    }
 };
 
 QTEST_GUILESS_MAIN(TestCli)

@@ -1,0 +1,7 @@
+#include "models/ModelImporters.h"
+
+namespace ps {
+
+void installModelImporters() {}
+
+} // namespace ps
