@@ -138,6 +138,91 @@ std::string stringAttr(const onnx::NodeProto &node, const std::string &name)
     return {};
 }
 
+// The protobuf wire format, read field by field so that weights are skipped on the way in: a
+// 1 GB model never sits in memory (once or twice), only its structure and small tensors do.
+class WireFilter
+{
+public:
+    explicit WireFilter(google::protobuf::io::CodedInputStream &in) : m_in(in) {}
+
+    // Copies the fields of the message up to the current limit into out. Path: the message's
+    // place (0 model, 1 graph, 2 initializer), which decides what is descended into or dropped.
+    bool copyMessage(int level, std::string &out)
+    {
+        google::protobuf::io::StringOutputStream stream(&out);
+        google::protobuf::io::CodedOutputStream o(&stream);
+        for (;;) {
+            const uint32_t tag = m_in.ReadTag();
+            if (tag == 0)
+                return m_in.ConsumedEntireMessage() || m_in.BytesUntilLimit() == 0;
+            const uint32_t field = tag >> 3, wire = tag & 7;
+            switch (wire) {
+            case 0: {
+                uint64_t v;
+                if (!m_in.ReadVarint64(&v))
+                    return false;
+                o.WriteTag(tag);
+                o.WriteVarint64(v);
+                break;
+            }
+            case 1: {
+                uint64_t v;
+                if (!m_in.ReadLittleEndian64(&v))
+                    return false;
+                o.WriteTag(tag);
+                o.WriteLittleEndian64(v);
+                break;
+            }
+            case 5: {
+                uint32_t v;
+                if (!m_in.ReadLittleEndian32(&v))
+                    return false;
+                o.WriteTag(tag);
+                o.WriteLittleEndian32(v);
+                break;
+            }
+            case 2: {
+                uint32_t length;
+                if (!m_in.ReadVarint32(&length) || static_cast<int>(length) < 0)
+                    return false;
+                const bool descend = (level == 0 && field == 7) || (level == 1 && field == 5);
+                // TensorProto data fields: float, int32, string, int64, raw, double, uint64.
+                const bool data = level == 2 && (field == 4 || field == 5 || field == 6 || field == 7 ||
+                                                 field == 9 || field == 10 || field == 11);
+                if (descend) {
+                    const auto limit = m_in.PushLimit(static_cast<int>(length));
+                    std::string inner;
+                    if (!copyMessage(level + 1, inner))
+                        return false;
+                    m_in.PopLimit(limit);
+                    o.WriteTag(tag);
+                    o.WriteVarint32(static_cast<uint32_t>(inner.size()));
+                    o.WriteString(inner);
+                } else if (data && length > kKeptTensorBytes) {
+                    if (!m_in.Skip(static_cast<int>(length)))
+                        return false;
+                } else {
+                    std::string bytes;
+                    if (!m_in.ReadString(&bytes, static_cast<int>(length)))
+                        return false;
+                    o.WriteTag(tag);
+                    o.WriteVarint32(length);
+                    o.WriteString(bytes);
+                }
+                break;
+            }
+            default: return false; // groups (3, 4) are not used by ONNX; anything else is not protobuf
+            }
+        }
+    }
+
+    // Small tensors keep their data: shape inference reads Reshape targets and the like.
+    static constexpr uint32_t kKeptTensorBytes = 1 << 16;
+
+private:
+    google::protobuf::io::CodedInputStream &m_in;
+};
+
 void readModel(const std::string &path, onnx::ModelProto &model)
 {
     const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
@@ -147,8 +232,9 @@ void readModel(const std::string &path, onnx::ModelProto &model)
     file.SetCloseOnDelete(true);
     google::protobuf::io::CodedInputStream coded(&file);
     coded.SetTotalBytesLimit(INT_MAX);
-    // Parsed straight from the file: the bytes are never held twice.
-    if (!model.ParseFromCodedStream(&coded) || !coded.ConsumedEntireMessage())
+    coded.SetRecursionLimit(1000);
+    std::string structure;
+    if (!WireFilter(coded).copyMessage(0, structure) || !model.ParseFromString(structure))
         throw InputError(path + ": not a readable ONNX model (the protobuf is truncated or is not a model)");
     if (!model.has_graph() || model.ir_version() <= 0)
         throw InputError(path + ": not an ONNX model (no graph or no IR version in the protobuf)");
@@ -166,21 +252,6 @@ void rejectExternalData(const std::string &path, const onnx::GraphProto &g)
                              "'); save the model with its data inside (onnx.save(model, path, "
                              "save_as_external_data=False))");
         }
-}
-
-// Weights are not needed once their sizes are known: drop large ones before shape inference
-// (small ones stay: shape inference reads Reshape targets and the like).
-void dropLargeTensorData(onnx::GraphProto &g)
-{
-    for (auto &t : *g.mutable_initializer()) {
-        if (t.ByteSizeLong() < (1 << 16))
-            continue;
-        t.clear_raw_data();
-        t.clear_float_data();
-        t.clear_double_data();
-        t.clear_int32_data();
-        t.clear_int64_data();
-    }
 }
 
 void fixBatch(onnx::GraphProto &g, long long batch)
@@ -483,7 +554,6 @@ Graph importOnnx(const std::string &path, const LoadOptions &options, std::vecto
     readModel(path, model);
     onnx::GraphProto &g = *model.mutable_graph();
     rejectExternalData(path, g);
-    dropLargeTensorData(g);
     if (options.batch > 0)
         fixBatch(g, options.batch);
     // Shape inference stops at an op whose domain the model does not import; imported, an
