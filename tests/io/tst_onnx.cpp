@@ -192,9 +192,15 @@ private Q_SLOTS:
         ModelMaker::integer(gru, "hidden_size", 4);
         auto &bidi = gru; // the direction attribute must agree with W's first dimension
         ModelMaker::text(bidi, "direction", "bidirectional");
+        mm.input("img", {int64_t(1), int64_t(4), int64_t(5), int64_t(5)});
+        mm.weight("wt", {4, 3, 3, 3});
+        mm.node("ConvTranspose", {"img", "wt"}, {"up"}, "deconv");
+        mm.input("ln", {int64_t(2), int64_t(7), int64_t(8)});
+        mm.weight("gamma", {8});
+        mm.node("LayerNormalization", {"ln", "gamma"}, {"lnout"}, "layernorm");
         mm.input("rs", {int64_t(2), int64_t(6)});
         mm.node("ReduceSum", {"rs"}, {"rsum"}, "reduce");
-        for (const char *o : {"m1", "m2", "e", "Y", "G", "rsum"})
+        for (const char *o : {"m1", "m2", "e", "Y", "G", "rsum", "up", "lnout"})
             mm.output(o);
         const Graph g = loadGraph(mm.save(dir, "mm.onnx"));
         QCOMPARE(flopsOf(g, "batched"), 2.0 * (2 * 3) * 4 * 7 * 5);
@@ -204,6 +210,10 @@ private Q_SLOTS:
         QCOMPARE(flopsOf(g, "lstm"), 5.0 * (2 * 2 * 16 * 3 + 2 * 2 * 16 * 4 + 13 * 2 * 4));
         QCOMPARE(flopsOf(g, "gru"), 2.0 * 5 * (2 * 2 * 12 * 3 + 2 * 2 * 12 * 4 + 11 * 2 * 4));
         QCOMPARE(flopsOf(g, "reduce"), 12.0);
+        // Every input pixel times every output channel's kernel: 2 * 1*4*5*5 * 3*3*3.
+        QCOMPARE(flopsOf(g, "deconv"), 2.0 * 4 * 5 * 5 * 3 * 9);
+        QCOMPARE(g.outBytes(g.findNode("deconv")), 4.0 * 3 * 7 * 7);
+        QCOMPARE(flopsOf(g, "layernorm"), 2.0 * 7 * 8);
         QCOMPARE(g.outBytes(g.findNode("lstm")), 4.0 * (5 * 1 * 2 * 4 + 1 * 2 * 4)); // Y and Y_h
     }
 
