@@ -1,0 +1,253 @@
+#include "app/Document.h"
+
+#include "app/commands/AssignNodesCommand.h"
+#include "app/commands/EditClusterCommand.h"
+#include "app/commands/PinNodesCommand.h"
+#include "core/InputError.h"
+#include "core/placers/PlacerRegistry.h"
+#include "core/sim/Simulator.h"
+
+#include <QElapsedTimer>
+
+namespace ps {
+
+Document::Document(QObject *parent) : QObject(parent) {}
+Document::~Document() = default;
+
+std::vector<std::string> Document::deviceNames() const
+{
+    std::vector<std::string> names;
+    for (const Device &d : m_cluster.devices())
+        names.push_back(d.name);
+    return names;
+}
+
+std::vector<int> Document::initialPlacement() const
+{
+    if (!ready())
+        return std::vector<int>(m_graph ? m_graph->nodeCount() : 0, 0);
+    const Constraints c = constraints();
+    try {
+        PlacerResult r = runPlacer(PlacerRegistry::builtin(), "human", {*m_graph, m_cluster, c, {}}, {}, {});
+        return r.placement.devices();
+    } catch (const InputError &) {
+        return std::vector<int>(m_graph->nodeCount(), 0);
+    }
+}
+
+void Document::setGraph(std::shared_ptr<const Graph> graph, const QString &path)
+{
+    m_graph = std::move(graph);
+    graphPath = path;
+    m_pins.assign(m_graph ? m_graph->nodeCount() : 0, -1);
+    m_undo.clear();
+    rebuildSimulator();
+    m_placement = initialPlacement();
+    producer = QStringLiteral("human");
+    Q_EMIT graphChanged();
+    resimulate();
+}
+
+void Document::setCluster(const Cluster &cluster, const QString &path)
+{
+    const std::vector<std::string> oldNames = deviceNames();
+    m_cluster = cluster;
+    clusterPath = path;
+    m_undo.clear();
+    rebuildSimulator();
+    if (m_graph) {
+        // Keep each op on the device of the same name; ops whose device is gone are placed anew.
+        const std::vector<int> fresh = initialPlacement();
+        bool kept = !m_placement.empty();
+        for (size_t v = 0; v < m_placement.size() && kept; ++v) {
+            const int d = m_placement[v] >= 0 && m_placement[v] < static_cast<int>(oldNames.size())
+                              ? m_cluster.findDevice(oldNames[m_placement[v]])
+                              : -1;
+            m_placement[v] = d >= 0 ? d : fresh[v];
+        }
+        if (!kept)
+            m_placement = fresh;
+        for (int &p : m_pins)
+            p = p >= 0 && p < static_cast<int>(oldNames.size()) ? m_cluster.findDevice(oldNames[p]) : -1;
+    }
+    Q_EMIT clusterChanged();
+    resimulate();
+}
+
+void Document::restore(std::shared_ptr<const Graph> graph, const Cluster &cluster, std::vector<int> placement,
+                       std::vector<int> pins)
+{
+    m_graph = std::move(graph);
+    m_cluster = cluster;
+    m_placement = std::move(placement);
+    m_pins = std::move(pins);
+    m_undo.clear();
+    rebuildSimulator();
+    Q_EMIT graphChanged();
+    Q_EMIT clusterChanged();
+    resimulate();
+}
+
+void Document::rebuildSimulator()
+{
+    m_simulator.reset();
+    m_schedule.reset();
+    if (ready())
+        m_simulator = std::make_unique<Simulator>(*m_graph, m_cluster);
+}
+
+void Document::resimulate()
+{
+    if (m_simulator && static_cast<int>(m_placement.size()) == m_graph->nodeCount()) {
+        QElapsedTimer timer;
+        timer.start();
+        m_schedule = std::make_shared<Schedule>(m_simulator->simulate(m_placement));
+        m_simulationMs = static_cast<double>(timer.nsecsElapsed()) / 1e6;
+    } else {
+        m_schedule.reset();
+    }
+    Q_EMIT placementChanged();
+}
+
+void Document::assign(const std::vector<int> &nodes, int device)
+{
+    if (!ready() || device < 0 || device >= m_cluster.deviceCount())
+        return;
+    std::vector<int> changed;
+    for (int v : nodes)
+        if (v >= 0 && v < m_graph->nodeCount() && m_placement[v] != device)
+            changed.push_back(v);
+    if (changed.empty())
+        return;
+    m_undo.push(new AssignNodesCommand(this, changed, std::vector<int>(changed.size(), device),
+                                       tr("Move %n op(s) to %1", nullptr, static_cast<int>(changed.size()))
+                                           .arg(QString::fromStdString(m_cluster.device(device).name))));
+}
+
+void Document::applyPlacement(const std::vector<int> &devices, const QString &what)
+{
+    if (!ready() || static_cast<int>(devices.size()) != m_graph->nodeCount())
+        return;
+    std::vector<int> nodes, to;
+    for (int v = 0; v < m_graph->nodeCount(); ++v)
+        if (devices[v] != m_placement[v]) {
+            nodes.push_back(v);
+            to.push_back(devices[v]);
+        }
+    producer = what;
+    if (nodes.empty())
+        return;
+    m_undo.push(new AssignNodesCommand(this, nodes, to, tr("Apply %1").arg(what)));
+}
+
+void Document::setPinned(const std::vector<int> &nodes, bool pinned)
+{
+    if (!ready() || nodes.empty())
+        return;
+    std::vector<int> pins;
+    for (int v : nodes)
+        pins.push_back(pinned ? m_placement[v] : -1);
+    m_undo.push(new PinNodesCommand(this, nodes, pins,
+                                    pinned ? tr("Pin %n op(s)", nullptr, static_cast<int>(nodes.size()))
+                                           : tr("Unpin %n op(s)", nullptr, static_cast<int>(nodes.size()))));
+}
+
+void Document::editCluster(const Cluster &cluster)
+{
+    if (!m_graph) {
+        setCluster(cluster, clusterPath);
+        return;
+    }
+    // Ops on devices that no longer exist go to the fastest remaining device.
+    std::vector<int> placement = m_placement;
+    const int fastest = cluster.devicesBySpeed().empty() ? 0 : cluster.devicesBySpeed().front();
+    for (int &d : placement)
+        if (d >= cluster.deviceCount())
+            d = fastest;
+    m_undo.push(new EditClusterCommand(this, m_cluster, m_placement, cluster, placement));
+}
+
+void Document::setDevices(const std::vector<int> &nodes, const std::vector<int> &devices)
+{
+    for (size_t i = 0; i < nodes.size(); ++i)
+        m_placement[nodes[i]] = devices[i];
+    resimulate();
+}
+
+void Document::setPins(const std::vector<int> &nodes, const std::vector<int> &pins)
+{
+    for (size_t i = 0; i < nodes.size(); ++i)
+        m_pins[nodes[i]] = pins[i];
+    resimulate();
+}
+
+void Document::replaceCluster(const Cluster &cluster, const std::vector<int> &placement)
+{
+    m_cluster = cluster;
+    m_placement = placement;
+    for (int &p : m_pins)
+        if (p >= m_cluster.deviceCount())
+            p = -1;
+    rebuildSimulator();
+    Q_EMIT clusterChanged();
+    resimulate();
+}
+
+Constraints Document::constraints() const
+{
+    Constraints c = m_graph && m_cluster.deviceCount() > 0 ? Constraints::fromGraph(*m_graph, m_cluster) : Constraints();
+    for (size_t v = 0; v < m_pins.size(); ++v)
+        if (m_pins[v] >= 0)
+            c.pin(static_cast<int>(v), m_pins[v]);
+    return c;
+}
+
+std::vector<int> Document::opCountPerDevice() const
+{
+    std::vector<int> count(m_cluster.deviceCount(), 0);
+    for (int d : m_placement)
+        if (d >= 0 && d < static_cast<int>(count.size()))
+            ++count[d];
+    return count;
+}
+
+std::vector<std::string> Document::userPinViolations() const
+{
+    std::vector<std::string> out;
+    for (size_t v = 0; v < m_pins.size(); ++v)
+        if (m_pins[v] >= 0 && m_placement[v] != m_pins[v])
+            out.push_back("pin:" + m_graph->id(static_cast<int>(v)));
+    return out;
+}
+
+std::vector<char> Document::flaggedNodes() const
+{
+    std::vector<char> flag(m_placement.size(), 0);
+    if (!ready() || !m_schedule)
+        return flag;
+    std::vector<char> over(m_cluster.deviceCount(), 0);
+    for (int d = 0; d < m_cluster.deviceCount() && d < static_cast<int>(m_schedule->memory.size()); ++d)
+        over[d] = m_schedule->memory[d] > m_cluster.device(d).memoryBytes;
+    const Constraints c = constraints();
+    std::vector<int> groupDevice(c.groupCount(), -2);
+    std::vector<char> groupSplit(c.groupCount(), 0);
+    for (size_t v = 0; v < m_placement.size(); ++v) {
+        const int g = c.groupOf(static_cast<int>(v));
+        if (g < 0)
+            continue;
+        if (groupDevice[g] == -2)
+            groupDevice[g] = m_placement[v];
+        else if (groupDevice[g] != m_placement[v])
+            groupSplit[g] = 1;
+    }
+    for (size_t v = 0; v < m_placement.size(); ++v) {
+        const int d = m_placement[v];
+        const int pin = c.pinnedDevice(static_cast<int>(v));
+        const int g = c.groupOf(static_cast<int>(v));
+        flag[v] = (d >= 0 && d < static_cast<int>(over.size()) && over[d]) || (pin >= 0 && pin != d) ||
+                  pin == Constraints::kUnknownDevice || (g >= 0 && groupSplit[g]);
+    }
+    return flag;
+}
+
+} // namespace ps

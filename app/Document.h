@@ -1,0 +1,85 @@
+#pragma once
+// The open session: a graph, a cluster, the placement being edited, the user's pins, and the
+// schedule of that placement. Every edit goes through the undo stack (app/commands/); the
+// document re-simulates after each change and emits one signal that the views follow.
+#include "core/cluster/Cluster.h"
+#include "core/graph/Graph.h"
+#include "core/placement/Constraints.h"
+#include "core/sim/Schedule.h"
+
+#include <QObject>
+#include <QUndoStack>
+
+#include <memory>
+#include <vector>
+
+namespace ps {
+
+class Simulator;
+
+class Document : public QObject
+{
+    Q_OBJECT
+public:
+    explicit Document(QObject *parent = nullptr);
+    ~Document() override;
+
+    std::shared_ptr<const Graph> graph() const { return m_graph; }
+    const Cluster &cluster() const { return m_cluster; }
+    bool ready() const { return m_graph && m_cluster.deviceCount() > 0; }
+    const std::vector<int> &placement() const { return m_placement; }
+    const std::vector<int> &pins() const { return m_pins; } // device per node, -1 unpinned
+    std::shared_ptr<const Schedule> schedule() const { return m_schedule; }
+    QUndoStack *undoStack() { return &m_undo; }
+    double lastSimulationMs() const { return m_simulationMs; }
+
+    QString graphPath, clusterPath, sessionPath;
+    QString producer; // what made the current placement (a model, "manual", a file)
+
+    // Opening (not undoable: they start a new editing context and clear the undo stack).
+    // A new graph is placed by `human`; a new cluster keeps devices found by name.
+    void setGraph(std::shared_ptr<const Graph> graph, const QString &path);
+    void setCluster(const Cluster &cluster, const QString &path);
+    // Restores a saved state at once (sessions, autosave recovery).
+    void restore(std::shared_ptr<const Graph> graph, const Cluster &cluster, std::vector<int> placement,
+                 std::vector<int> pins);
+
+    // Edits, one undo command each.
+    void assign(const std::vector<int> &nodes, int device);
+    void applyPlacement(const std::vector<int> &devices, const QString &what);
+    void setPinned(const std::vector<int> &nodes, bool pinned);
+    void editCluster(const Cluster &cluster);
+
+    // Used by the undo commands.
+    void setDevices(const std::vector<int> &nodes, const std::vector<int> &devices);
+    void setPins(const std::vector<int> &nodes, const std::vector<int> &pins);
+    void replaceCluster(const Cluster &cluster, const std::vector<int> &placement);
+
+    // Derived state.
+    Constraints constraints() const; // the graph's pins and groups, plus the user's pins
+    std::vector<int> opCountPerDevice() const;
+    std::vector<std::string> userPinViolations() const;
+    std::vector<char> flaggedNodes() const; // on an overflowing device, off its pin, or a split group
+    std::vector<std::string> deviceNames() const;
+
+Q_SIGNALS:
+    void graphChanged();
+    void clusterChanged();
+    void placementChanged(); // the schedule is already updated
+    void message(const QString &text);
+
+private:
+    void resimulate();
+    void rebuildSimulator();
+    std::vector<int> initialPlacement() const;
+
+    std::shared_ptr<const Graph> m_graph;
+    Cluster m_cluster;
+    std::vector<int> m_placement, m_pins;
+    std::shared_ptr<const Schedule> m_schedule;
+    std::unique_ptr<Simulator> m_simulator;
+    QUndoStack m_undo;
+    double m_simulationMs = 0;
+};
+
+} // namespace ps

@@ -1,0 +1,176 @@
+#include "app/Exporter.h"
+
+#include "app/Document.h"
+#include "core/InputError.h"
+#include "core/io/FileKind.h"
+#include "core/io/PlacementCsv.h"
+#include "core/io/PlacementJson.h"
+#include "core/placement/Placement.h"
+
+#include <QBuffer>
+#include <QPainter>
+#include <QSaveFile>
+#include <QSvgGenerator>
+#include <QWidget>
+
+#include <map>
+#include <nlohmann/json.hpp>
+
+namespace ps {
+
+namespace {
+
+void requireReady(const QString &path, const Document &d)
+{
+    if (!d.ready())
+        throw InputError(path.toStdString() + ": open a graph and a cluster first");
+}
+
+void writeText(const QString &path, const std::string &text)
+{
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly) || file.write(text.data(), static_cast<qint64>(text.size())) < 0 ||
+        !file.commit())
+        throw InputError(path.toStdString() + ": cannot write: " + file.errorString().toStdString());
+}
+
+PlacementDoc docOf(const Document &d)
+{
+    Placement p(d.placement());
+    p.producerModel = d.producer.toStdString();
+    return toDoc(p, *d.graph(), d.cluster());
+}
+
+// The ordinal of a device among those of its kind (GPUs, CPUs, other accelerators).
+int ordinalOfKind(const Document &d, int device, bool (*same)(const std::string &))
+{
+    int n = 0;
+    for (int i = 0; i < device; ++i)
+        n += same(d.cluster().device(i).type);
+    return n;
+}
+
+bool isCpu(const std::string &type) { return type == "cpu"; }
+bool isNotCpu(const std::string &type) { return type != "cpu"; }
+
+} // namespace
+
+void exportPlacementJson(const QString &path, const Document &d)
+{
+    requireReady(path, d);
+    writePlacementJson(path.toStdString(), docOf(d));
+}
+
+void exportPlacementCsv(const QString &path, const Document &d)
+{
+    requireReady(path, d);
+    writePlacementCsv(path.toStdString(), docOf(d));
+}
+
+void exportPlacementDot(const QString &path, const Document &d)
+{
+    requireReady(path, d);
+    const Placement p(d.placement());
+    saveGraph(path.toStdString(), *d.graph(), &d.cluster(), &p);
+}
+
+void exportTimelineCsv(const QString &path, const Document &d)
+{
+    requireReady(path, d);
+    const Schedule &s = *d.schedule();
+    const Graph &g = *d.graph();
+    std::string out = "kind,name,device,start_s,end_s,bytes\n";
+    char buf[128];
+    auto quoted = [](const std::string &text) {
+        std::string q = "\"";
+        for (char c : text)
+            q += c == '"' ? std::string("\"\"") : std::string(1, c);
+        return q + "\"";
+    };
+    for (int v = 0; v < g.nodeCount(); ++v) {
+        std::snprintf(buf, sizeof buf, ",%.17g,%.17g,%.17g\n", s.start[v], s.finish[v], g.outBytes(v));
+        out += "op," + quoted(g.id(v)) + "," + quoted(d.cluster().device(d.placement()[v]).name) + buf;
+    }
+    for (const Transfer &t : s.transfers) {
+        std::snprintf(buf, sizeof buf, ",%.17g,%.17g,%.17g\n", t.start, t.end, t.bytes);
+        out += "transfer," + quoted(g.id(t.producer)) + "," +
+               quoted(d.cluster().device(t.src).name + "->" + d.cluster().device(t.dst).name) + buf;
+    }
+    writeText(path, out);
+}
+
+QString torchDeviceName(const Document &d, int device)
+{
+    const std::string &type = d.cluster().device(device).type;
+    if (isCpu(type))
+        return QStringLiteral("cpu");
+    return QStringLiteral("cuda:%1").arg(ordinalOfKind(d, device, isNotCpu));
+}
+
+QString tensorFlowDeviceName(const Document &d, int device)
+{
+    const std::string &type = d.cluster().device(device).type;
+    if (isCpu(type))
+        return QStringLiteral("/device:CPU:%1").arg(ordinalOfKind(d, device, isCpu));
+    return QStringLiteral("/device:GPU:%1").arg(ordinalOfKind(d, device, isNotCpu));
+}
+
+void exportTorchDeviceMap(const QString &path, const Document &d)
+{
+    requireReady(path, d);
+    const Graph &g = *d.graph();
+    // Each module path (scope, dotted) goes to the device that runs most of its ops; ops
+    // without a scope are listed under "" as accelerate's device_map does for the root.
+    std::map<std::string, std::map<int, int>> votes;
+    for (int v = 0; v < g.nodeCount(); ++v) {
+        std::string module = g.scope(v);
+        for (char &c : module)
+            if (c == '/')
+                c = '.';
+        ++votes[module][d.placement()[v]];
+    }
+    nlohmann::ordered_json map = nlohmann::ordered_json::object();
+    for (const auto &[module, count] : votes) {
+        int best = count.begin()->first;
+        for (const auto &[device, n] : count)
+            if (n > count.at(best))
+                best = device;
+        map[module] = torchDeviceName(d, best).toStdString();
+    }
+    writeText(path, map.dump(2) + "\n");
+}
+
+void exportTensorFlowDevices(const QString &path, const Document &d)
+{
+    requireReady(path, d);
+    const Graph &g = *d.graph();
+    nlohmann::ordered_json map = nlohmann::ordered_json::object();
+    for (int v = 0; v < g.nodeCount(); ++v)
+        map[g.id(v)] = tensorFlowDeviceName(d, d.placement()[v]).toStdString();
+    writeText(path, map.dump(1) + "\n");
+}
+
+void exportWidgetImage(const QString &path, QWidget *widget)
+{
+    if (path.endsWith(".svg", Qt::CaseInsensitive)) {
+        QByteArray bytes;
+        QBuffer buffer(&bytes);
+        QSvgGenerator svg;
+        svg.setOutputDevice(&buffer);
+        svg.setSize(widget->size());
+        svg.setViewBox(widget->rect());
+        svg.setTitle(widget->windowTitle());
+        QPainter painter(&svg);
+        widget->render(&painter);
+        painter.end();
+        writeText(path, bytes.toStdString());
+        return;
+    }
+    if (!path.endsWith(".png", Qt::CaseInsensitive))
+        throw InputError(path.toStdString() + ": images are written as .png or .svg");
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly) || !widget->grab().save(&file, "PNG") || !file.commit())
+        throw InputError(path.toStdString() + ": cannot write the image");
+}
+
+} // namespace ps

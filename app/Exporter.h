@@ -1,0 +1,26 @@
+#pragma once
+// Everything File ▸ Export writes: the placement (JSON, CSV, DOT coloured by device), the
+// timeline (CSV), framework device annotations (a PyTorch device_map by module path; a
+// TensorFlow "/device:GPU:N" per node), and any widget as PNG or SVG. All written atomically;
+// errors are InputErrors naming the file.
+#include <QString>
+
+class QWidget;
+
+namespace ps {
+
+class Document;
+
+void exportPlacementJson(const QString &path, const Document &document);
+void exportPlacementCsv(const QString &path, const Document &document);
+void exportPlacementDot(const QString &path, const Document &document);
+void exportTimelineCsv(const QString &path, const Document &document);
+void exportTorchDeviceMap(const QString &path, const Document &document);
+void exportTensorFlowDevices(const QString &path, const Document &document);
+void exportWidgetImage(const QString &path, QWidget *widget); // .png or .svg by name
+
+// The framework name of each device: "cuda:N"/"cpu" (PyTorch), "/device:GPU:N" (TensorFlow).
+QString torchDeviceName(const Document &document, int device);
+QString tensorFlowDeviceName(const Document &document, int device);
+
+} // namespace ps

@@ -1,0 +1,730 @@
+#include "app/MainWindow.h"
+
+#include "app/Document.h"
+#include "app/Exporter.h"
+#include "app/FileLoader.h"
+#include "app/RunsPanel.h"
+#include "app/Session.h"
+#include "core/InputError.h"
+#include "core/generators/Generators.h"
+#include "core/io/ClusterJson.h"
+#include "views/ClusterTable.h"
+#include "views/DeviceView.h"
+#include "views/GraphView.h"
+#include "views/MetricsView.h"
+#include "views/TimelineView.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QDialog>
+#include <QDialogButtonBox>
+#include <QDir>
+#include <QDockWidget>
+#include <QDragEnterEvent>
+#include <QFile>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QFormLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QPlainTextEdit>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSettings>
+#include <QSpinBox>
+#include <QStandardPaths>
+#include <QStatusBar>
+#include <QTabWidget>
+#include <QTime>
+#include <QTimer>
+#include <QToolBar>
+#include <QUndoView>
+
+namespace ps {
+
+namespace {
+constexpr int kMaxRecent = 10;
+constexpr int kAutosaveMs = 30000;
+
+QByteArray resourceBytes(const QString &name)
+{
+    QFile f(name);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+} // namespace
+
+MainWindow::MainWindow(QWidget *parent)
+    : QMainWindow(parent), m_document(new Document(this)), m_loader(new FileLoader(this))
+{
+    setWindowTitle(tr("Placement Studio"));
+    setAcceptDrops(true);
+    setDockNestingEnabled(true);
+    resize(1400, 900);
+    createDocks();
+    createMenus();
+
+    m_status = new QLabel(this);
+    m_progress = new QProgressBar(this);
+    m_progress->setRange(0, 0);
+    m_progress->setMaximumWidth(160);
+    m_progress->hide();
+    m_cancelLoad = new QPushButton(tr("Cancel"), this);
+    m_cancelLoad->hide();
+    statusBar()->addWidget(m_status, 1);
+    statusBar()->addPermanentWidget(m_progress);
+    statusBar()->addPermanentWidget(m_cancelLoad);
+    connect(m_cancelLoad, &QPushButton::clicked, this, &MainWindow::cancelLoading);
+    connect(m_loader, &FileLoader::busyChanged, this, [this](bool busy) {
+        m_progress->setVisible(busy);
+        m_cancelLoad->setVisible(busy);
+        if (busy)
+            m_status->setText(tr("Loading…"));
+    });
+    connect(m_loader, &FileLoader::finished, this, &MainWindow::loaded);
+
+    connect(m_document, &Document::graphChanged, this, &MainWindow::refreshGraph);
+    connect(m_document, &Document::clusterChanged, this, &MainWindow::refreshCluster);
+    connect(m_document, &Document::placementChanged, this, &MainWindow::refreshPlacement);
+    connect(m_document, &Document::message, this, &MainWindow::log);
+    connect(m_document->undoStack(), &QUndoStack::cleanChanged, this, &MainWindow::updateTitle);
+    connect(m_document->undoStack(), &QUndoStack::indexChanged, this, &MainWindow::updateTitle);
+
+    m_autosave = new QTimer(this);
+    m_autosave->setInterval(kAutosaveMs);
+    connect(m_autosave, &QTimer::timeout, this, &MainWindow::autosaveNow);
+    m_autosave->start();
+
+    QSettings settings;
+    restoreGeometry(settings.value("window/geometry").toByteArray());
+    restoreState(settings.value("window/state").toByteArray());
+    rebuildRecentMenu();
+    updateTitle();
+}
+
+MainWindow::~MainWindow() = default;
+
+void MainWindow::createDocks()
+{
+    auto makeDock = [this](const QString &name, const QString &title, QWidget *widget, Qt::DockWidgetArea area) {
+        auto *dock = new QDockWidget(title, this);
+        dock->setObjectName(name); // saveState() needs it
+        dock->setWidget(widget);
+        addDockWidget(area, dock);
+        m_docks.push_back(dock);
+        return dock;
+    };
+    // Graph: the search field above the view.
+    auto *graphBox = new QWidget;
+    m_search = new QLineEdit(graphBox);
+    m_search->setPlaceholderText(tr("Find ops by id, op type or scope (Enter: next)"));
+    m_search->setClearButtonEnabled(true);
+    m_graphView = new GraphView(graphBox);
+    auto *graphLayout = new QVBoxLayout(graphBox);
+    graphLayout->setContentsMargins(0, 0, 0, 0);
+    graphLayout->setSpacing(2);
+    graphLayout->addWidget(m_search);
+    graphLayout->addWidget(m_graphView);
+    connect(m_search, &QLineEdit::returnPressed, this, &MainWindow::runSearch);
+    connect(m_graphView, &GraphView::selectionChangedByUser, this, &MainWindow::setSelection);
+    connect(m_graphView, &GraphView::contextMenuRequested, this, &MainWindow::showContextMenu);
+    connect(m_graphView, &GraphView::layoutFinished, this, [this](qint64 ms, int items) {
+        log(tr("Layout of %1 visible items in %2 ms").arg(items).arg(ms));
+    });
+
+    auto *devicesTabs = new QTabWidget;
+    m_deviceView = new DeviceView;
+    m_clusterTable = new ClusterTable;
+    devicesTabs->addTab(m_deviceView, tr("Cards"));
+    devicesTabs->addTab(m_clusterTable, tr("Edit cluster"));
+    connect(m_deviceView, &DeviceView::nodesDropped, this,
+            [this](int device, const std::vector<int> &nodes) { m_document->assign(nodes, device); });
+    connect(m_deviceView, &DeviceView::deviceActivated, this, [this](int device) {
+        std::vector<int> nodes;
+        for (size_t v = 0; v < m_document->placement().size(); ++v)
+            if (m_document->placement()[v] == device)
+                nodes.push_back(static_cast<int>(v));
+        setSelection(nodes);
+    });
+    connect(m_clusterTable, &ClusterTable::clusterEdited, this,
+            [this](const Cluster &c) { m_document->editCluster(c); });
+
+    m_timeline = new TimelineView;
+    connect(m_timeline, &TimelineView::opClicked, this, [this](int v) {
+        setSelection({v});
+        m_graphView->reveal(v);
+    });
+    m_metrics = new MetricsView;
+    m_runs = new RunsPanel;
+    connect(m_runs, &RunsPanel::applyRequested, this,
+            [this](const std::vector<int> &devices, const QString &what) { m_document->applyPlacement(devices, what); });
+    connect(m_runs, &RunsPanel::log, this, &MainWindow::log);
+    m_log = new QPlainTextEdit;
+    m_log->setReadOnly(true);
+    m_log->setMaximumBlockCount(5000);
+    auto *history = new QUndoView(m_document->undoStack());
+    history->setEmptyLabel(tr("<opened>"));
+
+    makeDock("graph", tr("Graph"), graphBox, Qt::LeftDockWidgetArea);
+    QDockWidget *devices = makeDock("devices", tr("Devices"), devicesTabs, Qt::RightDockWidgetArea);
+    QDockWidget *metrics = makeDock("metrics", tr("Metrics"), m_metrics, Qt::RightDockWidgetArea);
+    QDockWidget *models = makeDock("models", tr("Models"), m_runs, Qt::RightDockWidgetArea);
+    QDockWidget *historyDock = makeDock("history", tr("History"), history, Qt::RightDockWidgetArea);
+    makeDock("timeline", tr("Timeline"), m_timeline, Qt::BottomDockWidgetArea);
+    QDockWidget *logDock = makeDock("log", tr("Log"), m_log, Qt::BottomDockWidgetArea);
+    tabifyDockWidget(metrics, models);
+    tabifyDockWidget(models, historyDock);
+    metrics->raise();
+    splitDockWidget(devices, metrics, Qt::Vertical);
+    tabifyDockWidget(dock("timeline"), logDock);
+    dock("timeline")->raise();
+    resizeDocks({dock("graph"), devices}, {900, 500}, Qt::Horizontal);
+    resizeDocks({dock("timeline")}, {260}, Qt::Vertical);
+}
+
+QDockWidget *MainWindow::dock(const QString &name) const
+{
+    for (QDockWidget *d : m_docks)
+        if (d->objectName() == name || d->windowTitle().compare(name, Qt::CaseInsensitive) == 0)
+            return d;
+    return nullptr;
+}
+
+void MainWindow::createMenus()
+{
+    QMenu *file = menuBar()->addMenu(tr("&File"));
+    file->addAction(tr("&Open…"), QKeySequence::Open, this, &MainWindow::openDialog);
+    m_recentMenu = file->addMenu(tr("Open &Recent"));
+    file->addAction(tr("Open &Example"), this, &MainWindow::openExample);
+    QMenu *generate = file->addMenu(tr("&Generate"));
+    for (const GeneratorInfo &g : generators()) {
+        QAction *a = generate->addAction(QString::fromStdString(g.name));
+        a->setToolTip(QString::fromStdString(g.description));
+        connect(a, &QAction::triggered, this, [this, name = QString::fromStdString(g.name)] { openGenerated(name); });
+    }
+    QMenu *clusters = file->addMenu(tr("&Cluster Preset"));
+    for (const QString &preset : QDir(":/clusters").entryList()) {
+        connect(clusters->addAction(preset.section('.', 0, 0)), &QAction::triggered, this, [this, preset] {
+            try {
+                m_document->setCluster(parseClusterJson(resourceBytes(":/clusters/" + preset).toStdString(), preset.toStdString()), {});
+                log(tr("Cluster preset %1").arg(preset));
+            } catch (const InputError &e) {
+                showError(QString::fromStdString(e.what()));
+            }
+        });
+    }
+    file->addSeparator();
+    file->addAction(tr("&Save Session"), QKeySequence::Save, this, [this] { saveSession(false); });
+    file->addAction(tr("Save Session &As…"), QKeySequence::SaveAs, this, [this] { saveSession(true); });
+    QMenu *exports = file->addMenu(tr("&Export"));
+    exports->addAction(tr("Placement as JSON…"), this, [this] {
+        exportWith(tr("Export placement"), tr("Placement (*.placement.json)"), exportPlacementJson);
+    });
+    exports->addAction(tr("Placement as CSV…"), this, [this] {
+        exportWith(tr("Export placement"), tr("CSV (*.csv)"), exportPlacementCsv);
+    });
+    exports->addAction(tr("Graph as DOT, coloured by device…"), this, [this] {
+        exportWith(tr("Export DOT"), tr("Graphviz (*.dot)"), exportPlacementDot);
+    });
+    exports->addAction(tr("Timeline as CSV…"), this, [this] {
+        exportWith(tr("Export timeline"), tr("CSV (*.csv)"), exportTimelineCsv);
+    });
+    exports->addAction(tr("PyTorch device_map (JSON)…"), this, [this] {
+        exportWith(tr("Export device_map"), tr("JSON (*.json)"), exportTorchDeviceMap);
+    });
+    exports->addAction(tr("TensorFlow devices per op (JSON)…"), this, [this] {
+        exportWith(tr("Export TensorFlow devices"), tr("JSON (*.json)"), exportTensorFlowDevices);
+    });
+    exports->addAction(tr("View as PNG or SVG…"), this, &MainWindow::exportImage);
+    file->addSeparator();
+    file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
+
+    QMenu *edit = menuBar()->addMenu(tr("&Edit"));
+    QAction *undo = m_document->undoStack()->createUndoAction(this, tr("&Undo"));
+    undo->setShortcut(QKeySequence::Undo);
+    QAction *redo = m_document->undoStack()->createRedoAction(this, tr("&Redo"));
+    redo->setShortcut(QKeySequence::Redo);
+    edit->addAction(undo);
+    edit->addAction(redo);
+    edit->addSeparator();
+    QMenu *assign = edit->addMenu(tr("&Assign Selection to Device"));
+    for (int d = 0; d < 9; ++d) {
+        QAction *a = assign->addAction(tr("Device %1").arg(d + 1));
+        a->setShortcut(QKeySequence(Qt::Key_1 + d));
+        connect(a, &QAction::triggered, this, [this, d] { assignSelection(d); });
+        addAction(a); // shortcuts work while the menu is closed
+    }
+    edit->addAction(tr("&Pin Selection"), QKeySequence(tr("Ctrl+P")), this,
+                    [this] { m_document->setPinned(m_selection, true); });
+    edit->addAction(tr("U&npin Selection"), QKeySequence(tr("Ctrl+Shift+P")), this,
+                    [this] { m_document->setPinned(m_selection, false); });
+    edit->addAction(tr("Select &All"), QKeySequence::SelectAll, this, [this] {
+        std::vector<int> all(m_document->placement().size());
+        for (size_t v = 0; v < all.size(); ++v)
+            all[v] = static_cast<int>(v);
+        setSelection(all);
+    });
+    edit->addAction(tr("&Find"), QKeySequence::Find, this, [this] {
+        dock("graph")->raise();
+        m_search->setFocus();
+        m_search->selectAll();
+    });
+
+    QMenu *view = menuBar()->addMenu(tr("&View"));
+    for (QDockWidget *d : m_docks)
+        view->addAction(d->toggleViewAction());
+}
+
+void MainWindow::log(const QString &text)
+{
+    m_log->appendPlainText(QTime::currentTime().toString("HH:mm:ss  ") + text);
+}
+
+QString MainWindow::logText() const { return m_log->toPlainText(); }
+
+void MainWindow::showError(const QString &text)
+{
+    log(tr("Error: %1").arg(text));
+    statusBar()->showMessage(text, 10000);
+    if (isVisible() && !QApplication::platformName().contains("offscreen"))
+        QMessageBox::warning(this, tr("Placement Studio"), text);
+}
+
+void MainWindow::updateTitle()
+{
+    QString name = m_document->sessionPath.isEmpty()
+                       ? (m_document->graph() ? QString::fromStdString(m_document->graph()->name()) : tr("untitled"))
+                       : QFileInfo(m_document->sessionPath).fileName();
+    setWindowTitle(name + (m_document->undoStack()->isClean() ? "" : " *") + tr(" — Placement Studio"));
+}
+
+// ---- opening -------------------------------------------------------------------------------
+
+void MainWindow::openFiles(const QStringList &paths, const LoadOptions &options)
+{
+    for (const QString &path : paths) {
+        log(tr("Opening %1").arg(path));
+        m_loader->load(path, options);
+    }
+}
+
+void MainWindow::cancelLoading()
+{
+    if (m_loader->inFlight() == 0)
+        return;
+    m_loader->cancel();
+    log(tr("Loading cancelled"));
+    m_status->setText(tr("Loading cancelled"));
+}
+
+bool MainWindow::busy() const { return m_loader->inFlight() > 0 || m_graphView->layoutRunning(); }
+
+void MainWindow::loaded(const LoadResult &r)
+{
+    if (!r.error.isEmpty()) {
+        showError(r.error);
+        m_status->clear();
+        return;
+    }
+    addRecent(r.path);
+    if (r.session) {
+        const SessionData &s = *r.session;
+        m_document->graphPath = s.graphPath;
+        m_document->clusterPath = s.clusterPath;
+        m_document->sessionPath = r.path;
+        m_document->producer = s.producer;
+        m_document->restore(s.graph, s.cluster, s.placement, s.pins);
+        log(tr("Session %1 restored").arg(r.path));
+        updateTitle();
+        return;
+    }
+    LoadedFile &f = *r.file;
+    for (const std::string &w : f.warnings)
+        log(tr("Warning: %1: %2").arg(r.path, QString::fromStdString(w)));
+    try {
+        if (f.graph) {
+            auto graph = std::make_shared<const Graph>(std::move(*f.graph));
+            log(tr("Graph %1: %2 ops, %3 edges").arg(r.path).arg(graph->nodeCount()).arg(graph->edgeCount()));
+            m_document->setGraph(graph, r.path);
+        } else if (f.cluster) {
+            log(tr("Cluster %1: %2 devices").arg(r.path).arg(f.cluster->deviceCount()));
+            m_document->setCluster(*f.cluster, r.path);
+        } else if (f.placement) {
+            if (!m_document->ready())
+                throw InputError(r.path.toStdString() + ": open a graph and a cluster before a placement");
+            Placement p = resolvePlacement(*f.placement, *m_document->graph(), m_document->cluster());
+            m_document->applyPlacement(p.devices(), QFileInfo(r.path).fileName());
+            log(tr("Placement %1 applied (undo restores the previous one)").arg(r.path));
+        } else if (f.partition) {
+            if (!m_document->ready())
+                throw InputError(r.path.toStdString() + ": open a graph and a cluster before a partition");
+            const Partition part = resolvePartition(*f.partition, *m_document->graph());
+            if (part.k() > m_document->cluster().deviceCount())
+                throw InputError(r.path.toStdString() + ": " + std::to_string(part.k()) + " parts for " +
+                                 std::to_string(m_document->cluster().deviceCount()) + " devices");
+            std::vector<int> devices(part.parts().begin(), part.parts().end());
+            m_document->applyPlacement(devices, QFileInfo(r.path).fileName());
+            log(tr("Partition %1 applied as a placement: part i on device i").arg(r.path));
+        }
+    } catch (const InputError &e) {
+        showError(QString::fromStdString(e.what()));
+    }
+    m_status->clear();
+    updateTitle();
+}
+
+void MainWindow::openExample()
+{
+    try {
+        m_document->setCluster(parseClusterJson(resourceBytes(":/clusters/4gpu.cluster.json").toStdString(),
+                                                "4gpu.cluster.json"),
+                               {});
+        auto graph = std::make_shared<const Graph>(ps::generate("inception-v3", {{"batch", 32}}, 1));
+        m_document->setGraph(graph, {});
+        log(tr("Example: Inception-V3 (batch 32) on 4 GPUs, placed by human"));
+    } catch (const InputError &e) {
+        showError(QString::fromStdString(e.what()));
+    }
+}
+
+void MainWindow::openGenerated(const QString &name)
+{
+    try {
+        auto graph = std::make_shared<const Graph>(ps::generate(name.toStdString(), std::map<std::string, double>{}, 1));
+        m_document->setGraph(graph, {});
+        log(tr("Generated %1 with its defaults: %2 ops").arg(name).arg(graph->nodeCount()));
+    } catch (const InputError &e) {
+        showError(QString::fromStdString(e.what()));
+    }
+}
+
+LoadOptions MainWindow::askImportOptions(const QString &path, bool *ok)
+{
+    QDialog dialog(this);
+    dialog.setWindowTitle(tr("Import %1").arg(QFileInfo(path).fileName()));
+    auto *batch = new QSpinBox(&dialog);
+    batch->setRange(0, 1 << 20);
+    batch->setSpecialValueText(tr("as in the file"));
+    auto *shapes = new QLineEdit(&dialog);
+    shapes->setPlaceholderText(tr("e.g. 1x3x224x224; 2x5:int64 (TorchScript, one per input)"));
+    auto *form = new QFormLayout(&dialog);
+    form->addRow(tr("Batch size"), batch);
+    if (path.endsWith(".pt") || path.endsWith(".pth") || path.endsWith(".torchscript"))
+        form->addRow(tr("Input shapes"), shapes);
+    auto *buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, &dialog);
+    form->addRow(buttons);
+    connect(buttons, &QDialogButtonBox::accepted, &dialog, &QDialog::accept);
+    connect(buttons, &QDialogButtonBox::rejected, &dialog, &QDialog::reject);
+    LoadOptions options;
+    *ok = dialog.exec() == QDialog::Accepted;
+    options.batch = batch->value();
+    for (const QString &spec : shapes->text().split(';', Qt::SkipEmptyParts)) {
+        LoadOptions::Input input;
+        const QStringList parts = spec.trimmed().split(':');
+        for (const QString &d : parts[0].split('x', Qt::SkipEmptyParts))
+            input.shape.push_back(d.toLongLong());
+        if (parts.size() > 1)
+            input.dtype = parts[1].toStdString();
+        options.inputs.push_back(input);
+    }
+    return options;
+}
+
+void MainWindow::openDialog()
+{
+    QSettings settings;
+    const QStringList paths = QFileDialog::getOpenFileNames(
+        this, tr("Open"), settings.value("files/lastDir").toString(),
+        tr("All supported (*.json *.gz *.dot *.gv *.graph *.metis *.csv *.onnx *.pt *.pth *.pstudio);;"
+           "Graphs (*.graph.json *.graph.json.gz *.dot *.gv *.graph *.metis *.onnx *.pt *.pth);;"
+           "Clusters (*.cluster.json);;Placements (*.placement.json *.csv);;Sessions (*.pstudio);;All files (*)"));
+    if (paths.isEmpty())
+        return;
+    settings.setValue("files/lastDir", QFileInfo(paths.first()).absolutePath());
+    for (const QString &path : paths) {
+        LoadOptions options;
+        if (path.endsWith(".onnx") || path.endsWith(".pt") || path.endsWith(".pth")) {
+            bool ok = false;
+            options = askImportOptions(path, &ok);
+            if (!ok)
+                continue;
+        }
+        openFiles({path}, options);
+    }
+}
+
+void MainWindow::addRecent(const QString &path)
+{
+    QSettings settings;
+    QStringList recent = settings.value("files/recent").toStringList();
+    recent.removeAll(path);
+    recent.prepend(path);
+    while (recent.size() > kMaxRecent)
+        recent.removeLast();
+    settings.setValue("files/recent", recent);
+    rebuildRecentMenu();
+}
+
+void MainWindow::rebuildRecentMenu()
+{
+    if (!m_recentMenu)
+        return;
+    m_recentMenu->clear();
+    const QStringList recent = QSettings().value("files/recent").toStringList();
+    for (const QString &path : recent)
+        connect(m_recentMenu->addAction(path), &QAction::triggered, this, [this, path] { openFiles({path}); });
+    m_recentMenu->setEnabled(!recent.isEmpty());
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent *event)
+{
+    if (event->mimeData()->hasUrls())
+        event->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent *event)
+{
+    QStringList paths;
+    for (const QUrl &url : event->mimeData()->urls()) {
+        if (url.isLocalFile())
+            paths << url.toLocalFile();
+        else
+            showError(tr("%1: only local files can be opened").arg(url.toString()));
+    }
+    if (paths.isEmpty())
+        return;
+    event->acceptProposedAction();
+    openFiles(paths);
+}
+
+// ---- sessions, autosave ----------------------------------------------------------------------
+
+bool MainWindow::saveSessionTo(const QString &path)
+{
+    try {
+        ps::saveSession(path, *m_document);
+    } catch (const InputError &e) {
+        showError(QString::fromStdString(e.what()));
+        return false;
+    }
+    m_document->sessionPath = path;
+    m_document->undoStack()->setClean();
+    addRecent(path);
+    log(tr("Session saved to %1").arg(path));
+    updateTitle();
+    return true;
+}
+
+void MainWindow::saveSession(bool ask)
+{
+    QString path = m_document->sessionPath;
+    if (ask || path.isEmpty()) {
+        path = QFileDialog::getSaveFileName(this, tr("Save session"), path, tr("Session (*.pstudio)"));
+        if (path.isEmpty())
+            return;
+        if (!path.endsWith(".pstudio"))
+            path += ".pstudio";
+    }
+    saveSessionTo(path);
+}
+
+QString MainWindow::autosavePath()
+{
+    const QString dir = QStandardPaths::writableLocation(QStandardPaths::AppLocalDataLocation);
+    QDir().mkpath(dir);
+    return dir + "/autosave.pstudio";
+}
+
+void MainWindow::autosaveNow()
+{
+    if (!m_document->graph() || m_document->undoStack()->isClean() ||
+        m_autosavedIndex == m_document->undoStack()->index())
+        return;
+    try {
+        ps::saveSession(autosavePath(), *m_document);
+        m_autosavedIndex = m_document->undoStack()->index();
+    } catch (const InputError &e) {
+        log(tr("Autosave failed: %1").arg(QString::fromStdString(e.what())));
+    }
+}
+
+bool MainWindow::recoverAutosave()
+{
+    const QString path = autosavePath();
+    if (!QFile::exists(path))
+        return false;
+    try {
+        SessionData s = loadSession(path);
+        m_document->graphPath = s.graphPath;
+        m_document->clusterPath = s.clusterPath;
+        m_document->producer = s.producer;
+        m_document->restore(s.graph, s.cluster, s.placement, s.pins);
+        log(tr("Recovered the unsaved work of the last session"));
+        QFile::remove(path);
+        return true;
+    } catch (const InputError &e) {
+        showError(tr("The autosave could not be recovered: %1").arg(QString::fromStdString(e.what())));
+        QFile::remove(path);
+        return false;
+    }
+}
+
+void MainWindow::closeEvent(QCloseEvent *event)
+{
+    if (!m_document->undoStack()->isClean() && !QApplication::platformName().contains("offscreen")) {
+        const auto answer = QMessageBox::question(this, tr("Placement Studio"), tr("Save the session before closing?"),
+                                                  QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel);
+        if (answer == QMessageBox::Cancel) {
+            event->ignore();
+            return;
+        }
+        if (answer == QMessageBox::Save) {
+            saveSession(false);
+            if (!m_document->undoStack()->isClean()) {
+                event->ignore();
+                return;
+            }
+        }
+    }
+    m_runs->cancelAll();
+    QFile::remove(autosavePath()); // a clean exit: nothing to recover
+    QSettings settings;
+    settings.setValue("window/geometry", saveGeometry());
+    settings.setValue("window/state", saveState());
+    event->accept();
+}
+
+// ---- export ----------------------------------------------------------------------------------
+
+void MainWindow::exportWith(const QString &title, const QString &filter,
+                            void (*write)(const QString &, const Document &))
+{
+    const QString path = QFileDialog::getSaveFileName(this, title, QString(), filter);
+    if (path.isEmpty())
+        return;
+    try {
+        write(path, *m_document);
+        log(tr("Exported %1").arg(path));
+    } catch (const InputError &e) {
+        showError(QString::fromStdString(e.what()));
+    }
+}
+
+void MainWindow::exportImage()
+{
+    QStringList names;
+    for (QDockWidget *d : m_docks)
+        names << d->windowTitle();
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export view"), QString(), tr("PNG (*.png);;SVG (*.svg)"));
+    if (path.isEmpty())
+        return;
+    // The dock that has focus, else the graph.
+    QWidget *widget = dock("graph")->widget();
+    for (QDockWidget *d : m_docks)
+        if (d->isAncestorOf(QApplication::focusWidget()))
+            widget = d->widget();
+    try {
+        exportWidgetImage(path, widget);
+        log(tr("Exported %1").arg(path));
+    } catch (const InputError &e) {
+        showError(QString::fromStdString(e.what()));
+    }
+}
+
+// ---- selection and edits ---------------------------------------------------------------------
+
+void MainWindow::setSelection(const std::vector<int> &nodes)
+{
+    m_selection = nodes;
+    m_graphView->setSelection(nodes);
+    m_timeline->setSelection(nodes);
+    if (!nodes.empty())
+        m_status->setText(tr("%n op(s) selected — keys 1–9 move them, Ctrl+P pins", nullptr,
+                             static_cast<int>(nodes.size())));
+}
+
+void MainWindow::assignSelection(int device)
+{
+    if (m_selection.empty() || device >= m_document->cluster().deviceCount())
+        return;
+    m_document->assign(m_selection, device);
+}
+
+void MainWindow::showContextMenu(const std::vector<int> &nodes, const QPoint &globalPos)
+{
+    setSelection(nodes);
+    QMenu menu(this);
+    QMenu *to = menu.addMenu(tr("Move to device"));
+    for (int d = 0; d < m_document->cluster().deviceCount(); ++d) {
+        QAction *a = to->addAction(QString::fromStdString(m_document->cluster().device(d).name));
+        if (d < 9)
+            a->setShortcut(QKeySequence(Qt::Key_1 + d));
+        connect(a, &QAction::triggered, this, [this, d] { assignSelection(d); });
+    }
+    menu.addAction(tr("Pin to current device"), this, [this] { m_document->setPinned(m_selection, true); });
+    menu.addAction(tr("Unpin"), this, [this] { m_document->setPinned(m_selection, false); });
+    menu.exec(globalPos);
+}
+
+void MainWindow::runSearch()
+{
+    const QString text = m_search->text().trimmed();
+    if (text != m_lastSearch) {
+        m_lastSearch = text;
+        m_searchHits = m_graphView->search(text);
+        m_searchIndex = 0;
+        setSelection(m_searchHits);
+        m_status->setText(tr("%n match(es)", nullptr, static_cast<int>(m_searchHits.size())));
+    }
+    if (m_searchHits.empty())
+        return;
+    m_graphView->reveal(m_searchHits[m_searchIndex % m_searchHits.size()]);
+    ++m_searchIndex;
+}
+
+// ---- refresh ---------------------------------------------------------------------------------
+
+void MainWindow::refreshGraph()
+{
+    m_selection.clear();
+    m_searchHits.clear();
+    m_lastSearch.clear();
+    m_graphView->setGraph(m_document->graph());
+    refreshPlacement();
+}
+
+void MainWindow::refreshCluster()
+{
+    m_clusterTable->setCluster(m_document->cluster());
+    refreshPlacement();
+}
+
+void MainWindow::refreshPlacement()
+{
+    const Document &d = *m_document;
+    const std::shared_ptr<const Schedule> schedule = d.schedule();
+    std::vector<char> pinned(d.pins().size());
+    for (size_t v = 0; v < pinned.size(); ++v)
+        pinned[v] = d.pins()[v] >= 0;
+    m_graphView->setPlacement(d.placement(), d.cluster().deviceCount(), pinned, d.flaggedNodes());
+    if (schedule)
+        m_graphView->setTimes(schedule->start, schedule->finish, d.deviceNames());
+    const std::vector<int> counts = d.opCountPerDevice();
+    m_deviceView->setState(d.cluster(), schedule.get(), counts);
+    m_timeline->setData(d.graph(), d.cluster(), schedule, d.placement());
+    m_timeline->setSelection(m_selection);
+    m_metrics->setState(d.cluster(), schedule.get(), counts, d.userPinViolations());
+    m_runs->setProblem(d.graph(), d.cluster(), d.constraints());
+    if (schedule)
+        m_status->setText(tr("Makespan %1 (%2× bound)%3")
+                              .arg(formatSeconds(schedule->makespan))
+                              .arg(schedule->ratio(), 0, 'f', 3)
+                              .arg(schedule->violations.empty() && d.userPinViolations().empty() ? QString()
+                                                                                                 : tr(" — infeasible")));
+    updateTitle();
+}
+
+} // namespace ps

@@ -1,0 +1,115 @@
+#pragma once
+// The main window: rearrangeable docks (Graph, Devices, Timeline, Metrics, Models, History,
+// Log) over one Document; opening by menu, recent files or drag-drop (loads run off the GUI
+// thread and can be cancelled), sessions with autosave and recovery, edits, and export.
+#include "core/io/LoadOptions.h"
+
+#include <QMainWindow>
+
+#include <vector>
+
+class QDockWidget;
+class QLabel;
+class QLineEdit;
+class QPlainTextEdit;
+class QProgressBar;
+class QPushButton;
+class QTimer;
+class QMenu;
+
+namespace ps {
+
+class ClusterTable;
+class DeviceView;
+class Document;
+class FileLoader;
+class GraphView;
+class MetricsView;
+class RunsPanel;
+class TimelineView;
+struct LoadResult;
+
+class MainWindow : public QMainWindow
+{
+    Q_OBJECT
+public:
+    explicit MainWindow(QWidget *parent = nullptr);
+    ~MainWindow() override;
+
+    Document *document() const { return m_document; }
+    GraphView *graphView() const { return m_graphView; }
+    DeviceView *deviceView() const { return m_deviceView; }
+    TimelineView *timelineView() const { return m_timeline; }
+    MetricsView *metricsView() const { return m_metrics; }
+    ClusterTable *clusterTable() const { return m_clusterTable; }
+    RunsPanel *runsPanel() const { return m_runs; }
+    FileLoader *loader() const { return m_loader; }
+    QDockWidget *dock(const QString &name) const;
+    QString logText() const;
+    const std::vector<int> &selection() const { return m_selection; }
+
+    // Opens files of any kind (they go where they belong); a session replaces everything.
+    void openFiles(const QStringList &paths, const LoadOptions &options = {});
+    // The built-in example: Inception-V3 on the 4-GPU preset, placed by `human`.
+    void openExample();
+    void openGenerated(const QString &generator);
+    bool saveSessionTo(const QString &path);
+    void setSelection(const std::vector<int> &nodes);
+    void assignSelection(int device);
+    void cancelLoading();
+    bool busy() const; // loading or laying out
+
+    // Autosave: written every 30 s while there are unsaved edits; removed on a clean exit.
+    static QString autosavePath();
+    void autosaveNow();
+    bool recoverAutosave(); // loads it if present; true when it did
+
+protected:
+    void dragEnterEvent(QDragEnterEvent *event) override;
+    void dropEvent(QDropEvent *event) override;
+    void closeEvent(QCloseEvent *event) override;
+
+private:
+    void createDocks();
+    void createMenus();
+    void loaded(const LoadResult &result);
+    void refreshPlacement();
+    void refreshGraph();
+    void refreshCluster();
+    void addRecent(const QString &path);
+    void rebuildRecentMenu();
+    void log(const QString &text);
+    void showError(const QString &text);
+    void exportWith(const QString &title, const QString &filter, void (*write)(const QString &, const Document &));
+    void exportImage();
+    void openDialog();
+    void saveSession(bool ask);
+    void runSearch();
+    void updateTitle();
+    void showContextMenu(const std::vector<int> &nodes, const QPoint &globalPos);
+
+    Document *m_document;
+    FileLoader *m_loader;
+    GraphView *m_graphView;
+    DeviceView *m_deviceView;
+    ClusterTable *m_clusterTable;
+    TimelineView *m_timeline;
+    MetricsView *m_metrics;
+    RunsPanel *m_runs;
+    QPlainTextEdit *m_log;
+    QLineEdit *m_search;
+    QProgressBar *m_progress;
+    QPushButton *m_cancelLoad;
+    QLabel *m_status;
+    QMenu *m_recentMenu = nullptr;
+    QTimer *m_autosave;
+    std::vector<QDockWidget *> m_docks;
+    std::vector<int> m_selection, m_searchHits;
+    size_t m_searchIndex = 0;
+    QString m_lastSearch;
+    int m_autosavedIndex = -1;
+    // A model file picked in the Open dialog: import options (batch size, input shapes).
+    LoadOptions askImportOptions(const QString &path, bool *ok);
+};
+
+} // namespace ps

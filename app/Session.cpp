@@ -1,0 +1,112 @@
+#include "app/Session.h"
+
+#include "app/Document.h"
+#include "core/InputError.h"
+#include "core/io/ClusterJson.h"
+#include "core/io/FileKind.h"
+#include "core/io/GraphJson.h"
+#include "core/placement/Placement.h"
+
+#include <QFile>
+#include <QSaveFile>
+
+#include <nlohmann/json.hpp>
+
+namespace ps {
+
+namespace {
+using Json = nlohmann::json;
+constexpr const char *kFormat = "placement-studio-session";
+
+bool isGraphJsonPath(const QString &path)
+{
+    return path.endsWith(".graph.json") || path.endsWith(".graph.json.gz");
+}
+} // namespace
+
+void saveSession(const QString &path, const Document &document)
+{
+    if (!document.graph())
+        throw InputError(path.toStdString() + ": nothing to save (no graph is open)");
+    const Graph &g = *document.graph();
+    Json j;
+    j["format"] = kFormat;
+    j["version"] = 1;
+    // A graph JSON file is referenced; anything else (imported, generated) is embedded.
+    if (isGraphJsonPath(document.graphPath) && QFile::exists(document.graphPath))
+        j["graph_file"] = document.graphPath.toStdString();
+    else
+        j["graph"] = Json::parse(graphToJson(g));
+    if (document.cluster().deviceCount() > 0) {
+        j["cluster"] = Json::parse(clusterToJson(document.cluster()));
+        j["cluster_file"] = document.clusterPath.toStdString();
+        Json placement = Json::object(), pins = Json::object();
+        for (int v = 0; v < g.nodeCount(); ++v) {
+            placement[g.id(v)] = document.cluster().device(document.placement()[v]).name;
+            if (document.pins()[v] >= 0)
+                pins[g.id(v)] = document.cluster().device(document.pins()[v]).name;
+        }
+        j["placement"] = placement;
+        j["pins"] = pins;
+    }
+    j["producer"] = document.producer.toStdString();
+    QSaveFile file(path);
+    const std::string text = j.dump(1);
+    if (!file.open(QIODevice::WriteOnly) || file.write(text.data(), static_cast<qint64>(text.size())) < 0 ||
+        !file.commit())
+        throw InputError(path.toStdString() + ": cannot write: " + file.errorString().toStdString());
+}
+
+SessionData loadSession(const QString &path)
+{
+    const std::string where = path.toStdString();
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        throw InputError(where + ": cannot open: " + file.errorString().toStdString());
+    const QByteArray bytes = file.readAll();
+    Json j;
+    try {
+        j = Json::parse(bytes.constData(), bytes.constData() + bytes.size());
+    } catch (const Json::parse_error &e) {
+        throw InputError(where + ": not a session file (" + e.what() + ")");
+    }
+    if (!j.is_object() || j.value("format", "") != kFormat)
+        throw InputError(where + ": not a Placement Studio session (no \"format\": \"" + kFormat + "\")");
+    SessionData s;
+    try {
+        if (j.contains("graph_file")) {
+            s.graphPath = QString::fromStdString(j["graph_file"].get<std::string>());
+            s.graph = std::make_shared<Graph>(loadGraph(s.graphPath.toStdString()));
+        } else if (j.contains("graph")) {
+            s.graph = std::make_shared<Graph>(parseGraphJson(j["graph"].dump(), where + " (embedded graph)"));
+        } else {
+            throw InputError(where + ": the session has no graph");
+        }
+        const Graph &g = *s.graph;
+        if (j.contains("cluster")) {
+            s.cluster = parseClusterJson(j["cluster"].dump(), where + " (embedded cluster)");
+            s.clusterPath = QString::fromStdString(j.value("cluster_file", ""));
+        }
+        s.placement.assign(g.nodeCount(), 0);
+        s.pins.assign(g.nodeCount(), -1);
+        if (j.contains("placement") && s.cluster.deviceCount() > 0) {
+            PlacementDoc doc;
+            for (const auto &[node, device] : j["placement"].items())
+                doc.assignment.emplace_back(node, device.get<std::string>());
+            s.placement = resolvePlacement(doc, g, s.cluster).devices();
+        }
+        if (j.contains("pins"))
+            for (const auto &[node, device] : j["pins"].items()) {
+                const int v = g.findNode(node), d = s.cluster.findDevice(device.get<std::string>());
+                if (v < 0 || d < 0)
+                    throw InputError(where + ": pin of unknown node '" + node + "' or device");
+                s.pins[v] = d;
+            }
+        s.producer = QString::fromStdString(j.value("producer", ""));
+    } catch (const Json::exception &e) {
+        throw InputError(where + ": malformed session (" + e.what() + ")");
+    }
+    return s;
+}
+
+} // namespace ps

@@ -1,0 +1,116 @@
+// placement-studio [FILE...] [--screenshot FILE [--dock NAME]]
+#include "app/MainWindow.h"
+#include "app/Document.h"
+#include "models/ModelImporters.h"
+#include "views/GraphView.h"
+
+#include <QApplication>
+#include <QDockWidget>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QMessageBox>
+#include <QThread>
+
+#include <cstdio>
+#include <cstring>
+
+namespace {
+
+void usage()
+{
+    std::puts("usage: placement-studio [FILE...] [--screenshot PNG [--dock NAME]]\n"
+              "  FILE        graphs (.graph.json[.gz], .dot, .onnx, .pt, METIS .graph), clusters,\n"
+              "              placements or a session (.pstudio); none: a built-in example\n"
+              "  --screenshot PNG  render the window (or one dock: graph, devices, timeline, metrics,\n"
+              "              models, history, log) offscreen once everything is loaded, and exit");
+}
+
+// Waits until loads and the graph layout are done (at most `limitMs`).
+bool settle(ps::MainWindow &window, int limitMs)
+{
+    QElapsedTimer timer;
+    timer.start();
+    int quiet = 0;
+    while (timer.elapsed() < limitMs) {
+        QCoreApplication::processEvents(QEventLoop::AllEvents, 50);
+        quiet = window.busy() ? 0 : quiet + 1;
+        if (quiet > 10)
+            return true;
+        QThread::msleep(10);
+    }
+    return false;
+}
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+    QString screenshot, dockName;
+    QStringList inputs;
+    for (int i = 1; i < argc; ++i) {
+        if (!std::strcmp(argv[i], "--help") || !std::strcmp(argv[i], "-h")) {
+            usage();
+            return 0;
+        }
+        if (!std::strcmp(argv[i], "--version")) {
+            std::puts("placement-studio " PS_VERSION);
+            return 0;
+        }
+        if (!std::strcmp(argv[i], "--screenshot") || !std::strcmp(argv[i], "--dock")) {
+            if (i + 1 >= argc) {
+                std::fprintf(stderr, "error: %s needs a value\n", argv[i]);
+                return 2;
+            }
+            QString &target = !std::strcmp(argv[i], "--screenshot") ? screenshot : dockName;
+            target = QString::fromLocal8Bit(argv[++i]);
+            continue;
+        }
+        inputs << QString::fromLocal8Bit(argv[i]);
+    }
+    if (!screenshot.isEmpty() && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
+        qputenv("QT_QPA_PLATFORM", "offscreen");
+
+    QApplication app(argc, argv);
+    QApplication::setOrganizationName("PlacementStudio");
+    QApplication::setApplicationName("Placement Studio");
+    QApplication::setApplicationVersion(PS_VERSION);
+    ps::installModelImporters();
+
+    ps::MainWindow window;
+    if (inputs.isEmpty()) {
+        bool recovered = false;
+        if (screenshot.isEmpty() && QFile::exists(ps::MainWindow::autosavePath()) &&
+            QMessageBox::question(nullptr, QObject::tr("Placement Studio"),
+                                  QObject::tr("The last session ended without saving. Recover its work?")) ==
+                QMessageBox::Yes)
+            recovered = window.recoverAutosave();
+        if (!recovered)
+            window.openExample();
+    } else {
+        window.openFiles(inputs);
+    }
+    window.show();
+    if (screenshot.isEmpty())
+        return app.exec();
+
+    if (!settle(window, 120000))
+        std::fprintf(stderr, "warning: still loading after 120 s; the screenshot shows the state so far\n");
+    QWidget *target = &window;
+    if (!dockName.isEmpty()) {
+        QDockWidget *dock = window.dock(dockName);
+        if (!dock) {
+            std::fprintf(stderr, "error: no dock named '%s'\n", qPrintable(dockName));
+            return 2;
+        }
+        dock->show();
+        dock->raise();
+        settle(window, 2000);
+        target = dock;
+    }
+    if (!target->grab().save(screenshot)) {
+        std::fprintf(stderr, "error: cannot write %s\n", qPrintable(screenshot));
+        return 2;
+    }
+    std::printf("wrote %s\n", qPrintable(screenshot));
+    return 0;
+}

@@ -1,0 +1,60 @@
+// Graphviz dot for small views. Graphviz types stay in this file; calls are serialized.
+#include "core/layout/LayeredLayout.h"
+
+#include <graphviz/gvc.h>
+
+#include <cstdio>
+#include <mutex>
+#include <string>
+
+namespace ps {
+
+namespace {
+std::mutex graphvizLock;
+constexpr double kPointsPerInch = 72;
+} // namespace
+
+LayoutResult dotLayout(const LayoutInput &input)
+{
+    const int n = static_cast<int>(input.size.size());
+    std::lock_guard<std::mutex> lock(graphvizLock);
+    GVC_t *gvc = gvContext();
+    Agraph_t *g = agopen(const_cast<char *>("view"), Agdirected, nullptr);
+    agattr(g, AGRAPH, const_cast<char *>("nodesep"), const_cast<char *>("0.2"));
+    agattr(g, AGRAPH, const_cast<char *>("ranksep"), const_cast<char *>("0.5"));
+    agattr(g, AGNODE, const_cast<char *>("shape"), const_cast<char *>("box"));
+    agattr(g, AGNODE, const_cast<char *>("fixedsize"), const_cast<char *>("true"));
+    agattr(g, AGNODE, const_cast<char *>("width"), const_cast<char *>("1"));
+    agattr(g, AGNODE, const_cast<char *>("height"), const_cast<char *>("0.5"));
+    std::vector<Agnode_t *> nodes(n);
+    char buf[64];
+    for (int v = 0; v < n; ++v) {
+        std::snprintf(buf, sizeof buf, "n%d", v);
+        nodes[v] = agnode(g, buf, 1);
+        std::snprintf(buf, sizeof buf, "%.4f", input.size[v].first / kPointsPerInch);
+        agset(nodes[v], const_cast<char *>("width"), buf);
+        std::snprintf(buf, sizeof buf, "%.4f", input.size[v].second / kPointsPerInch);
+        agset(nodes[v], const_cast<char *>("height"), buf);
+    }
+    for (const auto &[a, b] : input.edges)
+        if (a != b && a >= 0 && b >= 0 && a < n && b < n)
+            agedge(g, nodes[a], nodes[b], nullptr, 1);
+    LayoutResult out;
+    if (gvLayout(gvc, g, "dot") != 0) {
+        agclose(g);
+        gvFreeContext(gvc);
+        return layeredLayout(input);
+    }
+    out.center.resize(n);
+    const boxf bb = GD_bb(g);
+    out.width = bb.UR.x - bb.LL.x;
+    out.height = bb.UR.y - bb.LL.y;
+    for (int v = 0; v < n; ++v) // Graphviz's y grows upwards: flip it
+        out.center[v] = {ND_coord(nodes[v]).x - bb.LL.x, bb.UR.y - ND_coord(nodes[v]).y};
+    gvFreeLayout(gvc, g);
+    agclose(g);
+    gvFreeContext(gvc);
+    return out;
+}
+
+} // namespace ps

@@ -1,0 +1,87 @@
+#pragma once
+// The graph, collapsed by scope: ops coloured by device, cross-device edges highlighted by
+// bytes, collapsed scopes with their device mix. Layout runs in a worker thread (Graphviz dot
+// for a few hundred visible items, our layered layout beyond); the view stays usable meanwhile.
+// Double-click expands a scope or collapses an op's scope; drag selected ops onto a device.
+#include "core/graph/Graph.h"
+#include "views/GraphItems.h"
+
+#include <QFutureWatcher>
+#include <QGraphicsView>
+
+#include <atomic>
+#include <memory>
+
+namespace ps {
+
+struct LayoutJob;
+
+class GraphView : public QGraphicsView
+{
+    Q_OBJECT
+public:
+    explicit GraphView(QWidget *parent = nullptr);
+    ~GraphView() override;
+
+    void setGraph(std::shared_ptr<const Graph> graph);
+    // Colours, pins and red flags; a repaint only.
+    void setPlacement(const std::vector<int> &device, int deviceCount, const std::vector<char> &pinned,
+                      const std::vector<char> &flagged);
+    void setTimes(const std::vector<double> &start, const std::vector<double> &finish,
+                  const std::vector<std::string> &deviceNames);
+    void setSelection(const std::vector<int> &nodes);
+    std::vector<int> selectedNodes() const;
+
+    void setExpanded(int scope, bool expanded);
+    bool isExpanded(int scope) const;
+    // Selects the nodes whose id, op or scope contains text; returns them.
+    std::vector<int> search(const QString &text);
+    // Centres on a node (expanding its scopes if needed).
+    void reveal(int node);
+
+    bool layoutRunning() const { return m_running; }
+    int visibleItems() const;
+    qint64 lastLayoutMs() const { return m_lastLayoutMs; }
+    // The item under a scene point (-1 for none), and a node's item.
+    int itemAt(const QPoint &viewPos) const;
+    QString tooltipFor(int item) const;
+
+Q_SIGNALS:
+    void selectionChangedByUser(const std::vector<int> &nodes);
+    void layoutFinished(qint64 ms, int items);
+    void contextMenuRequested(const std::vector<int> &nodes, const QPoint &globalPos);
+
+protected:
+    void wheelEvent(QWheelEvent *event) override;
+    void mousePressEvent(QMouseEvent *event) override;
+    void mouseMoveEvent(QMouseEvent *event) override;
+    void mouseDoubleClickEvent(QMouseEvent *event) override;
+    void contextMenuEvent(QContextMenuEvent *event) override;
+    bool viewportEvent(QEvent *event) override;
+    void drawBackground(QPainter *painter, const QRectF &rect) override;
+
+private:
+    void relayout();
+    void layoutDone();
+    void sceneSelectionChanged();
+    std::vector<int> nodesOfItems(const QList<QGraphicsItem *> &items) const;
+
+    std::shared_ptr<const Graph> m_graph;
+    std::vector<char> m_expanded;
+    std::unique_ptr<GraphPaintData> m_data;
+    std::vector<NodeItem *> m_items;
+    std::vector<int> m_device;
+    std::vector<char> m_pinned, m_flagged;
+    int m_deviceCount = 0;
+    std::vector<double> m_start, m_finish;
+    std::vector<std::string> m_deviceNames;
+    QFutureWatcher<std::shared_ptr<LayoutJob>> m_watcher;
+    std::shared_ptr<std::atomic<bool>> m_cancel;
+    bool m_running = false, m_pendingRelayout = false, m_settingSelection = false, m_fitPending = false;
+    qint64 m_lastLayoutMs = 0;
+    QPoint m_pressPos;
+    bool m_pressOnSelected = false;
+    std::vector<int> m_pendingSelection;
+};
+
+} // namespace ps
