@@ -80,7 +80,7 @@ void ClusterTable::setCluster(const Cluster &cluster)
     m_filling = false;
 }
 
-QString ClusterTable::errorText() const { return m_error->isVisible() ? m_error->text() : QString(); }
+QString ClusterTable::errorText() const { return m_error->isHidden() ? QString() : m_error->text(); }
 
 Cluster ClusterTable::currentCluster() const
 {

@@ -50,6 +50,9 @@ GraphView::~GraphView()
     if (m_cancel)
         *m_cancel = true;
     m_watcher.waitForFinished();
+    // The items paint from m_data, which goes before the scene (a child object) does.
+    disconnect(scene(), nullptr, this, nullptr);
+    scene()->clear();
 }
 
 void GraphView::setGraph(std::shared_ptr<const Graph> graph)
