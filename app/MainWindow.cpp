@@ -178,11 +178,16 @@ void MainWindow::createDocks()
     tabifyDockWidget(metrics, models);
     tabifyDockWidget(models, historyDock);
     metrics->raise();
-    splitDockWidget(devices, metrics, Qt::Vertical);
     tabifyDockWidget(dock("timeline"), logDock);
     dock("timeline")->raise();
-    resizeDocks({dock("graph"), devices}, {900, 500}, Qt::Horizontal);
-    resizeDocks({dock("timeline")}, {260}, Qt::Vertical);
+    // Default proportions, once the window has its size (a saved layout replaces them).
+    QTimer::singleShot(0, this, [this, devices, metrics] {
+        if (!QSettings().contains("window/state")) {
+            resizeDocks({dock("graph"), devices}, {880, 520}, Qt::Horizontal);
+            resizeDocks({devices, metrics}, {230, 400}, Qt::Vertical);
+            resizeDocks({dock("timeline")}, {250}, Qt::Vertical);
+        }
+    });
 }
 
 QDockWidget *MainWindow::dock(const QString &name) const
@@ -274,6 +279,9 @@ void MainWindow::createMenus()
     });
 
     QMenu *view = menuBar()->addMenu(tr("&View"));
+    view->addAction(tr("Expand Scopes (up to 2,000 items)"), this, [this] { m_graphView->expandToBudget(2000); });
+    view->addAction(tr("Collapse Scopes"), this, [this] { m_graphView->expandToBudget(150); });
+    view->addSeparator();
     for (QDockWidget *d : m_docks)
         view->addAction(d->toggleViewAction());
 }

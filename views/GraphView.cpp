@@ -193,6 +193,15 @@ void GraphView::setExpanded(int scope, bool expanded)
     relayout();
 }
 
+void GraphView::expandToBudget(int items)
+{
+    if (!m_graph)
+        return;
+    m_expanded = CollapsedView::expandWithin(*m_graph, items);
+    m_pendingSelection = selectedNodes();
+    relayout();
+}
+
 bool GraphView::isExpanded(int scope) const
 {
     return scope >= 0 && scope < static_cast<int>(m_expanded.size()) && m_expanded[scope];

@@ -33,6 +33,8 @@ public:
     std::vector<int> selectedNodes() const;
 
     void setExpanded(int scope, bool expanded);
+    // Opens scopes breadth-first while at most `items` are visible (View ▸ Expand/Collapse all).
+    void expandToBudget(int items);
     bool isExpanded(int scope) const;
     // Selects the nodes whose id, op or scope contains text; returns them.
     std::vector<int> search(const QString &text);

@@ -18,6 +18,8 @@ constexpr int kLabelWidth = 110, kRowHeight = 22, kAxisHeight = 22;
 
 QString timeText(double s)
 {
+    if (s == 0)
+        return QStringLiteral("0");
     if (s >= 1)
         return QString::number(s, 'g', 4) + " s";
     if (s >= 1e-3)

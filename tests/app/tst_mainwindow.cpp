@@ -20,6 +20,7 @@
 #include "views/TimelineView.h"
 
 #include <QDockWidget>
+#include <QScrollBar>
 #include <QElapsedTimer>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -331,6 +332,25 @@ private Q_SLOTS:
               usable, worstGap, w.document()->lastSimulationMs(), w.graphView()->visibleItems(),
               w.graphView()->lastLayoutMs());
         QVERIFY2(worstGap < 1500, qPrintable(QString::number(worstGap))); // loose: shared machines
+        // Pan and zoom: the time to repaint the viewport after each step, collapsed and expanded.
+        auto frameMs = [&] {
+            QElapsedTimer frames;
+            frames.start();
+            for (int i = 0; i < 20; ++i) {
+                w.graphView()->scale(i % 2 ? 1 / 1.1 : 1.1, i % 2 ? 1 / 1.1 : 1.1);
+                w.graphView()->horizontalScrollBar()->setValue(w.graphView()->horizontalScrollBar()->value() + 7);
+                w.graphView()->viewport()->repaint();
+            }
+            return frames.elapsed() / 20.0;
+        };
+        const double collapsed = frameMs();
+        w.graphView()->expandToBudget(2000);
+        QTRY_VERIFY_WITH_TIMEOUT(!w.busy(), 60000);
+        const int expandedItems = w.graphView()->visibleItems();
+        const double expanded = frameMs();
+        qInfo("pan/zoom frame: %.2f ms collapsed, %.2f ms with %d items (laid out in %lld ms)", collapsed, expanded,
+              expandedItems, w.graphView()->lastLayoutMs());
+        QVERIFY(expandedItems > 100);
         // An edit re-simulates and redraws.
         QElapsedTimer edit;
         edit.start();
