@@ -192,6 +192,37 @@ private Q_SLOTS:
         QVERIFY(d.schedule()->violations.empty());
     }
 
+    void clusterLinksAndDevicesEditable()
+    {
+        MainWindow w;
+        openBasics(w);
+        Document &d = *w.document();
+        ClusterTable *t = w.clusterTable();
+        t->addLink(); // gpu:0 -> gpu:1 at the default link's values
+        QCOMPARE(static_cast<int>(d.cluster().explicitLinks().size()), 1);
+        t->linkTable()->item(0, 2)->setText("100"); // GB/s
+        QCOMPARE(d.cluster().link(0, 1).bandwidthBytesPerS, 100e9);
+        QCOMPARE(d.cluster().link(1, 0).bandwidthBytesPerS, 100e9); // both ways
+        t->linkTable()->item(0, 1)->setText("tpu:9");
+        QVERIFY(t->errorText().contains("unknown device 'tpu:9'"));
+        QCOMPARE(d.cluster().link(0, 1).bandwidthBytesPerS, 100e9); // the last valid cluster stays
+        t->linkTable()->item(0, 1)->setText("gpu:1");
+        t->addDevice();
+        QCOMPARE(d.cluster().deviceCount(), 5);
+        QCOMPARE(w.deviceView()->cardCount(), 5);
+        t->table()->setCurrentCell(1, 0);
+        t->removeSelectedDevice(); // gpu:1 and its link go
+        QCOMPARE(d.cluster().deviceCount(), 4);
+        QCOMPARE(static_cast<int>(d.cluster().explicitLinks().size()), 0);
+        const int edits = d.undoStack()->count();
+        QVERIFY(edits >= 4);
+        while (d.undoStack()->canUndo())
+            d.undoStack()->undo();
+        QCOMPARE(d.cluster().deviceCount(), 4);
+        QCOMPARE(d.cluster().device(1).name, std::string("gpu:1"));
+        QVERIFY(d.cluster().explicitLinks().empty());
+    }
+
     void pinsAreHonouredByRuns()
     {
         MainWindow w;
