@@ -29,6 +29,8 @@ Json paramJson(const HyperParam &h)
         j["default"] = h.choices.at(static_cast<size_t>(h.defaultValue));
     } else if (h.type == HyperParam::Type::Bool) {
         j["default"] = h.defaultValue != 0;
+    } else if (h.type == HyperParam::Type::Text) {
+        j["default"] = h.defaultText;
     } else {
         j["min"] = h.min;
         j["max"] = h.max;

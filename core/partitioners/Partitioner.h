@@ -35,8 +35,9 @@ public:
 class PartitionerRegistry : public FamilyRegistry<Partitioner>
 {
 public:
-    // Every built-in partitioning family, registered once.
+    // Every partitioning family: the classical ones and those added at start-up (learned).
     static const PartitionerRegistry &builtin();
+    static void addFamily(std::unique_ptr<Partitioner> family);
 };
 
 // Runs a family by name with "key=value" parameters (InputError for unknown names and values).

@@ -4,15 +4,25 @@
 
 namespace ps {
 
-const PartitionerRegistry &PartitionerRegistry::builtin()
+namespace {
+PartitionerRegistry &globalPartitioners()
 {
-    static const PartitionerRegistry registry = [] {
+    static PartitionerRegistry registry = [] {
         PartitionerRegistry r;
         r.add(makeMetisPartitioner());
         r.add(makeSpectralPartitioner());
         return r;
     }();
     return registry;
+}
+} // namespace
+
+const PartitionerRegistry &PartitionerRegistry::builtin() { return globalPartitioners(); }
+
+void PartitionerRegistry::addFamily(std::unique_ptr<Partitioner> family)
+{
+    if (!globalPartitioners().find(family->info().name))
+        globalPartitioners().add(std::move(family));
 }
 
 Partition runPartitioner(const PartitionerRegistry &registry, const std::string &name,

@@ -4,7 +4,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <chrono>
 #include <cstdlib>
+#include <thread>
 
 namespace ps {
 
@@ -15,6 +17,7 @@ std::string hyperParamTypeName(HyperParam::Type type)
     case HyperParam::Type::Real: return "real";
     case HyperParam::Type::Bool: return "bool";
     case HyperParam::Type::Choice: return "choice";
+    case HyperParam::Type::Text: return "text";
     }
     return "?";
 }
@@ -23,8 +26,11 @@ ParamValues ParamValues::defaults(const std::vector<HyperParam> &declared)
 {
     ParamValues p;
     p.m_declared = declared;
-    for (const HyperParam &h : declared)
+    for (const HyperParam &h : declared) {
         p.m_values[h.name] = h.defaultValue;
+        if (h.type == HyperParam::Type::Text)
+            p.m_texts[h.name] = h.defaultText;
+    }
     return p;
 }
 
@@ -48,6 +54,10 @@ ParamValues ParamValues::parse(const std::vector<HyperParam> &declared,
         }
         const HyperParam &h = *it;
         double value = 0;
+        if (h.type == HyperParam::Type::Text) {
+            p.m_texts[key] = text;
+            continue;
+        }
         if (h.type == HyperParam::Type::Choice) {
             auto c = std::find(h.choices.begin(), h.choices.end(), text);
             if (c == h.choices.end())
@@ -86,6 +96,22 @@ double ParamValues::number(const std::string &name) const
 {
     find(name);
     return m_values.at(name);
+}
+
+const std::string &ParamValues::text(const std::string &name) const
+{
+    find(name);
+    return m_texts.at(name);
+}
+
+bool RunControl::waitWhilePaused() const
+{
+    while (pause && pause->load(std::memory_order_relaxed)) {
+        if (cancelled())
+            return false;
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
+    return !cancelled();
 }
 
 const std::string &ParamValues::choice(const std::string &name) const

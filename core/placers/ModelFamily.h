@@ -14,13 +14,14 @@ namespace ps {
 
 struct HyperParam
 {
-    enum class Type { Int, Real, Bool, Choice };
+    enum class Type { Int, Real, Bool, Choice, Text };
     std::string name;
     Type type = Type::Real;
     double min = 0, max = 0;        // Int and Real
     double defaultValue = 0;        // Int, Real, Bool (0/1), Choice (index)
     std::vector<std::string> choices; // Choice
     std::string description;        // one line
+    std::string defaultText;        // Text (e.g. a checkpoint path; empty: none)
 };
 
 // Values for a family's hyperparameters; anything not set takes its default.
@@ -36,11 +37,13 @@ public:
     int integer(const std::string &name) const { return static_cast<int>(number(name)); }
     bool flag(const std::string &name) const { return number(name) != 0; }
     const std::string &choice(const std::string &name) const;
+    const std::string &text(const std::string &name) const;
 
 private:
     const HyperParam &find(const std::string &name) const;
     std::vector<HyperParam> m_declared;
     std::map<std::string, double> m_values;
+    std::map<std::string, std::string> m_texts;
 };
 
 struct Budget
@@ -55,6 +58,13 @@ struct Progress
     long long evaluations = 0;  // simulator runs so far
     double bestMakespan = std::numeric_limits<double>::infinity(); // best feasible so far
     std::string message;
+    // Learners, per training iteration (NaN where a family has no such number).
+    int iteration = -1;
+    double sampleMean = std::numeric_limits<double>::quiet_NaN(); // sampled makespans (s)
+    double sampleBest = std::numeric_limits<double>::quiet_NaN();
+    double loss = std::numeric_limits<double>::quiet_NaN();
+    double entropy = std::numeric_limits<double>::quiet_NaN();
+    double wallS = 0;
 };
 
 using ProgressCallback = std::function<void(const Progress &)>;
@@ -66,8 +76,11 @@ struct RunControl
     Budget budget;
     ProgressCallback progress;              // may be empty
     const std::atomic<bool> *cancel = nullptr; // may be null
+    const std::atomic<bool> *pause = nullptr;  // may be null; learners wait while it is set
 
     bool cancelled() const { return cancel && cancel->load(std::memory_order_relaxed); }
+    // Blocks while paused (polling every 50 ms); returns false when cancelled meanwhile.
+    bool waitWhilePaused() const;
     void report(const Progress &p) const
     {
         if (progress)

@@ -11,9 +11,10 @@
 
 namespace ps {
 
-const PlacerRegistry &PlacerRegistry::builtin()
+namespace {
+PlacerRegistry &globalPlacers()
 {
-    static const PlacerRegistry registry = [] {
+    static PlacerRegistry registry = [] {
         PlacerRegistry r;
         r.add(makeSinglePlacer());
         r.add(makeRoundRobinPlacer());
@@ -31,6 +32,15 @@ const PlacerRegistry &PlacerRegistry::builtin()
         return r;
     }();
     return registry;
+}
+} // namespace
+
+const PlacerRegistry &PlacerRegistry::builtin() { return globalPlacers(); }
+
+void PlacerRegistry::addFamily(std::unique_ptr<Placer> family)
+{
+    if (!globalPlacers().find(family->info().name))
+        globalPlacers().add(std::move(family));
 }
 
 namespace {

@@ -13,8 +13,10 @@ namespace ps {
 class PlacerRegistry : public FamilyRegistry<Placer>
 {
 public:
-    // Every classical family, registered once.
+    // Every family: the classical ones, and those that programs add at start-up (the learned
+    // families of models/, through addFamily) before any run starts.
     static const PlacerRegistry &builtin();
+    static void addFamily(std::unique_ptr<Placer> family);
 };
 
 // Runs "a" or "a+b+...". `params` ("key=value") go to every stage that declares the key; a key

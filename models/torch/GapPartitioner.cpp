@@ -1,0 +1,170 @@
+// GAP (Nazi et al. 2019): a graph partitioner trained without labels. GraphSAGE embeddings of
+// the nodes feed a softmax over the k parts; the loss is the expected normalized cut (edges
+// weighted by bytes) plus a balance term (nodes weighted by FLOPs). It trains on one graph or a
+// set and partitions a graph in one forward pass (argmax).
+#include "core/InputError.h"
+#include "core/io/FileKind.h"
+#include "core/partitioners/Partitioner.h"
+#include "core/sim/PartitionMetrics.h"
+#include "models/Learners.h"
+#include "models/torch/LearnerSupport.h"
+
+#include <nlohmann/json.hpp>
+
+namespace ps {
+
+namespace {
+
+using namespace learn;
+
+struct GapNetImpl : torch::nn::Module
+{
+    GapNetImpl(int hidden, int k)
+        : encoder(register_module("encoder", SageEncoder(kFeatureCount, hidden, 2))),
+          mlp(register_module("mlp", torch::nn::Linear(hidden, hidden))),
+          out(register_module("out", torch::nn::Linear(hidden, k)))
+    {
+    }
+    torch::Tensor forward(const GraphData &g) { return out(torch::relu(mlp(encoder(g)))); }
+    SageEncoder encoder;
+    torch::nn::Linear mlp, out;
+};
+TORCH_MODULE(GapNet);
+
+// A graph prepared for the loss: the undirected weighted edges both ways, node weights.
+struct GapGraph
+{
+    GraphData data;
+    torch::Tensor src, dst, edgeWeight, degree, nodeWeight;
+    double totalWeight = 0;
+};
+
+GapGraph prepare(const Graph &graph, torch::Device device)
+{
+    GapGraph g;
+    g.data = graphData(graph, device);
+    const UndirectedGraph view = undirectedView(graph);
+    std::vector<int64_t> src, dst;
+    std::vector<float> w;
+    double mean = 0;
+    for (const auto &e : view.edges)
+        mean += e.weight;
+    mean = view.edges.empty() ? 1 : mean / static_cast<double>(view.edges.size());
+    for (const auto &e : view.edges)
+        for (int dir = 0; dir < 2; ++dir) {
+            src.push_back(dir ? e.v : e.u);
+            dst.push_back(dir ? e.u : e.v);
+            w.push_back(static_cast<float>(e.weight / mean));
+        }
+    const int64_t m = static_cast<int64_t>(w.size());
+    g.src = torch::from_blob(src.data(), {m}, torch::kInt64).clone().to(device);
+    g.dst = torch::from_blob(dst.data(), {m}, torch::kInt64).clone().to(device);
+    g.edgeWeight = torch::from_blob(w.data(), {m}, torch::kFloat32).clone().to(device);
+    g.degree = torch::zeros({graph.nodeCount()}, torch::kFloat32).to(device).index_add_(0, g.src, g.edgeWeight);
+    std::vector<float> nw(view.nodeWeight.begin(), view.nodeWeight.end());
+    for (float x : nw)
+        g.totalWeight += x;
+    g.nodeWeight = torch::from_blob(nw.data(), {graph.nodeCount()}, torch::kFloat32).clone().to(device) /
+                   static_cast<float>(g.totalWeight);
+    return g;
+}
+
+// Expected normalized cut plus the balance penalty (Nazi et al., eq. 3 and 4).
+std::pair<torch::Tensor, torch::Tensor> gapLoss(const torch::Tensor &logits, const GapGraph &g, int k)
+{
+    const torch::Tensor y = torch::softmax(logits, 1);
+    const torch::Tensor gamma = torch::matmul(g.degree.unsqueeze(0), y).squeeze(0) + 1e-6; // volume per part
+    const torch::Tensor crossing = y.index_select(0, g.src) * (1 - y.index_select(0, g.dst)) * g.edgeWeight.unsqueeze(1);
+    const torch::Tensor cut = (crossing.sum(0) / gamma).sum();
+    const torch::Tensor share = torch::matmul(g.nodeWeight.unsqueeze(0), y).squeeze(0) * k; // 1 when balanced
+    const torch::Tensor balance = (share - 1).pow(2).sum();
+    return {cut, balance};
+}
+
+class GapPartitioner : public Partitioner
+{
+public:
+    FamilyInfo info() const override
+    {
+        using T = HyperParam::Type;
+        FamilyInfo f{"gap",
+                     "GAP (Nazi et al. 2019): GraphSAGE + softmax partition module, trained on the expected "
+                     "normalized cut and balance; one forward pass to partition",
+                     {}};
+        f.params = commonParams(300);
+        f.params.erase(std::remove_if(f.params.begin(), f.params.end(),
+                                      [](const HyperParam &h) { return h.name == "samples"; }),
+                       f.params.end());
+        f.params.push_back({"balance_weight", T::Real, 0, 1000, 1, {}, "weight of the balance term"});
+        HyperParam graphs{"train_graphs", T::Text, 0, 0, 0, {}, "more graph files to train on, separated by ';'"};
+        f.params.push_back(graphs);
+        return f;
+    }
+
+    Partition partition(const PartitionProblem &problem, const ParamValues &params,
+                        const RunControl &control) const override
+    {
+        const torch::Device device = chooseDevice(params.choice("device"));
+        setThreads(params.integer("threads"));
+        torch::manual_seed(control.seed);
+        int hidden = params.integer("hidden");
+        const std::string load = params.text("checkpoint");
+        if (!load.empty()) {
+            const auto stored = nlohmann::json::parse(checkpointParams(load, "gap"));
+            hidden = stored.value("hidden", hidden);
+            if (stored.value("k", problem.k) != problem.k)
+                throw InputError(load + ": trained for k=" + std::to_string(stored.value("k", 0)) + ", not k=" +
+                                 std::to_string(problem.k));
+        }
+        GapNet net(hidden, problem.k);
+        if (!load.empty())
+            loadCheckpoint(load, "gap", *net);
+        net->to(device);
+
+        std::vector<Graph> extra; // the training set beyond the problem's graph
+        std::string list = params.text("train_graphs");
+        for (size_t start = 0; start < list.size();) {
+            const size_t semi = list.find(';', start);
+            const std::string path = list.substr(start, semi == std::string::npos ? std::string::npos : semi - start);
+            if (!path.empty())
+                extra.push_back(loadGraph(path));
+            start = semi == std::string::npos ? list.size() : semi + 1;
+        }
+        std::vector<GapGraph> train;
+        train.push_back(prepare(problem.graph, device));
+        for (const Graph &g : extra)
+            train.push_back(prepare(g, device));
+
+        torch::optim::Adam optimizer(net->parameters(), torch::optim::AdamOptions(params.number("lr")));
+        const double lambda = params.number("balance_weight");
+        const int iterations = params.integer("iterations");
+        RunClock clock(control, iterations);
+        for (int it = 0; clock.next(it); ++it) {
+            const GapGraph &g = train[static_cast<size_t>(it) % train.size()];
+            auto [cut, balance] = gapLoss(net->forward(g.data), g, problem.k);
+            torch::Tensor loss = cut + lambda * balance;
+            optimizer.zero_grad();
+            loss.backward();
+            optimizer.step();
+            clock.report(it, nullptr, {}, loss.item<double>(), std::nan(""));
+        }
+        if (!params.text("save_checkpoint").empty()) {
+            nlohmann::json stored{{"hidden", hidden}, {"k", problem.k}};
+            saveCheckpoint(params.text("save_checkpoint"), "gap", stored.dump(), *net);
+        }
+        torch::NoGradGuard noGrad;
+        net->eval();
+        const torch::Tensor parts = net->forward(train[0].data).argmax(1).to(torch::kCPU).to(torch::kInt32).contiguous();
+        std::vector<int> out(parts.data_ptr<int>(), parts.data_ptr<int>() + parts.numel());
+        Partition result(problem.k, out);
+        result.graphName = problem.graph.name();
+        return result;
+    }
+
+};
+
+} // namespace
+
+std::unique_ptr<Partitioner> makeGapPartitioner() { return std::make_unique<GapPartitioner>(); }
+
+} // namespace ps

@@ -1,0 +1,218 @@
+// gdp: GDP/SGDP (Zhou et al. 2019): GraphSAGE embeddings of the ops, then a placement network
+// with segment-level recurrent attention over the op sequence (topological order; each segment
+// attends to itself and to the previous segment's states, as Transformer-XL does), a device
+// distribution per op, trained with PPO (clipped ratios per op, normalized advantages). Trains
+// on several graphs at once; a trained policy places unseen graphs zero-shot or is fine-tuned.
+#include "core/InputError.h"
+#include "core/io/FileKind.h"
+#include "core/placers/Placer.h"
+#include "models/Learners.h"
+#include "models/torch/PolicySupport.h"
+
+#include <nlohmann/json.hpp>
+
+#include <numeric>
+
+namespace ps {
+
+namespace {
+
+using namespace learn;
+
+struct GdpNetImpl : torch::nn::Module
+{
+    GdpNetImpl(int hidden, int devices, int heads)
+        : encoder(register_module("encoder", SageEncoder(kFeatureCount, hidden, 2))),
+          attention(register_module("attention",
+                                    torch::nn::MultiheadAttention(torch::nn::MultiheadAttentionOptions(hidden, heads)))),
+          norm1(register_module("norm1", torch::nn::LayerNorm(torch::nn::LayerNormOptions({hidden})))),
+          norm2(register_module("norm2", torch::nn::LayerNorm(torch::nn::LayerNormOptions({hidden})))),
+          ff1(register_module("ff1", torch::nn::Linear(hidden, 2 * hidden))),
+          ff2(register_module("ff2", torch::nn::Linear(2 * hidden, hidden))),
+          out(register_module("out", torch::nn::Linear(hidden, devices)))
+    {
+    }
+
+    // Device logits per node (node order), computed segment by segment along `order`.
+    torch::Tensor forward(const GraphData &g, const torch::Tensor &order, int64_t segment)
+    {
+        const torch::Tensor seq = encoder(g).index_select(0, order);
+        std::vector<torch::Tensor> outputs;
+        torch::Tensor memory;
+        for (int64_t start = 0; start < seq.size(0); start += segment) {
+            const torch::Tensor q = seq.slice(0, start, std::min(seq.size(0), start + segment)); // (L, H)
+            const torch::Tensor kv = memory.defined() ? torch::cat({memory, q}) : q;
+            const torch::Tensor a =
+                std::get<0>(attention(q.unsqueeze(1), kv.unsqueeze(1), kv.unsqueeze(1))).squeeze(1);
+            torch::Tensor z = norm1(q + a);
+            z = norm2(z + ff2(torch::relu(ff1(z))));
+            outputs.push_back(z);
+            memory = z.detach(); // recurrence across segments without backpropagating through it
+        }
+        const torch::Tensor logits = out(torch::cat(outputs));
+        return torch::zeros_like(logits).index_copy(0, order, logits);
+    }
+
+    SageEncoder encoder;
+    torch::nn::MultiheadAttention attention;
+    torch::nn::LayerNorm norm1, norm2;
+    torch::nn::Linear ff1, ff2, out;
+};
+TORCH_MODULE(GdpNet);
+
+struct TrainGraph
+{
+    std::shared_ptr<const Graph> graph;
+    std::unique_ptr<Constraints> constraints;
+    std::unique_ptr<Judge> judge;
+    GraphData data;
+    torch::Tensor order;
+};
+
+TrainGraph prepare(std::shared_ptr<const Graph> graph, const Cluster &cluster, const Constraints *given,
+                   torch::Device device)
+{
+    TrainGraph t;
+    t.graph = std::move(graph);
+    t.constraints = std::make_unique<Constraints>(given ? *given : Constraints::fromGraph(*t.graph, cluster));
+    t.judge = std::make_unique<Judge>(*t.graph, cluster, *t.constraints);
+    t.data = graphData(*t.graph, device);
+    std::vector<int64_t> order(t.graph->topologicalOrder().begin(), t.graph->topologicalOrder().end());
+    t.order = torch::from_blob(order.data(), {static_cast<int64_t>(order.size())}, torch::kInt64).clone().to(device);
+    return t;
+}
+
+class GdpPlacer : public Placer
+{
+public:
+    FamilyInfo info() const override
+    {
+        using T = HyperParam::Type;
+        FamilyInfo f{"gdp",
+                     "GDP/SGDP (Zhou et al. 2019): GraphSAGE + segment-level recurrent attention placement network, "
+                     "PPO; batch training over graphs, zero-shot and fine-tuning",
+                     commonParams(100)};
+        f.params.push_back({"segment", T::Int, 8, 4096, 128, {}, "ops per attention segment"});
+        f.params.push_back({"heads", T::Int, 1, 16, 4, {}, "attention heads (divide hidden)"});
+        f.params.push_back({"ppo_epochs", T::Int, 1, 64, 4, {}, "PPO epochs per batch of samples"});
+        f.params.push_back({"clip", T::Real, 0.01, 1, 0.2, {}, "PPO clipping of the probability ratio"});
+        f.params.push_back({"entropy_weight", T::Real, 0, 10, 0.01, {}, "entropy bonus"});
+        HyperParam graphs{"train_graphs", T::Text, 0, 0, 0, {}, "more graph files to train on, separated by ';'"};
+        f.params.push_back(graphs);
+        return f;
+    }
+
+    PlacerOutput place(const PlacementProblem &problem, const ParamValues &params, const RunControl &control,
+                       const Placement *) const override
+    {
+        const int k = problem.cluster.deviceCount();
+        const torch::Device device = chooseDevice(params.choice("device"));
+        setThreads(params.integer("threads"));
+        torch::manual_seed(control.seed);
+        int hidden = params.integer("hidden"), heads = params.integer("heads");
+        const std::string load = params.text("checkpoint");
+        if (!load.empty()) {
+            const auto stored = nlohmann::json::parse(checkpointParams(load, "gdp"));
+            hidden = stored.value("hidden", hidden);
+            heads = stored.value("heads", heads);
+            if (stored.value("devices", k) != k)
+                throw InputError(load + ": trained for " + std::to_string(stored.value("devices", 0)) +
+                                 " devices; this cluster has " + std::to_string(k));
+        }
+        if (hidden % heads != 0)
+            throw InputError("gdp: hidden (" + std::to_string(hidden) + ") must be a multiple of heads (" +
+                             std::to_string(heads) + ")");
+        GdpNet net(hidden, k, heads);
+        if (!load.empty())
+            loadCheckpoint(load, "gdp", *net);
+        net->to(device);
+
+        std::vector<TrainGraph> graphs;
+        auto target = std::shared_ptr<const Graph>(&problem.graph, [](const Graph *) {});
+        graphs.push_back(prepare(target, problem.cluster, &problem.constraints, device));
+        const std::string list = params.text("train_graphs");
+        for (size_t start = 0; start < list.size();) {
+            const size_t semi = list.find(';', start);
+            const std::string path = list.substr(start, semi == std::string::npos ? std::string::npos : semi - start);
+            if (!path.empty())
+                graphs.push_back(prepare(std::make_shared<const Graph>(loadGraph(path)), problem.cluster, nullptr, device));
+            start = semi == std::string::npos ? list.size() : semi + 1;
+        }
+
+        const int64_t segment = params.integer("segment");
+        const int samples = params.integer("samples"), epochs = params.integer("ppo_epochs");
+        const double clip = params.number("clip"), entropyWeight = params.number("entropy_weight");
+        torch::optim::Adam optimizer(net->parameters(), torch::optim::AdamOptions(params.number("lr")));
+        RunClock clock(control, params.integer("iterations"));
+        for (int it = 0; clock.next(it); ++it) {
+            TrainGraph &t = graphs[static_cast<size_t>(it) % graphs.size()];
+            // Sample with the current policy.
+            torch::Tensor oldLogp;
+            std::vector<torch::Tensor> actions;
+            std::vector<double> rewards, makespans;
+            {
+                torch::NoGradGuard noGrad;
+                oldLogp = torch::log_softmax(net->forward(t.data, t.order, segment), 1);
+                for (int s = 0; s < samples; ++s) {
+                    const torch::Tensor a = torch::multinomial(oldLogp.exp(), 1).squeeze(1);
+                    std::vector<int> devices = toVector(a);
+                    rewards.push_back(rewardOf(t.judge->evaluate(devices)));
+                    makespans.push_back(t.judge->lastMakespan());
+                    actions.push_back(a);
+                }
+            }
+            const double mean = std::accumulate(rewards.begin(), rewards.end(), 0.0) / samples;
+            double var = 0;
+            for (double r : rewards)
+                var += (r - mean) * (r - mean);
+            const double sd = std::sqrt(var / samples) + 1e-8;
+            // PPO: several epochs on this batch, clipped per-op probability ratios.
+            double lastLoss = 0, lastEntropy = 0;
+            for (int e = 0; e < epochs && !control.cancelled(); ++e) {
+                const torch::Tensor logp = torch::log_softmax(net->forward(t.data, t.order, segment), 1);
+                torch::Tensor loss = torch::zeros({}, logp.options());
+                for (int s = 0; s < samples; ++s) {
+                    const double advantage = samples > 1 ? (rewards[s] - mean) / sd : 0;
+                    const torch::Tensor idx = actions[s].unsqueeze(1);
+                    const torch::Tensor ratio = (logp.gather(1, idx) - oldLogp.gather(1, idx)).exp().squeeze(1);
+                    const torch::Tensor surrogate =
+                        torch::min(ratio * advantage, ratio.clamp(1 - clip, 1 + clip) * advantage);
+                    loss = loss - surrogate.mean() / samples;
+                }
+                const torch::Tensor entropy = -(logp.exp() * logp).sum(1).mean();
+                loss = loss - entropyWeight * entropy;
+                optimizer.zero_grad();
+                loss.backward();
+                torch::nn::utils::clip_grad_norm_(net->parameters(), 1.0);
+                optimizer.step();
+                lastLoss = loss.item<double>();
+                lastEntropy = entropy.item<double>();
+            }
+            clock.report(it, t.judge.get(), makespans, lastLoss, lastEntropy);
+        }
+        Judge &judge = *graphs[0].judge;
+        {
+            torch::NoGradGuard noGrad;
+            std::vector<int> greedy = toVector(net->forward(graphs[0].data, graphs[0].order, segment).argmax(1));
+            judge.evaluate(greedy);
+        }
+        if (!params.text("save_checkpoint").empty()) {
+            nlohmann::json stored{{"hidden", hidden}, {"heads", heads}, {"devices", k}};
+            saveCheckpoint(params.text("save_checkpoint"), "gdp", stored.dump(), *net);
+        }
+        PlacerOutput out;
+        out.placement = Placement(judge.best());
+        out.evaluations = 0;
+        for (const TrainGraph &t : graphs)
+            out.evaluations += t.judge->evaluations();
+        if (!judge.bestFeasible())
+            out.notes.push_back("gdp found no placement that fits memory and constraints");
+        return out;
+    }
+};
+
+} // namespace
+
+std::unique_ptr<Placer> makeGdpPlacer() { return std::make_unique<GdpPlacer>(); }
+
+} // namespace ps

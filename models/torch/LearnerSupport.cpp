@@ -1,0 +1,308 @@
+#include "models/torch/LearnerSupport.h"
+
+#include "core/InputError.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+#include <functional>
+#include <thread>
+
+namespace ps::learn {
+
+torch::Device chooseDevice(const std::string &choice)
+{
+    if (choice == "cpu")
+        return torch::kCPU;
+    const bool cuda = torch::cuda::is_available();
+    if (choice == "cuda" && !cuda)
+        throw InputError("device=cuda asked for, but LibTorch sees no CUDA GPU here");
+    return cuda ? torch::Device(torch::kCUDA) : torch::Device(torch::kCPU);
+}
+
+void setThreads(int threads)
+{
+    if (threads > 0)
+        torch::set_num_threads(threads);
+}
+
+torch::Tensor nodeFeatures(const Graph &g)
+{
+    const int n = g.nodeCount();
+    std::vector<float> f(static_cast<size_t>(n) * kFeatureCount, 0.0f);
+    const double depth = std::max(1, g.depth());
+    for (int v = 0; v < n; ++v) {
+        float *row = &f[static_cast<size_t>(v) * kFeatureCount];
+        row[std::hash<std::string>{}(g.op(v)) % kOpBuckets] = 1;
+        float *x = row + kOpBuckets;
+        x[0] = static_cast<float>(std::log1p(g.flops(v)) / 30);
+        x[1] = static_cast<float>(std::log1p(g.outBytes(v)) / 25);
+        x[2] = static_cast<float>(std::log1p(g.paramBytes(v)) / 25);
+        x[3] = static_cast<float>(std::log1p(g.inDegree(v)) / 3);
+        x[4] = static_cast<float>(std::log1p(g.outDegree(v)) / 3);
+        x[5] = static_cast<float>(g.level(v) / depth);
+        x[6] = static_cast<float>(static_cast<double>(g.rank(v)) / std::max(1, n));
+        x[7] = g.inDegree(v) == 0 ? 1.0f : 0.0f;
+    }
+    return torch::from_blob(f.data(), {n, kFeatureCount}, torch::kFloat32).clone();
+}
+
+namespace {
+torch::Tensor meanMatrix(const Graph &g, bool fromPredecessors, torch::Device device)
+{
+    const int n = g.nodeCount();
+    std::vector<int64_t> rows, cols;
+    std::vector<float> values;
+    for (int v = 0; v < n; ++v) {
+        const auto nb = fromPredecessors ? g.predecessors(v) : g.successors(v);
+        for (size_t i = 0; i < nb.size(); ++i) {
+            rows.push_back(v);
+            cols.push_back(nb[i]);
+            values.push_back(1.0f / static_cast<float>(nb.size()));
+        }
+    }
+    const int64_t nnz = static_cast<int64_t>(values.size());
+    std::vector<int64_t> index(rows);
+    index.insert(index.end(), cols.begin(), cols.end());
+    auto indices = torch::from_blob(index.data(), {2, nnz}, torch::kInt64).clone();
+    auto vals = torch::from_blob(values.data(), {nnz}, torch::kFloat32).clone();
+    return torch::sparse_coo_tensor(indices, vals, {n, n}).coalesce().to(device);
+}
+} // namespace
+
+GraphData graphData(const Graph &g, torch::Device device)
+{
+    GraphData d;
+    d.n = g.nodeCount();
+    d.x = nodeFeatures(g).to(device);
+    d.fromPred = meanMatrix(g, true, device);
+    d.fromSucc = meanMatrix(g, false, device);
+    return d;
+}
+
+SageLayerImpl::SageLayerImpl(int in, int out)
+    : self(register_module("self", torch::nn::Linear(in, out))),
+      pred(register_module("pred", torch::nn::Linear(in, out))),
+      succ(register_module("succ", torch::nn::Linear(in, out)))
+{
+}
+
+torch::Tensor SageLayerImpl::forward(const torch::Tensor &h, const GraphData &g)
+{
+    return torch::relu(self(h) + pred(torch::mm(g.fromPred, h)) + succ(torch::mm(g.fromSucc, h)));
+}
+
+SageEncoderImpl::SageEncoderImpl(int in, int hidden, int count)
+{
+    layers = register_module("layers", torch::nn::ModuleList());
+    for (int i = 0; i < count; ++i)
+        layers->push_back(SageLayer(i == 0 ? in : hidden, hidden));
+}
+
+torch::Tensor SageEncoderImpl::forward(const GraphData &g)
+{
+    torch::Tensor h = g.x;
+    for (const auto &layer : *layers)
+        h = layer->as<SageLayer>()->forward(h, g);
+    return h;
+}
+
+Judge::Judge(const Graph &graph, const Cluster &cluster, const Constraints &constraints)
+    : m_graph(graph), m_cluster(cluster), m_constraints(constraints), m_simulator(graph, cluster)
+{
+}
+
+void Judge::enforce(std::vector<int> &devices) const
+{
+    std::vector<int> groupDevice(m_constraints.groupCount(), -1);
+    for (int v = 0; v < m_graph.nodeCount(); ++v) {
+        const int pin = m_constraints.pinnedDevice(v);
+        if (pin >= 0)
+            devices[v] = pin;
+        const int g = m_constraints.groupOf(v);
+        if (g >= 0) {
+            if (groupDevice[g] < 0) {
+                // A group follows a pinned member if it has one, else its first member.
+                groupDevice[g] = devices[v];
+                for (int u : m_constraints.groupMembers(g))
+                    if (m_constraints.pinnedDevice(u) >= 0)
+                        groupDevice[g] = m_constraints.pinnedDevice(u);
+            }
+            devices[v] = groupDevice[g];
+        }
+    }
+}
+
+double Judge::evaluate(std::vector<int> &devices)
+{
+    enforce(devices);
+    m_lastMakespan = m_simulator.makespan(devices);
+    const std::vector<double> usage = memoryUsage(m_graph, m_cluster, devices);
+    m_lastFeasible = constraintViolations(m_graph, m_cluster, devices, usage).empty();
+    const double score = penalizedMakespan(m_lastMakespan, m_cluster, usage);
+    if ((m_lastFeasible && (!m_bestFeasible || m_lastMakespan < m_bestMakespan)) ||
+        (!m_bestFeasible && !m_lastFeasible && score < m_bestScore)) {
+        m_best = devices;
+        m_bestMakespan = m_lastMakespan;
+        m_bestScore = score;
+        m_bestFeasible = m_lastFeasible;
+    }
+    return score;
+}
+
+RunClock::RunClock(const RunControl &control, int iterations)
+    : m_control(control), m_iterations(iterations), m_start(std::chrono::steady_clock::now())
+{
+}
+
+double RunClock::elapsed() const
+{
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - m_start).count();
+}
+
+bool RunClock::next(int iteration) const
+{
+    if (!m_control.waitWhilePaused())
+        return false;
+    return iteration < m_iterations && elapsed() < m_control.budget.timeLimitS;
+}
+
+void RunClock::report(int iteration, const Judge *judge, const std::vector<double> &samples, double loss,
+                      double entropy) const
+{
+    Progress p;
+    p.iteration = iteration;
+    p.evaluations = judge ? judge->evaluations() : 0;
+    p.wallS = elapsed();
+    p.fraction = std::max(static_cast<double>(iteration + 1) / std::max(1, m_iterations),
+                          std::isfinite(m_control.budget.timeLimitS) ? p.wallS / m_control.budget.timeLimitS : 0.0);
+    p.fraction = std::min(1.0, p.fraction);
+    if (judge && judge->bestFeasible())
+        p.bestMakespan = judge->bestMakespan();
+    if (!samples.empty()) {
+        double sum = 0, best = samples[0];
+        for (double s : samples) {
+            sum += s;
+            best = std::min(best, s);
+        }
+        p.sampleMean = sum / static_cast<double>(samples.size());
+        p.sampleBest = best;
+    }
+    p.loss = loss;
+    p.entropy = entropy;
+    m_control.report(p);
+}
+
+namespace {
+nlohmann::json readHeader(const std::string &path, const std::string &family)
+{
+    torch::serialize::InputArchive archive;
+    try {
+        archive.load_from(path);
+    } catch (const c10::Error &e) {
+        const std::string what = e.what_without_backtrace();
+        throw InputError(path + ": not a readable checkpoint (" + what.substr(0, what.find('\n')) + ")");
+    }
+    c10::IValue header;
+    if (!archive.try_read("placement_studio_header", header) || !header.isString())
+        throw InputError(path + ": not a Placement Studio checkpoint (no header)");
+    const auto j = nlohmann::json::parse(header.toStringRef());
+    if (j.value("family", "") != family)
+        throw InputError(path + ": a checkpoint of '" + j.value("family", "?") + "', not of '" + family + "'");
+    if (j.value("feature_schema", "") != kFeatureSchema)
+        throw InputError(path + ": its feature schema '" + j.value("feature_schema", "?") + "' is not " +
+                         kFeatureSchema);
+    return j;
+}
+} // namespace
+
+void saveCheckpoint(const std::string &path, const std::string &family, const std::string &paramsJson,
+                    torch::nn::Module &module)
+{
+    nlohmann::json header{{"family", family},
+                          {"feature_schema", kFeatureSchema},
+                          {"features", kFeatureCount},
+                          {"params", nlohmann::json::parse(paramsJson)}};
+    torch::serialize::OutputArchive archive;
+    module.save(archive);
+    archive.write("placement_studio_header", c10::IValue(header.dump()));
+    const std::string tmp = path + ".tmp";
+    try {
+        archive.save_to(tmp);
+    } catch (const c10::Error &e) {
+        throw InputError(path + ": cannot write the checkpoint");
+    }
+    if (std::rename(tmp.c_str(), path.c_str()) != 0)
+        throw InputError(path + ": cannot write the checkpoint");
+}
+
+std::string checkpointParams(const std::string &path, const std::string &family)
+{
+    return readHeader(path, family)["params"].dump();
+}
+
+std::string loadCheckpoint(const std::string &path, const std::string &family, torch::nn::Module &module)
+{
+    const auto header = readHeader(path, family);
+    torch::serialize::InputArchive archive;
+    archive.load_from(path);
+    try {
+        module.load(archive);
+    } catch (const c10::Error &e) {
+        const std::string what = e.what_without_backtrace();
+        throw InputError(path + ": does not fit this model (" + what.substr(0, what.find('\n')) + ")");
+    }
+    return header["params"].dump();
+}
+
+std::vector<HyperParam> commonParams(int defaultIterations)
+{
+    using T = HyperParam::Type;
+    std::vector<HyperParam> p;
+    p.push_back({"iterations", T::Int, 1, 1e6, static_cast<double>(defaultIterations), {}, "training iterations"});
+    p.push_back({"lr", T::Real, 1e-6, 1, 3e-3, {}, "Adam learning rate"});
+    p.push_back({"samples", T::Int, 1, 256, 8, {}, "placements sampled per iteration"});
+    p.push_back({"hidden", T::Int, 4, 1024, 64, {}, "hidden units"});
+    p.push_back({"device", T::Choice, 0, 0, 0, {"auto", "cpu", "cuda"}, "where LibTorch runs (auto: CUDA if present)"});
+    p.push_back({"threads", T::Int, 0, 256, 0, {}, "intra-op threads for this run (0: LibTorch's default)"});
+    HyperParam load{"checkpoint", T::Text, 0, 0, 0, {}, "a trained policy to start from (zero-shot with iterations=0)"};
+    HyperParam save{"save_checkpoint", T::Text, 0, 0, 0, {}, "write the trained policy here"};
+    p.push_back(load);
+    p.push_back(save);
+    return p;
+}
+
+} // namespace ps::learn
+
+#include "models/torch/PolicySupport.h"
+
+namespace ps::learn {
+
+Sampled sampleRows(const torch::Tensor &logits)
+{
+    const torch::Tensor logp = torch::log_softmax(logits, -1);
+    const torch::Tensor choice = torch::multinomial(logp.exp(), 1).squeeze(-1);
+    Sampled s;
+    s.choice = choice;
+    s.logProb = logp.gather(-1, choice.unsqueeze(-1)).sum();
+    s.entropy = -(logp.exp() * logp).sum(-1).mean();
+    return s;
+}
+
+Sampled greedyRows(const torch::Tensor &logits)
+{
+    const torch::Tensor logp = torch::log_softmax(logits, -1);
+    Sampled s;
+    s.choice = logp.argmax(-1);
+    s.logProb = logp.gather(-1, s.choice.unsqueeze(-1)).sum();
+    s.entropy = -(logp.exp() * logp).sum(-1).mean();
+    return s;
+}
+
+std::vector<int> toVector(const torch::Tensor &choice)
+{
+    const torch::Tensor c = choice.to(torch::kCPU).to(torch::kInt32).contiguous();
+    return std::vector<int>(c.data_ptr<int>(), c.data_ptr<int>() + c.numel());
+}
+
+} // namespace ps::learn

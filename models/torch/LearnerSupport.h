@@ -1,0 +1,123 @@
+#pragma once
+// Private to models/torch (includes LibTorch): what the learned families share. Node features
+// with a fixed schema (so a policy trained on some graphs applies to others), GraphSAGE layers,
+// the judge that turns a placement into a reward through the simulator, progress reporting, and
+// checkpoints that carry the family, hyperparameters and feature schema.
+#include "core/cluster/Cluster.h"
+#include "core/graph/Graph.h"
+#include "core/placement/Constraints.h"
+#include "core/placers/ModelFamily.h"
+#include "core/sim/Simulator.h"
+
+#include <torch/torch.h>
+
+#include <chrono>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace ps::learn {
+
+constexpr const char *kFeatureSchema = "ps-node-features-v1";
+constexpr int kOpBuckets = 16;
+constexpr int kFeatureCount = kOpBuckets + 8;
+
+// "auto" picks CUDA when LibTorch sees a GPU; "cuda" without one is an InputError.
+torch::Device chooseDevice(const std::string &choice);
+// Intra-op threads for this run (0: leave LibTorch's default).
+void setThreads(int threads);
+
+// n x kFeatureCount: op type (hashed one-hot), log FLOPs, log output/parameter bytes, in and out
+// degree, depth, rank, and whether the node has no inputs. Scaled by constants, never by the
+// graph, so the same op looks the same in every graph.
+torch::Tensor nodeFeatures(const Graph &graph);
+
+// Mean aggregation over predecessors and over successors, as sparse row-normalized matrices.
+struct GraphData
+{
+    torch::Tensor x, fromPred, fromSucc;
+    int n = 0;
+};
+GraphData graphData(const Graph &graph, torch::Device device);
+
+// GraphSAGE (Hamilton et al. 2017) with mean aggregators, both edge directions.
+struct SageLayerImpl : torch::nn::Module
+{
+    SageLayerImpl(int in, int out);
+    torch::Tensor forward(const torch::Tensor &h, const GraphData &g);
+    torch::nn::Linear self{nullptr}, pred{nullptr}, succ{nullptr};
+};
+TORCH_MODULE(SageLayer);
+
+struct SageEncoderImpl : torch::nn::Module
+{
+    SageEncoderImpl(int in, int hidden, int layers);
+    torch::Tensor forward(const GraphData &g);
+    torch::nn::ModuleList layers;
+};
+TORCH_MODULE(SageEncoder);
+
+// Judges placements with the simulator: pins and colocation are enforced first (a learner's
+// choice for a pinned node is overridden), the reward uses the penalized makespan of spec
+// section 6, and the best placement is kept (a feasible one over any infeasible one).
+class Judge
+{
+public:
+    Judge(const Graph &graph, const Cluster &cluster, const Constraints &constraints);
+    void enforce(std::vector<int> &devices) const;
+    // Penalized makespan of devices (enforced in place).
+    double evaluate(std::vector<int> &devices);
+    double lastMakespan() const { return m_lastMakespan; }
+    bool lastFeasible() const { return m_lastFeasible; }
+    const std::vector<int> &best() const { return m_best; }
+    double bestMakespan() const { return m_bestMakespan; }
+    bool bestFeasible() const { return m_bestFeasible; }
+    long long evaluations() const { return m_simulator.evaluations(); }
+    const Graph &graph() const { return m_graph; }
+    const Cluster &cluster() const { return m_cluster; }
+    // Offers a placement found another way (e.g. a classical seed).
+    void offer(std::vector<int> devices) { evaluate(devices); }
+
+private:
+    const Graph &m_graph;
+    const Cluster &m_cluster;
+    const Constraints &m_constraints;
+    Simulator m_simulator;
+    std::vector<int> m_best;
+    double m_bestMakespan = std::numeric_limits<double>::infinity(), m_bestScore = m_bestMakespan;
+    bool m_bestFeasible = false;
+    double m_lastMakespan = 0;
+    bool m_lastFeasible = false;
+};
+
+// Wall time and budget of a run, and the progress report of one iteration.
+class RunClock
+{
+public:
+    RunClock(const RunControl &control, int iterations);
+    double elapsed() const;
+    // False once cancelled, out of time or of iterations (waits while paused).
+    bool next(int iteration) const;
+    // judge may be null (a partitioner has no simulator runs).
+    void report(int iteration, const Judge *judge, const std::vector<double> &samples, double loss,
+                double entropy) const;
+
+private:
+    const RunControl &m_control;
+    int m_iterations;
+    std::chrono::steady_clock::time_point m_start;
+};
+
+// Checkpoints: the module's tensors plus a JSON header (family, hyperparameters, schema).
+void saveCheckpoint(const std::string &path, const std::string &family, const std::string &paramsJson,
+                    torch::nn::Module &module);
+// Loads into module (same architecture); InputError when the file is not a checkpoint of this
+// family and schema. Returns the stored hyperparameters (JSON).
+std::string loadCheckpoint(const std::string &path, const std::string &family, torch::nn::Module &module);
+// The hyperparameters stored in a checkpoint (to rebuild the architecture before loading).
+std::string checkpointParams(const std::string &path, const std::string &family);
+
+// Hyperparameters every learned placer shares.
+std::vector<HyperParam> commonParams(int defaultIterations);
+
+} // namespace ps::learn

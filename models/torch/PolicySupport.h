@@ -1,0 +1,42 @@
+#pragma once
+// Private to models/torch: small pieces the placement policies share (LibTorch).
+#include "models/torch/LearnerSupport.h"
+
+#include <vector>
+
+namespace ps::learn {
+
+// Samples one category per row of logits (rows x k); returns the choices, the summed
+// log-probability of them, and the mean entropy of the rows.
+struct Sampled
+{
+    torch::Tensor choice; // int64, rows
+    torch::Tensor logProb;
+    torch::Tensor entropy;
+};
+Sampled sampleRows(const torch::Tensor &logits);
+Sampled greedyRows(const torch::Tensor &logits);
+
+std::vector<int> toVector(const torch::Tensor &choice);
+
+// REINFORCE's reward for a placement: minus the square root of the penalized makespan.
+inline double rewardOf(double penalized) { return -std::sqrt(penalized); }
+
+// Moving-average baseline (Mirhoseini et al. 2017).
+class Baseline
+{
+public:
+    explicit Baseline(double decay) : m_decay(decay) {}
+    double value() const { return m_value; }
+    void update(double mean)
+    {
+        m_value = m_started ? m_decay * m_value + (1 - m_decay) * mean : mean;
+        m_started = true;
+    }
+
+private:
+    double m_decay, m_value = 0;
+    bool m_started = false;
+};
+
+} // namespace ps::learn

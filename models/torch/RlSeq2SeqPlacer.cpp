@@ -1,0 +1,247 @@
+// rl-seq2seq: the placer of Mirhoseini et al. 2017 with the grouper of their 2018 hierarchical
+// planner. A feed-forward grouper assigns each op to one of G groups (or groups follow scopes);
+// an LSTM encoder reads the groups (mean features of their ops, in topological order) and an
+// LSTM decoder with attention emits a device per group. Both are trained together with
+// REINFORCE: reward -sqrt(penalized makespan), a moving-average baseline, several samples per
+// step.
+#include "core/InputError.h"
+#include "core/placers/Placer.h"
+#include "models/Learners.h"
+#include "models/torch/PolicySupport.h"
+
+#include <nlohmann/json.hpp>
+
+#include <numeric>
+
+namespace ps {
+
+namespace {
+
+using namespace learn;
+
+constexpr int kGroupInputs = kFeatureCount + 2; // mean features, log size, mean rank
+
+struct Seq2SeqNetImpl : torch::nn::Module
+{
+    Seq2SeqNetImpl(int hidden, int groups, int devices)
+        : hidden(hidden), devices(devices),
+          grouperIn(register_module("grouper_in", torch::nn::Linear(kFeatureCount, hidden))),
+          grouperOut(register_module("grouper_out", torch::nn::Linear(hidden, groups))),
+          encoder(register_module("encoder", torch::nn::LSTM(torch::nn::LSTMOptions(kGroupInputs, hidden)))),
+          decoder(register_module("decoder", torch::nn::LSTMCell(2 * hidden, hidden))),
+          deviceEmbedding(register_module("device_embedding", torch::nn::Embedding(devices + 1, hidden))),
+          attention(register_module("attention", torch::nn::Linear(hidden, hidden))),
+          out(register_module("out", torch::nn::Linear(2 * hidden, devices)))
+    {
+    }
+
+    torch::Tensor groupLogits(const torch::Tensor &x) { return grouperOut(torch::relu(grouperIn(x))); }
+
+    // Decodes a device per group (sampled, or greedy); returns devices, log-prob, entropy.
+    Sampled place(const torch::Tensor &groupInputs, bool greedy)
+    {
+        const int64_t g = groupInputs.size(0);
+        auto [encoded, state] = encoder->forward(groupInputs.unsqueeze(1)); // (g, 1, h)
+        const torch::Tensor memory = encoded.squeeze(1);                      // (g, h)
+        torch::Tensor h = std::get<0>(state).squeeze(0), c = std::get<1>(state).squeeze(0); // (1, h)
+        torch::Tensor context = torch::zeros({1, hidden}, groupInputs.options());
+        torch::Tensor previous = torch::full({1}, devices, torch::dtype(torch::kInt64).device(groupInputs.device()));
+        std::vector<torch::Tensor> choices, logps, entropies;
+        for (int64_t t = 0; t < g; ++t) {
+            std::tie(h, c) = decoder->forward(torch::cat({deviceEmbedding(previous), context}, 1), std::make_tuple(h, c));
+            const torch::Tensor weights = torch::softmax(torch::matmul(memory, attention(h).t()).t(), 1); // (1, g)
+            context = torch::matmul(weights, memory);
+            const torch::Tensor logits = out(torch::cat({h, context}, 1)); // (1, k)
+            Sampled s = greedy ? greedyRows(logits) : sampleRows(logits);
+            choices.push_back(s.choice);
+            logps.push_back(s.logProb);
+            entropies.push_back(s.entropy);
+            previous = s.choice.detach();
+        }
+        Sampled all;
+        all.choice = torch::cat(choices);
+        all.logProb = torch::stack(logps).sum();
+        all.entropy = torch::stack(entropies).mean();
+        return all;
+    }
+
+    int hidden, devices;
+    torch::nn::Linear grouperIn, grouperOut;
+    torch::nn::LSTM encoder;
+    torch::nn::LSTMCell decoder;
+    torch::nn::Embedding deviceEmbedding;
+    torch::nn::Linear attention, out;
+};
+TORCH_MODULE(Seq2SeqNet);
+
+// Groups by scope: the deepest scope level with at most `groups` distinct ancestors.
+std::vector<int64_t> scopeGroups(const Graph &graph, int groups)
+{
+    const ScopeTree &tree = graph.scopes();
+    std::vector<int64_t> best(graph.nodeCount(), 0);
+    for (int depth = 1;; ++depth) {
+        std::vector<int> ancestor(graph.nodeCount());
+        std::unordered_map<int, int64_t> index;
+        int deepest = 0;
+        for (int v = 0; v < graph.nodeCount(); ++v) {
+            int s = graph.scopeIndex(v);
+            deepest = std::max(deepest, tree.scope(s).depth);
+            while (tree.scope(s).depth > depth)
+                s = tree.scope(s).parent;
+            ancestor[v] = s;
+            index.emplace(s, static_cast<int64_t>(index.size()));
+        }
+        if (static_cast<int>(index.size()) > groups)
+            break;
+        for (int v = 0; v < graph.nodeCount(); ++v)
+            best[v] = index[ancestor[v]];
+        if (depth >= deepest)
+            break;
+    }
+    return best;
+}
+
+// Group inputs, ordered by the groups' mean rank (the encoder reads them in that order).
+torch::Tensor groupInputs(const torch::Tensor &x, const torch::Tensor &ranks, const torch::Tensor &group,
+                          int groups, torch::Tensor &order)
+{
+    const auto opts = x.options();
+    const torch::Tensor counts = torch::zeros({groups}, opts).index_add_(0, group, torch::ones_like(ranks));
+    const torch::Tensor safe = counts.clamp_min(1).unsqueeze(1);
+    const torch::Tensor meanFeatures = torch::zeros({groups, x.size(1)}, opts).index_add_(0, group, x) / safe;
+    const torch::Tensor meanRank = torch::zeros({groups}, opts).index_add_(0, group, ranks) / safe.squeeze(1);
+    order = torch::argsort(meanRank + (counts == 0).to(opts.dtype()) * 2); // empty groups last
+    const torch::Tensor inputs = torch::cat({meanFeatures, torch::log1p(counts).unsqueeze(1) / 10, meanRank.unsqueeze(1)}, 1);
+    return inputs.index_select(0, order);
+}
+
+class RlSeq2SeqPlacer : public Placer
+{
+public:
+    FamilyInfo info() const override
+    {
+        using T = HyperParam::Type;
+        FamilyInfo f{"rl-seq2seq",
+                     "Mirhoseini et al. 2017/2018: learned grouper + LSTM encoder-decoder with attention, one device "
+                     "per group, REINFORCE with a moving-average baseline",
+                     commonParams(200)};
+        f.params.push_back({"groups", T::Int, 1, 4096, 32, {}, "groups (the decoder's sequence length)"});
+        f.params.push_back({"grouping", T::Choice, 0, 0, 0, {"learned", "scope"}, "learned grouper, or by scope"});
+        f.params.push_back({"baseline_decay", T::Real, 0, 0.9999, 0.9, {}, "moving-average baseline decay"});
+        f.params.push_back({"entropy_weight", T::Real, 0, 10, 0.01, {}, "entropy bonus"});
+        return f;
+    }
+
+    PlacerOutput place(const PlacementProblem &problem, const ParamValues &params, const RunControl &control,
+                       const Placement *) const override
+    {
+        const Graph &graph = problem.graph;
+        const int k = problem.cluster.deviceCount();
+        const torch::Device device = chooseDevice(params.choice("device"));
+        setThreads(params.integer("threads"));
+        torch::manual_seed(control.seed);
+        int hidden = params.integer("hidden"), groups = params.integer("groups");
+        const std::string load = params.text("checkpoint");
+        if (!load.empty()) {
+            const auto stored = nlohmann::json::parse(checkpointParams(load, "rl-seq2seq"));
+            hidden = stored.value("hidden", hidden);
+            groups = stored.value("groups", groups);
+            if (stored.value("devices", k) != k)
+                throw InputError(load + ": trained for " + std::to_string(stored.value("devices", 0)) +
+                                 " devices; this cluster has " + std::to_string(k));
+        }
+        Seq2SeqNet net(hidden, groups, k);
+        if (!load.empty())
+            loadCheckpoint(load, "rl-seq2seq", *net);
+        net->to(device);
+        const bool byScope = params.choice("grouping") == "scope";
+
+        const torch::Tensor x = nodeFeatures(graph).to(device);
+        const torch::Tensor ranks = x.select(1, kOpBuckets + 6).contiguous();
+        torch::Tensor fixedGroups;
+        if (byScope) {
+            std::vector<int64_t> g = scopeGroups(graph, groups);
+            fixedGroups = torch::from_blob(g.data(), {graph.nodeCount()}, torch::kInt64).clone().to(device);
+        }
+        Judge judge(graph, problem.cluster, problem.constraints);
+        torch::optim::Adam optimizer(net->parameters(), torch::optim::AdamOptions(params.number("lr")));
+        Baseline baseline(params.number("baseline_decay"));
+        const int samples = params.integer("samples");
+        const double entropyWeight = params.number("entropy_weight");
+        const int iterations = params.integer("iterations");
+
+        // One placement: groups (sampled or fixed), then a device per group.
+        auto rollout = [&](bool greedy, torch::Tensor &logp, torch::Tensor &entropy) {
+            torch::Tensor group;
+            logp = torch::zeros({}, x.options());
+            entropy = torch::zeros({}, x.options());
+            if (byScope) {
+                group = fixedGroups;
+            } else {
+                Sampled g = greedy ? greedyRows(net->groupLogits(x)) : sampleRows(net->groupLogits(x));
+                group = g.choice;
+                logp = logp + g.logProb;
+                entropy = entropy + g.entropy;
+            }
+            torch::Tensor order;
+            const torch::Tensor inputs = groupInputs(x, ranks, group, groups, order);
+            Sampled d = net->place(inputs, greedy);
+            logp = logp + d.logProb;
+            entropy = entropy + d.entropy;
+            // order[t] is the group decoded at step t.
+            const torch::Tensor deviceOfGroup = torch::empty({groups}, torch::kInt64).to(device).index_put_({order}, d.choice);
+            return toVector(deviceOfGroup.index_select(0, group));
+        };
+
+        RunClock clock(control, iterations);
+        for (int it = 0; clock.next(it); ++it) {
+            std::vector<torch::Tensor> logps, entropies;
+            std::vector<double> rewards, makespans;
+            for (int s = 0; s < samples; ++s) {
+                torch::Tensor logp, entropy;
+                std::vector<int> devices = rollout(false, logp, entropy);
+                rewards.push_back(rewardOf(judge.evaluate(devices)));
+                makespans.push_back(judge.lastMakespan());
+                logps.push_back(logp);
+                entropies.push_back(entropy);
+            }
+            const double mean = std::accumulate(rewards.begin(), rewards.end(), 0.0) / samples;
+            if (it == 0)
+                baseline.update(mean);
+            torch::Tensor loss = torch::zeros({}, x.options());
+            for (int s = 0; s < samples; ++s)
+                loss = loss - (rewards[s] - baseline.value()) * logps[s] / samples;
+            const torch::Tensor entropy = torch::stack(entropies).mean();
+            loss = loss - entropyWeight * entropy;
+            optimizer.zero_grad();
+            loss.backward();
+            torch::nn::utils::clip_grad_norm_(net->parameters(), 1.0);
+            optimizer.step();
+            baseline.update(mean);
+            clock.report(it, &judge, makespans, loss.item<double>(), entropy.item<double>());
+        }
+        {
+            // The greedy decode of the trained policy competes with the samples.
+            torch::NoGradGuard noGrad;
+            torch::Tensor logp, entropy;
+            std::vector<int> greedy = rollout(true, logp, entropy);
+            judge.evaluate(greedy);
+        }
+        if (!params.text("save_checkpoint").empty()) {
+            nlohmann::json stored{{"hidden", hidden}, {"groups", groups}, {"devices", k}};
+            saveCheckpoint(params.text("save_checkpoint"), "rl-seq2seq", stored.dump(), *net);
+        }
+        PlacerOutput out;
+        out.placement = Placement(judge.best());
+        out.evaluations = judge.evaluations();
+        if (!judge.bestFeasible())
+            out.notes.push_back("rl-seq2seq found no placement that fits memory and constraints");
+        return out;
+    }
+};
+
+} // namespace
+
+std::unique_ptr<Placer> makeRlSeq2SeqPlacer() { return std::make_unique<RlSeq2SeqPlacer>(); }
+
+} // namespace ps
