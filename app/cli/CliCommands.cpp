@@ -28,9 +28,17 @@ const std::vector<Command> &commands()
          {}, {}, metricsCommand},
         {"models", "", "list the model families and their hyperparameters (JSON)", {}, {}, modelsCommand},
         {"place", "GRAPH CLUSTER --model NAME[+NAME...] [--param key=value]... [--seed N] "
-                  "[--time-limit S] [--pins FILE] --out P.placement.json",
-         "place a graph with a model family or a composition such as heft+local-search",
-         {"model", "param", "seed", "time-limit", "pins", "out"}, {}, placeCommand},
+                  "[--time-limit S] [--pins FILE] [--checkpoint FILE] --out P.placement.json",
+         "place a graph with a model family or a composition such as heft+local-search; --checkpoint: "
+         "a trained policy, zero-shot",
+         {"model", "param", "seed", "time-limit", "pins", "checkpoint", "out"}, {}, placeCommand},
+        {"train", "--model NAME GRAPH CLUSTER [--graphs G1,G2...] [--iterations N] [--time-limit S] "
+                  "[--device auto|cpu|cuda] [--checkpoint OUT] [--curve CSV] [--param key=value]... --out P "
+                  "(gap: GRAPH --k K)",
+         "train a learned model (gap, rl-seq2seq, gdp, giph): progress line, convergence curve, checkpoint",
+         {"model", "graphs", "iterations", "time-limit", "device", "checkpoint", "curve", "param", "seed", "k",
+          "out"},
+         {}, trainCommand},
         {"partition", "GRAPH --k K --model NAME [--param key=value]... [--imbalance 1.03] [--seed N] "
                       "--out P.partition.json",
          "partition a graph (metis, spectral) and print edge cut, imbalance and normalized cut",

@@ -32,5 +32,6 @@ int metricsCommand(const CliArgs &args, std::ostream &out, std::ostream &err);
 int modelsCommand(const CliArgs &args, std::ostream &out, std::ostream &err);
 int placeCommand(const CliArgs &args, std::ostream &out, std::ostream &err);
 int partitionCommand(const CliArgs &args, std::ostream &out, std::ostream &err);
+int trainCommand(const CliArgs &args, std::ostream &out, std::ostream &err);
 
 } // namespace ps::cli

@@ -4,6 +4,7 @@
 
 #include "app/cli/CliLoad.h"
 #include "app/cli/ProgressBar.h"
+#include "app/cli/RunReports.h"
 #include "core/InputError.h"
 #include "core/io/PlacementJson.h"
 #include "core/partitioners/Partitioner.h"
@@ -25,7 +26,7 @@ int partitionCommand(const CliArgs &args, std::ostream &out, std::ostream &err)
         throw InputError("partition needs --k from 1 to " + std::to_string(Partition::kMaxParts));
     const auto model = args.value("model");
     if (!model)
-        throw InputError("partition needs --model NAME (metis, spectral)");
+        throw InputError("partition needs --model NAME (metis, spectral, gap)");
     const auto outPath = args.value("out");
     if (!outPath)
         throw InputError("partition needs --out FILE.partition.json");
@@ -37,21 +38,12 @@ int partitionCommand(const CliArgs &args, std::ostream &out, std::ostream &err)
     RunControl control;
     control.seed = static_cast<uint64_t>(args.integer("seed").value_or(1));
     ProgressBar bar(err, *model);
-    control.progress = [&bar](const Progress &p) { bar.update(p.fraction, p.message); };
+    control.progress = [&bar](const Progress &p) { bar.update(p.fraction, progressMessage(p)); };
     const auto t0 = std::chrono::steady_clock::now();
     const Partition p = runPartitioner(PartitionerRegistry::builtin(), *model, problem, args.values("param"), control);
     const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     bar.finish();
-    writePartitionJson(*outPath, toDoc(p, graph));
-    const PartitionMetrics m = partitionMetrics(graph, p.parts(), p.k());
-    out << nlohmann::ordered_json{{"edge_cut", m.edgeCut},
-                                  {"imbalance", m.imbalance},
-                                  {"normalized_cut", m.normalizedCut},
-                                  {"parts_used", p.partsUsed()},
-                                  {"wall_s", wall},
-                                  {"out", *outPath}}
-               .dump()
-        << "\n";
+    out << writePartitionResult(p, graph, wall, *outPath).dump() << "\n";
     return 0;
 }
 

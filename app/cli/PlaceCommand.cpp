@@ -4,6 +4,7 @@
 
 #include "app/cli/CliLoad.h"
 #include "app/cli/ProgressBar.h"
+#include "app/cli/RunReports.h"
 #include "core/InputError.h"
 #include "core/io/FileKind.h"
 #include "core/io/PlacementJson.h"
@@ -105,22 +106,18 @@ int placeCommand(const CliArgs &args, std::ostream &out, std::ostream &err)
         control.budget.timeLimitS = *limit;
     }
     ProgressBar bar(err, *model);
-    control.progress = [&bar](const Progress &p) { bar.update(p.fraction, p.message); };
+    control.progress = [&bar](const Progress &p) { bar.update(p.fraction, progressMessage(p)); };
+    std::vector<std::string> params = args.values("param");
+    if (auto checkpoint = args.value("checkpoint")) {
+        // Zero-shot: the trained policy places the graph without further training, unless
+        // --param iterations=N asks for fine-tuning.
+        params.insert(params.begin(), "checkpoint=" + *checkpoint);
+        params.insert(params.begin(), "iterations=0");
+    }
     const PlacementProblem problem{graph, cluster, constraints, Objective{}};
-    const PlacerResult r = runPlacer(PlacerRegistry::builtin(), *model, problem, args.values("param"), control);
+    const PlacerResult r = runPlacer(PlacerRegistry::builtin(), *model, problem, params, control);
     bar.finish();
-
-    Json metrics{{"makespan_s", r.makespan},
-                 {"lower_bound_s", r.lowerBound},
-                 {"ratio", r.lowerBound > 0 ? r.makespan / r.lowerBound : 1.0},
-                 {"feasible", r.feasible},
-                 {"violations", r.violations},
-                 {"wall_s", r.wallS},
-                 {"evaluations", r.evaluations}};
-    writePlacementJson(*outPath, toDoc(r.placement, graph, cluster), metrics.dump());
-    Json report = metrics;
-    report["notes"] = r.notes;
-    report["out"] = *outPath;
+    const Json report = writePlacementResult(r, graph, cluster, *outPath);
     out << report.dump() << "\n";
     return 0;
 }

@@ -259,7 +259,8 @@ std::vector<HyperParam> commonParams(int defaultIterations)
 {
     using T = HyperParam::Type;
     std::vector<HyperParam> p;
-    p.push_back({"iterations", T::Int, 1, 1e6, static_cast<double>(defaultIterations), {}, "training iterations"});
+    p.push_back({"iterations", T::Int, 0, 1e6, static_cast<double>(defaultIterations), {},
+                 "training iterations (0: use the checkpoint as it is, zero-shot)"});
     p.push_back({"lr", T::Real, 1e-6, 1, 3e-3, {}, "Adam learning rate"});
     p.push_back({"samples", T::Int, 1, 256, 8, {}, "placements sampled per iteration"});
     p.push_back({"hidden", T::Int, 4, 1024, 64, {}, "hidden units"});
