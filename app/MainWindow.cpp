@@ -328,7 +328,10 @@ void MainWindow::cancelLoading()
     m_status->setText(tr("Loading cancelled"));
 }
 
-bool MainWindow::busy() const { return m_loader->inFlight() > 0 || m_graphView->layoutRunning(); }
+bool MainWindow::busy() const
+{
+    return m_loader->inFlight() > 0 || m_graphView->layoutRunning() || m_runs->anyRunning();
+}
 
 void MainWindow::loaded(const LoadResult &r)
 {

@@ -57,7 +57,7 @@ public:
     void setSelection(const std::vector<int> &nodes);
     void assignSelection(int device);
     void cancelLoading();
-    bool busy() const; // loading or laying out
+    bool busy() const; // loading, laying out or running a model
 
     // Autosave: written every 30 s while there are unsaved edits; removed on a clean exit.
     static QString autosavePath();

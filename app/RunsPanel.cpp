@@ -2,6 +2,8 @@
 
 #include "core/InputError.h"
 #include "core/placers/PlacerRegistry.h"
+#include "core/sim/Simulator.h"
+#include "views/ConvergenceChart.h"
 
 #include <QComboBox>
 #include <QDoubleSpinBox>
@@ -10,6 +12,9 @@
 #include <QFutureWatcher>
 #include <QHBoxLayout>
 #include <QHeaderView>
+#include <QLineEdit>
+#include <QSplitter>
+#include <QThread>
 #include <QPushButton>
 #include <QSpinBox>
 #include <QTreeWidget>
@@ -17,13 +22,17 @@
 #include <QtConcurrent/QtConcurrent>
 
 #include <cmath>
+#include <mutex>
 
 namespace ps {
 
 struct RunsPanel::Run
 {
     QString model;
-    std::atomic<bool> cancel{false};
+    std::atomic<bool> cancel{false}, pause{false};
+    std::mutex mutex;
+    std::vector<Progress> rows; // learners' iterations not yet drawn
+    int iterations = 0;
     std::atomic<double> fraction{0}, best{std::numeric_limits<double>::infinity()};
     bool done = false;
     PlacerResult result;
@@ -50,7 +59,11 @@ RunsPanel::RunsPanel(QWidget *parent) : QWidget(parent)
     m_seed = new QSpinBox(this);
     m_seed->setRange(0, 1 << 30);
     m_seed->setValue(1);
+    m_params = new QLineEdit(this);
+    m_params->setPlaceholderText(tr("key=value …  e.g. iterations=200 samples=8 (see placement-cli models)"));
     auto *run = new QPushButton(tr("Run"), this);
+    auto *pause = new QPushButton(tr("Pause/Resume"), this);
+    auto *cancelOne = new QPushButton(tr("Cancel"), this);
     auto *cancel = new QPushButton(tr("Cancel all"), this);
     auto *apply = new QPushButton(tr("Apply selected"), this);
     m_tree = new QTreeWidget(this);
@@ -61,8 +74,11 @@ RunsPanel::RunsPanel(QWidget *parent) : QWidget(parent)
     form->addRow(tr("Model"), m_model);
     form->addRow(tr("Time limit"), m_timeLimit);
     form->addRow(tr("Seed"), m_seed);
+    form->addRow(tr("Parameters"), m_params);
     auto *buttons = new QHBoxLayout;
     buttons->addWidget(run);
+    buttons->addWidget(pause);
+    buttons->addWidget(cancelOne);
     buttons->addWidget(cancel);
     buttons->addStretch();
     buttons->addWidget(apply);
@@ -70,7 +86,20 @@ RunsPanel::RunsPanel(QWidget *parent) : QWidget(parent)
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addLayout(form);
     layout->addLayout(buttons);
-    layout->addWidget(m_tree);
+    m_chart = new ConvergenceChart(this);
+    auto *split = new QSplitter(Qt::Vertical, this);
+    split->addWidget(m_tree);
+    split->addWidget(m_chart);
+    split->setStretchFactor(1, 2);
+    layout->addWidget(split);
+    connect(pause, &QPushButton::clicked, this, [this] {
+        if (const int r = currentRun(); r >= 0)
+            setPaused(r, !paused(r));
+    });
+    connect(cancelOne, &QPushButton::clicked, this, [this] {
+        if (const int r = currentRun(); r >= 0)
+            m_runs[r]->cancel = true;
+    });
     connect(run, &QPushButton::clicked, this, &RunsPanel::startClicked);
     connect(cancel, &QPushButton::clicked, this, &RunsPanel::cancelAll);
     connect(apply, &QPushButton::clicked, this, [this] {
@@ -89,14 +118,42 @@ RunsPanel::~RunsPanel()
 
 void RunsPanel::setProblem(std::shared_ptr<const Graph> graph, const Cluster &cluster, const Constraints &constraints)
 {
+    if (graph != m_graph)
+        m_chart->clear(); // curves of another graph's runs would mislead
+    if (graph && cluster.deviceCount() > 0)
+        m_chart->setLowerBound(computeLowerBound(*graph, cluster).bound);
     m_graph = std::move(graph);
     m_cluster = cluster;
     m_constraints = constraints;
 }
 
-void RunsPanel::startClicked() { start(m_model->currentText().trimmed(), m_timeLimit->value(), m_seed->value()); }
+void RunsPanel::startClicked()
+{
+    start(m_model->currentText().trimmed(), m_timeLimit->value(), m_seed->value(), m_params->text());
+}
 
-int RunsPanel::start(const QString &model, double timeLimitS, quint64 seed)
+int RunsPanel::currentRun() const
+{
+    for (size_t i = 0; i < m_runs.size(); ++i)
+        if (m_runs[i]->item == m_tree->currentItem())
+            return static_cast<int>(i);
+    return m_runs.empty() ? -1 : static_cast<int>(m_runs.size()) - 1;
+}
+
+void RunsPanel::setPaused(int run, bool paused)
+{
+    Run &r = *m_runs.at(static_cast<size_t>(run));
+    if (r.done)
+        return;
+    r.pause = paused;
+    r.item->setText(1, paused ? tr("paused") : tr("running"));
+}
+
+bool RunsPanel::paused(int run) const { return m_runs.at(static_cast<size_t>(run))->pause; }
+
+int RunsPanel::iterationsSeen(int run) const { return m_runs.at(static_cast<size_t>(run))->iterations; }
+
+int RunsPanel::start(const QString &model, double timeLimitS, quint64 seed, const QString &paramText)
 {
     if (!m_graph || m_cluster.deviceCount() == 0) {
         Q_EMIT log(tr("Open a graph and a cluster before running a model."));
@@ -112,16 +169,36 @@ int RunsPanel::start(const QString &model, double timeLimitS, quint64 seed)
     auto constraints = std::make_shared<Constraints>(m_constraints);
     QElapsedTimer *clock = new QElapsedTimer;
     clock->start();
-    // Progress is polled 10 times a second from the GUI thread: the worker only stores numbers.
-    connect(&run->ticker, &QTimer::timeout, this, [run, clock] {
-        run->item->setText(1, QStringLiteral("running %1%").arg(std::round(run->fraction * 100)));
+    // Progress is polled 10 times a second from the GUI thread: the worker only stores numbers,
+    // and the chart gets the new iterations in one batch.
+    auto drain = [this, run, index] {
+        std::vector<Progress> rows;
+        {
+            std::lock_guard<std::mutex> lock(run->mutex);
+            rows.swap(run->rows);
+        }
+        if (rows.empty())
+            return;
+        std::vector<ConvergenceChart::Point> points;
+        for (const Progress &p : rows)
+            points.push_back({p.iteration, p.sampleMean, p.bestMakespan, p.loss, p.entropy});
+        run->iterations = rows.back().iteration + 1;
+        m_chart->addPoints(index, run->model, points);
+    };
+    connect(&run->ticker, &QTimer::timeout, this, [run, clock, drain] {
+        drain();
+        if (run->pause)
+            return;
+        run->item->setText(1, run->iterations > 0 ? QStringLiteral("iteration %1").arg(run->iterations)
+                                                  : QStringLiteral("running %1%").arg(std::round(run->fraction * 100)));
         if (std::isfinite(run->best.load()))
             run->item->setText(2, QString::number(run->best.load(), 'g', 6) + " s");
         run->item->setText(4, QString::number(clock->elapsed() / 1000.0, 'f', 1) + " s");
     });
     run->ticker.start(100);
-    connect(&run->watcher, &QFutureWatcher<void>::finished, this, [this, run, index, clock] {
+    connect(&run->watcher, &QFutureWatcher<void>::finished, this, [this, run, index, clock, drain] {
         run->ticker.stop();
+        drain();
         run->done = true;
         delete clock;
         if (!run->error.isEmpty()) {
@@ -145,18 +222,37 @@ int RunsPanel::start(const QString &model, double timeLimitS, quint64 seed)
         }
         Q_EMIT runFinished(index);
     });
-    run->watcher.setFuture(QtConcurrent::run([run, graph, cluster, constraints, timeLimitS, seed] {
+    std::vector<std::string> params;
+    for (const QString &p : paramText.split(' ', Qt::SkipEmptyParts))
+        params.push_back(p.toStdString());
+    // Several runs share the cores: a learner started while others run gets an even share of
+    // the threads (unless the user set them).
+    const Placer *first = PlacerRegistry::builtin().find(model.section('+', 0, 0).toStdString());
+    const bool hasThreads = first && std::any_of(first->info().params.begin(), first->info().params.end(),
+                                                 [](const HyperParam &h) { return h.name == "threads"; });
+    if (hasThreads && !paramText.contains("threads=")) {
+        int running = 0;
+        for (const auto &r : m_runs)
+            running += !r->done;
+        params.push_back("threads=" + std::to_string(std::max(1, QThread::idealThreadCount() / std::max(1, running))));
+    }
+    run->watcher.setFuture(QtConcurrent::run([run, graph, cluster, constraints, timeLimitS, seed, params] {
         RunControl control;
         control.seed = seed;
         control.budget.timeLimitS = timeLimitS;
         control.cancel = &run->cancel;
+        control.pause = &run->pause;
         control.progress = [run](const Progress &p) {
             run->fraction = p.fraction;
             run->best = p.bestMakespan;
+            if (p.iteration >= 0) {
+                std::lock_guard<std::mutex> lock(run->mutex);
+                run->rows.push_back(p);
+            }
         };
         try {
             run->result = runPlacer(PlacerRegistry::builtin(), run->model.toStdString(),
-                                    {*graph, *cluster, *constraints, {}}, {}, control);
+                                    {*graph, *cluster, *constraints, {}}, params, control);
         } catch (const InputError &e) {
             run->error = QString::fromStdString(e.what());
         } catch (const std::exception &e) {
@@ -168,8 +264,15 @@ int RunsPanel::start(const QString &model, double timeLimitS, quint64 seed)
 
 void RunsPanel::cancelAll()
 {
-    for (auto &r : m_runs)
+    for (auto &r : m_runs) {
         r->cancel = true;
+        r->pause = false;
+    }
+}
+
+bool RunsPanel::anyRunning() const
+{
+    return std::any_of(m_runs.begin(), m_runs.end(), [](const auto &r) { return !r->done; });
 }
 
 bool RunsPanel::finished(int run) const { return m_runs.at(static_cast<size_t>(run))->done; }

@@ -1,7 +1,8 @@
 #pragma once
-// The Models dock: start runs of any registered family (or a composition such as
-// heft+local-search) on the open graph and cluster, each in a worker thread with its progress
-// and a cancel button; finished runs list their makespan and can be applied (one undo step).
+// The Models dock: start runs of any registered family, classical or learned (or a composition
+// such as heft+local-search), on the open graph and cluster, each in a worker thread; pause,
+// resume and cancel them; watch learners converge live (several runs overlaid); finished runs
+// list their makespan and can be applied (one undo step).
 #include "core/cluster/Cluster.h"
 #include "core/graph/Graph.h"
 #include "core/placement/Constraints.h"
@@ -13,12 +14,15 @@
 #include <vector>
 
 class QComboBox;
+class QLineEdit;
 class QDoubleSpinBox;
 class QSpinBox;
 class QTreeWidget;
 class QTreeWidgetItem;
 
 namespace ps {
+
+class ConvergenceChart;
 
 class RunsPanel : public QWidget
 {
@@ -27,13 +31,18 @@ public:
     explicit RunsPanel(QWidget *parent = nullptr);
     ~RunsPanel() override;
     void setProblem(std::shared_ptr<const Graph> graph, const Cluster &cluster, const Constraints &constraints);
-    // Starts a run; returns its row.
-    int start(const QString &model, double timeLimitS, quint64 seed);
+    // Starts a run ("key=value" parameters separated by spaces); returns its row.
+    int start(const QString &model, double timeLimitS, quint64 seed, const QString &params = {});
     void cancelAll();
+    void setPaused(int run, bool paused);
+    bool paused(int run) const;
+    int iterationsSeen(int run) const;
     int runCount() const { return static_cast<int>(m_runs.size()); }
     bool finished(int run) const;
+    bool anyRunning() const;
     const std::vector<int> &placementOf(int run) const;
     QTreeWidget *tree() const { return m_tree; }
+    ConvergenceChart *chart() const { return m_chart; }
 
 Q_SIGNALS:
     void applyRequested(const std::vector<int> &devices, const QString &what);
@@ -44,10 +53,13 @@ private:
     struct Run;
     void startClicked();
     void applyItem(QTreeWidgetItem *item);
+    int currentRun() const;
 
     QComboBox *m_model;
     QDoubleSpinBox *m_timeLimit;
     QSpinBox *m_seed;
+    QLineEdit *m_params;
+    ConvergenceChart *m_chart;
     QTreeWidget *m_tree;
     std::shared_ptr<const Graph> m_graph;
     Cluster m_cluster;

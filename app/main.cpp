@@ -1,6 +1,7 @@
 // placement-studio [FILE...] [--screenshot FILE [--dock NAME]]
 #include "app/MainWindow.h"
 #include "app/Document.h"
+#include "app/RunsPanel.h"
 #include "models/ModelImporters.h"
 #include "views/GraphView.h"
 
@@ -18,9 +19,10 @@ namespace {
 
 void usage()
 {
-    std::puts("usage: placement-studio [FILE...] [--screenshot PNG [--dock NAME]]\n"
+    std::puts("usage: placement-studio [FILE...] [--run 'MODEL key=value...'] [--screenshot PNG [--dock NAME]]\n"
               "  FILE        graphs (.graph.json[.gz], .dot, .onnx, .pt, METIS .graph), clusters,\n"
               "              placements or a session (.pstudio); none: a built-in example\n"
+              "  --run SPEC  start a model run in the Models dock once the files are open (repeatable)\n"
               "  --screenshot PNG  render the window (or one dock: graph, devices, timeline, metrics,\n"
               "              models, history, log) offscreen once everything is loaded, and exit");
 }
@@ -46,7 +48,7 @@ bool settle(ps::MainWindow &window, int limitMs)
 int main(int argc, char **argv)
 {
     QString screenshot, dockName;
-    QStringList inputs;
+    QStringList inputs, runs;
     for (int i = 1; i < argc; ++i) {
         if (!std::strcmp(argv[i], "--help") || !std::strcmp(argv[i], "-h")) {
             usage();
@@ -56,10 +58,15 @@ int main(int argc, char **argv)
             std::puts("placement-studio " PS_VERSION);
             return 0;
         }
-        if (!std::strcmp(argv[i], "--screenshot") || !std::strcmp(argv[i], "--dock")) {
+        if (!std::strcmp(argv[i], "--screenshot") || !std::strcmp(argv[i], "--dock") ||
+            !std::strcmp(argv[i], "--run")) {
             if (i + 1 >= argc) {
                 std::fprintf(stderr, "error: %s needs a value\n", argv[i]);
                 return 2;
+            }
+            if (!std::strcmp(argv[i], "--run")) {
+                runs << QString::fromLocal8Bit(argv[++i]);
+                continue;
             }
             QString &target = !std::strcmp(argv[i], "--screenshot") ? screenshot : dockName;
             target = QString::fromLocal8Bit(argv[++i]);
@@ -90,6 +97,11 @@ int main(int argc, char **argv)
         window.openFiles(inputs);
     }
     window.show();
+    if (!runs.isEmpty()) {
+        settle(window, 120000); // the files first
+        for (const QString &spec : runs)
+            window.runsPanel()->start(spec.section(' ', 0, 0), 600, 1, spec.section(' ', 1));
+    }
     if (screenshot.isEmpty())
         return app.exec();
 

@@ -17,6 +17,7 @@
 #include "views/GraphView.h"
 #include "views/MetricsView.h"
 #include "views/NodeMime.h"
+#include "views/ConvergenceChart.h"
 #include "views/TimelineView.h"
 
 #include <QDockWidget>
@@ -26,6 +27,7 @@
 #include <QJsonObject>
 #include <QMimeData>
 #include <QTableWidget>
+#include <QTreeWidget>
 #include <QUrl>
 #include <QtTest>
 
@@ -241,6 +243,35 @@ private Q_SLOTS:
         const int run2 = w.runsPanel()->start("single", 5, 1);
         QTRY_VERIFY_WITH_TIMEOUT(w.runsPanel()->finished(run2), 30000);
         QVERIFY(w.runsPanel()->placementOf(run2)[v] != 3 || d.cluster().devicesBySpeed()[0] == 3);
+    }
+
+    void learnersRunPauseAndPlotLive()
+    {
+        MainWindow w;
+        openBasics(w);
+        RunsPanel *runs = w.runsPanel();
+        const int quick = runs->start("gdp", 60, 1, "iterations=5 samples=2 hidden=16");
+        QTRY_VERIFY_WITH_TIMEOUT(runs->finished(quick), 60000);
+        QCOMPARE(runs->iterationsSeen(quick), 5);
+        QCOMPARE(runs->chart()->pointCount(quick), 10); // sampled mean and best, per iteration
+        QCOMPARE(runs->tree()->topLevelItem(quick)->text(1), QString("done"));
+
+        const int slow = runs->start("rl-seq2seq", 120, 2, "iterations=100000 samples=2 hidden=16");
+        QTRY_VERIFY_WITH_TIMEOUT(runs->iterationsSeen(slow) >= 2, 60000);
+        runs->setPaused(slow, true);
+        QTest::qWait(500); // an iteration under way may still finish
+        const int held = runs->iterationsSeen(slow);
+        QTest::qWait(700);
+        QCOMPARE(runs->iterationsSeen(slow), held);
+        QVERIFY(!runs->finished(slow));
+        runs->setPaused(slow, false);
+        QTRY_VERIFY_WITH_TIMEOUT(runs->iterationsSeen(slow) > held, 60000);
+        runs->cancelAll();
+        QTRY_VERIFY_WITH_TIMEOUT(runs->finished(slow), 60000);
+        QCOMPARE(runs->tree()->topLevelItem(slow)->text(1), QString("cancelled (best kept)"));
+        QCOMPARE(static_cast<int>(runs->placementOf(slow).size()), w.document()->graph()->nodeCount());
+        // Both runs overlaid in one chart: 4 series each plus the bound.
+        QCOMPARE(runs->chart()->seriesCount(), 9);
     }
 
     void exportRoundTrips()

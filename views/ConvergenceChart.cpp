@@ -1,0 +1,171 @@
+#include "views/ConvergenceChart.h"
+
+#include <QtCharts/QChart>
+#include <QtCharts/QChartView>
+#include <QtCharts/QLegend>
+#include <QtCharts/QLineSeries>
+#include <QtCharts/QValueAxis>
+#include <QVBoxLayout>
+
+#include <cmath>
+
+namespace ps {
+
+namespace {
+QColor runColor(int id)
+{
+    static const QColor palette[] = {QColor("#1f77b4"), QColor("#d62728"), QColor("#2ca02c"), QColor("#9467bd"),
+                                     QColor("#ff7f0e"), QColor("#8c564b"), QColor("#e377c2"), QColor("#17becf")};
+    return palette[id % 8];
+}
+
+QValueAxis *axis(const QString &title)
+{
+    auto *a = new QValueAxis;
+    a->setTitleText(title);
+    a->setLabelFormat("%.3g");
+    return a;
+}
+} // namespace
+
+ConvergenceChart::ConvergenceChart(QWidget *parent) : QWidget(parent)
+{
+    m_makespan = new QChart;
+    m_makespan->setTitle(tr("Makespan (ms): sampled mean —, best so far ━, lower bound ┄"));
+    m_training = new QChart;
+    m_training->setTitle(tr("Loss — (left) and policy entropy ┄ (right)"));
+    for (QChart *c : {m_makespan, m_training}) {
+        c->legend()->setAlignment(Qt::AlignRight);
+        c->setMargins(QMargins(4, 4, 4, 4));
+        c->setAnimationOptions(QChart::NoAnimation);
+    }
+    m_x1 = axis(tr("iteration"));
+    m_y1 = axis(tr("ms"));
+    m_x2 = axis(tr("iteration"));
+    m_y2 = axis(tr("loss"));
+    m_y2b = axis(tr("entropy"));
+    m_makespan->addAxis(m_x1, Qt::AlignBottom);
+    m_makespan->addAxis(m_y1, Qt::AlignLeft);
+    m_training->addAxis(m_x2, Qt::AlignBottom);
+    m_training->addAxis(m_y2, Qt::AlignLeft);
+    m_training->addAxis(m_y2b, Qt::AlignRight);
+    m_bound = new QLineSeries;
+    m_bound->setName(tr("bound"));
+    m_bound->setPen(QPen(Qt::black, 1.2, Qt::DashLine));
+    m_makespan->addSeries(m_bound);
+    m_bound->attachAxis(m_x1);
+    m_bound->attachAxis(m_y1);
+    m_makespanView = new QChartView(m_makespan, this);
+    m_trainingView = new QChartView(m_training, this);
+    for (QChartView *v : {m_makespanView, m_trainingView}) {
+        v->setRenderHint(QPainter::Antialiasing);
+        v->setMinimumHeight(160);
+    }
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(m_makespanView, 3);
+    layout->addWidget(m_trainingView, 2);
+}
+
+void ConvergenceChart::addPoints(int id, const QString &label, const std::vector<Point> &points)
+{
+    auto it = m_runs.find(id);
+    if (it == m_runs.end()) {
+        const QColor color = runColor(id);
+        RunSeries s{new QLineSeries, new QLineSeries, new QLineSeries, new QLineSeries};
+        s.mean->setName(label + tr(" mean"));
+        s.mean->setPen(QPen(color.lighter(130), 1.2));
+        s.best->setName(label + tr(" best"));
+        s.best->setPen(QPen(color, 2.4));
+        s.loss->setName(label + tr(" loss"));
+        s.loss->setPen(QPen(color, 1.4));
+        s.entropy->setName(label + tr(" entropy"));
+        s.entropy->setPen(QPen(color, 1.4, Qt::DotLine));
+        for (QLineSeries *series : {s.mean, s.best}) {
+            m_makespan->addSeries(series);
+            series->attachAxis(m_x1);
+            series->attachAxis(m_y1);
+        }
+        m_training->addSeries(s.loss);
+        s.loss->attachAxis(m_x2);
+        s.loss->attachAxis(m_y2);
+        m_training->addSeries(s.entropy);
+        s.entropy->attachAxis(m_x2);
+        s.entropy->attachAxis(m_y2b);
+        it = m_runs.emplace(id, s).first;
+    }
+    const RunSeries &s = it->second;
+    QList<QPointF> mean, best, loss, entropy;
+    for (const Point &p : points) {
+        const double x = p.iteration + 1;
+        m_maxIteration = std::max(m_maxIteration, x);
+        auto track = [&](double ms) {
+            m_maxMakespan = std::max(m_maxMakespan, ms);
+            m_minMakespan = m_minMakespan == 0 ? ms : std::min(m_minMakespan, ms);
+        };
+        if (std::isfinite(p.sampleMean)) {
+            mean << QPointF(x, p.sampleMean * 1e3);
+            track(p.sampleMean * 1e3);
+        }
+        if (std::isfinite(p.bestSoFar)) {
+            best << QPointF(x, p.bestSoFar * 1e3);
+            track(p.bestSoFar * 1e3);
+        }
+        if (std::isfinite(p.loss)) {
+            loss << QPointF(x, p.loss);
+            m_lossMin = std::min(m_lossMin, p.loss);
+            m_lossMax = std::max(m_lossMax, p.loss);
+        }
+        if (std::isfinite(p.entropy)) {
+            entropy << QPointF(x, p.entropy);
+            m_entropyMax = std::max(m_entropyMax, p.entropy);
+        }
+    }
+    s.mean->append(mean);
+    s.best->append(best);
+    s.loss->append(loss);
+    s.entropy->append(entropy);
+    rescale();
+}
+
+void ConvergenceChart::setLowerBound(double seconds)
+{
+    m_lowerBound = seconds * 1e3;
+    rescale();
+}
+
+void ConvergenceChart::rescale()
+{
+    m_bound->clear();
+    if (m_lowerBound > 0)
+        m_bound->append({QPointF(0, m_lowerBound), QPointF(m_maxIteration, m_lowerBound)});
+    m_x1->setRange(0, m_maxIteration);
+    m_x2->setRange(0, m_maxIteration);
+    const double low = m_lowerBound > 0 ? std::min(m_lowerBound, m_minMakespan) : m_minMakespan;
+    m_y1->setRange(low * 0.9, std::max(low * 1.1, m_maxMakespan * 1.05));
+    m_y2->setRange(m_lossMin - 0.05 * std::abs(m_lossMin) - 1e-9, m_lossMax + 0.05 * std::abs(m_lossMax) + 1e-9);
+    m_y2b->setRange(0, std::max(1e-6, m_entropyMax * 1.1));
+}
+
+void ConvergenceChart::clear()
+{
+    for (auto &[id, s] : m_runs)
+        for (QLineSeries *series : {s.mean, s.best, s.loss, s.entropy}) {
+            series->chart()->removeSeries(series);
+            delete series;
+        }
+    m_runs.clear();
+    m_maxIteration = 1;
+    m_maxMakespan = m_minMakespan = m_lossMin = m_lossMax = m_entropyMax = 0;
+    rescale();
+}
+
+int ConvergenceChart::seriesCount() const { return static_cast<int>(m_makespan->series().size() + m_training->series().size()); }
+
+int ConvergenceChart::pointCount(int id) const
+{
+    auto it = m_runs.find(id);
+    return it == m_runs.end() ? 0 : static_cast<int>(it->second.mean->count() + it->second.best->count());
+}
+
+} // namespace ps

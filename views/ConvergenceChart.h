@@ -1,0 +1,48 @@
+#pragma once
+// Live convergence of learning runs (QtCharts): sampled mean and best-so-far makespan against
+// iterations with the lower bound as a dashed line, and loss and entropy below; several runs
+// overlaid, one colour each. Points are appended in batches (the caller throttles).
+#include <QWidget>
+
+#include <map>
+
+class QChart;
+class QChartView;
+class QLineSeries;
+class QValueAxis;
+
+namespace ps {
+
+class ConvergenceChart : public QWidget
+{
+    Q_OBJECT
+public:
+    explicit ConvergenceChart(QWidget *parent = nullptr);
+    struct Point
+    {
+        int iteration;
+        double sampleMean, bestSoFar, loss, entropy; // NaN where unknown
+    };
+    // Adds points to run `id` (created on first use with its label).
+    void addPoints(int id, const QString &label, const std::vector<Point> &points);
+    void setLowerBound(double seconds);
+    void clear();
+    int seriesCount() const;
+    int pointCount(int id) const;
+
+private:
+    struct RunSeries
+    {
+        QLineSeries *mean, *best, *loss, *entropy;
+    };
+    QChart *m_makespan, *m_training;
+    QChartView *m_makespanView, *m_trainingView;
+    QValueAxis *m_x1, *m_y1, *m_x2, *m_y2, *m_y2b;
+    QLineSeries *m_bound;
+    double m_lowerBound = 0;
+    std::map<int, RunSeries> m_runs;
+    double m_maxIteration = 1, m_maxMakespan = 0, m_minMakespan = 0, m_lossMin = 0, m_lossMax = 0, m_entropyMax = 0;
+    void rescale();
+};
+
+} // namespace ps
