@@ -188,6 +188,33 @@ private Q_SLOTS:
         expectInputError({"convert", kExample}, "convert needs IN and OUT");
     }
 
+#ifdef PS_HAVE_TORCH
+    void trainAndZeroShot()
+    {
+        const QString curve = m_dir.filePath("curve.csv"), ckpt = m_dir.filePath("policy.ckpt"),
+                      placed = m_dir.filePath("trained.placement.json"), zero = m_dir.filePath("zero.placement.json");
+        auto train = cli({"train", "--model", "gdp", kExample, kCluster, "--iterations", "3", "--param", "samples=2",
+                          "--param", "hidden=16", "--curve", curve, "--checkpoint", ckpt, "--out", placed});
+        QCOMPARE(train.exitCode, 0);
+        const QJsonObject report = QJsonDocument::fromJson(train.out).object();
+        QCOMPARE(report["iterations"].toInt(), 3);
+        QVERIFY(report["feasible"].toBool());
+        const QList<QByteArray> rows = ps::test::readFile(curve.toStdString()).trimmed().split('\n');
+        QCOMPARE(rows.size(), 4);
+        QVERIFY(rows[0].startsWith("iteration,wall_s,evaluations,sample_mean_s"));
+        QVERIFY(rows[3].startsWith("2,"));
+        auto place = cli({"place", kExample, kCluster, "--model", "gdp", "--checkpoint", ckpt, "--out", zero});
+        QCOMPARE(place.exitCode, 0);
+        QCOMPARE(QJsonDocument::fromJson(place.out).object()["evaluations"].toInt(), 2);
+        expectInputError({"train", "--model", "heft", kExample, kCluster, "--out", placed}, "not a learned model");
+        expectInputError({"train", "--model", "rl-seq2seq", kExample, kCluster, "--graphs", kExample, "--out", placed},
+                         "--graphs is for gap and gdp");
+        expectInputError({"place", kExample, kCluster, "--model", "giph", "--checkpoint", ckpt, "--out", zero},
+                         "a checkpoint of 'gdp'");
+        expectInputError({"train", "--model", "gap", kExample, "--out", placed}, "needs --k");
+    }
+#endif
+
     void modelFiles()
     {
         const QString onnx = QString(PS_SOURCE_DIR) + "/tests/data/small_cnn.onnx";
