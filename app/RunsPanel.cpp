@@ -1,6 +1,7 @@
 #include "app/RunsPanel.h"
 
 #include "core/InputError.h"
+#include "core/partitioners/Partitioner.h"
 #include "core/placers/PlacerRegistry.h"
 #include "core/sim/Simulator.h"
 #include "views/ConvergenceChart.h"
@@ -26,6 +27,33 @@
 
 namespace ps {
 
+namespace {
+// A partitioner's parts as devices (part i on device i), judged like any placement.
+PlacerResult partitionAsPlacement(const std::string &name, const Graph &graph, const Cluster &cluster,
+                                  const std::vector<std::string> &params, const RunControl &control)
+{
+    QElapsedTimer clock;
+    clock.start();
+    const int k = std::min(cluster.deviceCount(), std::max(1, graph.nodeCount()));
+    const Partition part =
+        runPartitioner(PartitionerRegistry::builtin(), name, {graph, std::max(2, k), 1.03, {}, {}}, params, control);
+    PlacerResult r;
+    std::vector<int> devices(part.parts().begin(), part.parts().end());
+    for (int &d : devices)
+        d = std::min(d, cluster.deviceCount() - 1);
+    r.placement = Placement(devices);
+    Simulator sim(graph, cluster);
+    const Schedule s = sim.simulate(devices);
+    r.makespan = s.makespan;
+    r.lowerBound = s.lowerBound.bound;
+    r.feasible = s.violations.empty();
+    r.violations = s.violations;
+    r.wallS = static_cast<double>(clock.elapsed()) / 1000;
+    r.evaluations = 1;
+    return r;
+}
+} // namespace
+
 struct RunsPanel::Run
 {
     QString model;
@@ -48,7 +76,11 @@ RunsPanel::RunsPanel(QWidget *parent) : QWidget(parent)
     m_model->setEditable(true);
     for (const Placer *p : PlacerRegistry::builtin().all())
         m_model->addItem(QString::fromStdString(p->info().name), QString::fromStdString(p->info().description));
-    for (const char *composed : {"heft+local-search", "m-etf-c+local-search", "human+local-search"})
+    // Partitioners that are not also placers (gap): their k parts go to the first k devices.
+    for (const Partitioner *p : PartitionerRegistry::builtin().all())
+        if (!PlacerRegistry::builtin().find(p->info().name))
+            m_model->addItem(QString::fromStdString(p->info().name), QString::fromStdString(p->info().description));
+    for (const char *composed : {"heft+local-search", "m-etf-c+local-search", "human+local-search", "gdp+local-search"})
         m_model->addItem(composed);
     m_model->setCurrentText("heft-c");
     m_model->setToolTip(tr("A model family, or several joined by + (each refines the one before)"));
@@ -251,8 +283,14 @@ int RunsPanel::start(const QString &model, double timeLimitS, quint64 seed, cons
             }
         };
         try {
-            run->result = runPlacer(PlacerRegistry::builtin(), run->model.toStdString(),
-                                    {*graph, *cluster, *constraints, {}}, params, control);
+            const std::string name = run->model.toStdString();
+            if (!PlacerRegistry::builtin().find(name.substr(0, name.find('+'))) &&
+                PartitionerRegistry::builtin().find(name)) {
+                run->result = partitionAsPlacement(name, *graph, *cluster, params, control);
+                return;
+            }
+            run->result = runPlacer(PlacerRegistry::builtin(), name, {*graph, *cluster, *constraints, {}}, params,
+                                    control);
         } catch (const InputError &e) {
             run->error = QString::fromStdString(e.what());
         } catch (const std::exception &e) {

@@ -274,6 +274,20 @@ private Q_SLOTS:
         QCOMPARE(runs->chart()->seriesCount(), 9);
     }
 
+    void partitionerRunsAsAPlacement()
+    {
+        MainWindow w;
+        openBasics(w);
+        RunsPanel *runs = w.runsPanel();
+        const int run = runs->start("gap", 60, 1, "iterations=30 hidden=16");
+        QTRY_VERIFY_WITH_TIMEOUT(runs->finished(run), 60000);
+        const std::vector<int> &devices = runs->placementOf(run);
+        QCOMPARE(static_cast<int>(devices.size()), w.document()->graph()->nodeCount());
+        QVERIFY(*std::max_element(devices.begin(), devices.end()) < 4);
+        QCOMPARE(runs->tree()->topLevelItem(run)->text(1), QString("done"));
+        QCOMPARE(runs->iterationsSeen(run), 30);
+    }
+
     void exportRoundTrips()
     {
         MainWindow w;
