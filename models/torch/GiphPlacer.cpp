@@ -6,6 +6,7 @@
 // the device count, so a trained policy works unchanged when devices are added or removed.
 #include "core/InputError.h"
 #include "core/placers/Placer.h"
+#include "core/placers/PlacerRegistry.h"
 #include "core/sim/CostModel.h"
 #include "models/Learners.h"
 #include "models/torch/PolicySupport.h"
@@ -123,8 +124,9 @@ public:
         f.params.push_back({"episode_steps", T::Int, 1, 100000, 32, {}, "moves per episode"});
         f.params.push_back({"gamma", T::Real, 0, 1, 0.97, {}, "discount of later improvements"});
         f.params.push_back({"entropy_weight", T::Real, 0, 10, 0.01, {}, "entropy bonus"});
-        f.params.push_back({"start", T::Choice, 0, 0, 0, {"random", "round-robin"},
-                            "the placement episodes start from (a composition's input replaces it)"});
+        f.params.push_back({"start", T::Choice, 0, 0, 0, {"heft", "random", "round-robin"},
+                            "the placement episodes start from (the paper: random; a composition's input "
+                            "replaces it)"});
         return f;
     }
     bool refines() const override { return false; }
@@ -150,10 +152,15 @@ public:
         const GraphData data = graphData(graph, device);
         const OptionFeatures options(graph, problem.cluster);
         Judge judge(graph, problem.cluster, problem.constraints);
+        std::vector<int> heftStart;
+        if (!given && params.choice("start") == "heft")
+            heftStart = runPlacer(PlacerRegistry::builtin(), "heft", problem, {}, {}).placement.devices();
         auto startPlacement = [&] {
             std::vector<int> p(n);
             if (given)
                 p = given->devices();
+            else if (!heftStart.empty())
+                p = heftStart;
             else if (params.choice("start") == "round-robin")
                 for (int v = 0; v < n; ++v)
                     p[v] = graph.rank(v) % k;
