@@ -6,6 +6,7 @@
 #include "core/InputError.h"
 #include "core/io/FileKind.h"
 #include "core/placers/Placer.h"
+#include "core/placers/PlacerRegistry.h"
 #include "models/Learners.h"
 #include "models/torch/PolicySupport.h"
 
@@ -82,6 +83,33 @@ TrainGraph prepare(std::shared_ptr<const Graph> graph, const Cluster &cluster, c
     return t;
 }
 
+// Supervised warm start: cross-entropy towards HEFT's placement of each training graph, until
+// the policy agrees on 99.5% of the ops, the steps run out, or a quarter of the time budget is used.
+void imitateHeft(GdpNet &net, std::vector<TrainGraph> &graphs, const Cluster &cluster, int64_t segment,
+                 torch::optim::Optimizer &optimizer, int steps, const RunControl &control)
+{
+    std::vector<torch::Tensor> targets;
+    for (const TrainGraph &t : graphs) {
+        const std::vector<int> heft =
+            runPlacer(PlacerRegistry::builtin(), "heft", {*t.graph, cluster, *t.constraints, {}}, {}, {})
+                .placement.devices();
+        targets.push_back(torch::tensor(std::vector<int64_t>(heft.begin(), heft.end())).to(t.data.x.device()));
+    }
+    const auto start = std::chrono::steady_clock::now();
+    for (int s = 0; s < steps && !control.cancelled(); ++s) {
+        const size_t i = static_cast<size_t>(s) % graphs.size();
+        const torch::Tensor logits = net->forward(graphs[i].data, graphs[i].order, segment);
+        const torch::Tensor loss = torch::nn::functional::cross_entropy(logits, targets[i]);
+        optimizer.zero_grad();
+        loss.backward();
+        optimizer.step();
+        const double agree = (logits.argmax(1) == targets[i]).to(torch::kFloat32).mean().item<double>();
+        const double used = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        if (agree > 0.995 || used > control.budget.timeLimitS / 4)
+            break;
+    }
+}
+
 class GdpPlacer : public Placer
 {
 public:
@@ -97,6 +125,9 @@ public:
         f.params.push_back({"ppo_epochs", T::Int, 1, 64, 4, {}, "PPO epochs per batch of samples"});
         f.params.push_back({"clip", T::Real, 0.01, 1, 0.2, {}, "PPO clipping of the probability ratio"});
         f.params.push_back({"entropy_weight", T::Real, 0, 10, 0.01, {}, "entropy bonus"});
+        f.params.push_back({"warm_start", T::Choice, 0, 0, 0, {"heft", "none"},
+                            "imitate HEFT's placement before PPO (none: the paper's random start)"});
+        f.params.push_back({"warm_steps", T::Int, 0, 10000, 60, {}, "at most this many imitation steps"});
         HyperParam graphs{"train_graphs", T::Text, 0, 0, 0, {}, "more graph files to train on, separated by ';'"};
         f.params.push_back(graphs);
         return f;
@@ -140,9 +171,16 @@ public:
         }
 
         const int64_t segment = params.integer("segment");
+        torch::optim::Adam optimizer(net->parameters(), torch::optim::AdamOptions(params.number("lr")));
+        if (params.choice("warm_start") == "heft" && load.empty() && params.integer("iterations") > 0)
+        {
+            imitateHeft(net, graphs, problem.cluster, segment, optimizer, params.integer("warm_steps"), control);
+            torch::NoGradGuard noGrad; // the imitating policy's own placement is the first candidate
+            std::vector<int> greedy = toVector(net->forward(graphs[0].data, graphs[0].order, segment).argmax(1));
+            graphs[0].judge->evaluate(greedy);
+        }
         const int samples = params.integer("samples"), epochs = params.integer("ppo_epochs");
         const double clip = params.number("clip"), entropyWeight = params.number("entropy_weight");
-        torch::optim::Adam optimizer(net->parameters(), torch::optim::AdamOptions(params.number("lr")));
         RunClock clock(control, params.integer("iterations"));
         for (int it = 0; clock.next(it); ++it) {
             TrainGraph &t = graphs[static_cast<size_t>(it) % graphs.size()];
