@@ -213,7 +213,7 @@ int RunsPanel::start(const QString &model, double timeLimitS, quint64 seed, cons
             return;
         std::vector<ConvergenceChart::Point> points;
         for (const Progress &p : rows)
-            points.push_back({p.iteration, p.sampleMean, p.bestMakespan, p.loss, p.entropy});
+            points.push_back({p.iteration, p.sampleMean, p.bestMakespan, p.loss, p.entropy, p.evaluations});
         run->iterations = rows.back().iteration + 1;
         m_chart->addPoints(index, run->model, points);
     };

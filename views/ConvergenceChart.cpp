@@ -5,6 +5,7 @@
 #include <QtCharts/QLegend>
 #include <QtCharts/QLineSeries>
 #include <QtCharts/QValueAxis>
+#include <QComboBox>
 #include <QVBoxLayout>
 
 #include <cmath>
@@ -61,8 +62,12 @@ ConvergenceChart::ConvergenceChart(QWidget *parent) : QWidget(parent)
         v->setRenderHint(QPainter::Antialiasing);
         v->setMinimumHeight(160);
     }
+    auto *axisChoice = new QComboBox(this);
+    axisChoice->addItems({tr("against iterations"), tr("against simulator evaluations")});
+    connect(axisChoice, &QComboBox::currentIndexChanged, this, [this](int i) { setAgainstEvaluations(i == 1); });
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(axisChoice);
     layout->addWidget(m_makespanView, 3);
     layout->addWidget(m_trainingView, 2);
 }
@@ -94,10 +99,35 @@ void ConvergenceChart::addPoints(int id, const QString &label, const std::vector
         s.entropy->attachAxis(m_y2b);
         it = m_runs.emplace(id, s).first;
     }
-    const RunSeries &s = it->second;
+    m_labels[id] = label;
+    auto &stored = m_points[id];
+    stored.insert(stored.end(), points.begin(), points.end());
+    append(it->second, points);
+    rescale();
+}
+
+void ConvergenceChart::setAgainstEvaluations(bool evaluations)
+{
+    if (evaluations == m_byEvaluations)
+        return;
+    m_byEvaluations = evaluations;
+    const QString title = evaluations ? tr("simulator evaluations") : tr("iteration");
+    m_x1->setTitleText(title);
+    m_x2->setTitleText(title);
+    m_maxIteration = 1;
+    for (auto &[id, s] : m_runs) {
+        for (QLineSeries *series : {s.mean, s.best, s.loss, s.entropy})
+            series->clear();
+        append(s, m_points[id]);
+    }
+    rescale();
+}
+
+void ConvergenceChart::append(const RunSeries &s, const std::vector<Point> &points)
+{
     QList<QPointF> mean, best, loss, entropy;
     for (const Point &p : points) {
-        const double x = p.iteration + 1;
+        const double x = m_byEvaluations ? static_cast<double>(p.evaluations) : p.iteration + 1;
         m_maxIteration = std::max(m_maxIteration, x);
         auto track = [&](double ms) {
             m_maxMakespan = std::max(m_maxMakespan, ms);
@@ -125,7 +155,6 @@ void ConvergenceChart::addPoints(int id, const QString &label, const std::vector
     s.best->append(best);
     s.loss->append(loss);
     s.entropy->append(entropy);
-    rescale();
 }
 
 void ConvergenceChart::setLowerBound(double seconds)
@@ -155,6 +184,8 @@ void ConvergenceChart::clear()
             delete series;
         }
     m_runs.clear();
+    m_points.clear();
+    m_labels.clear();
     m_maxIteration = 1;
     m_maxMakespan = m_minMakespan = m_lossMin = m_lossMax = m_entropyMax = 0;
     rescale();

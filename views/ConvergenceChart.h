@@ -22,7 +22,11 @@ public:
     {
         int iteration;
         double sampleMean, bestSoFar, loss, entropy; // NaN where unknown
+        long long evaluations;                        // simulator runs so far
     };
+    // The x axis: training iterations (default) or simulator evaluations.
+    void setAgainstEvaluations(bool evaluations);
+    bool againstEvaluations() const { return m_byEvaluations; }
     // Adds points to run `id` (created on first use with its label).
     void addPoints(int id, const QString &label, const std::vector<Point> &points);
     void setLowerBound(double seconds);
@@ -41,6 +45,10 @@ private:
     QLineSeries *m_bound;
     double m_lowerBound = 0;
     std::map<int, RunSeries> m_runs;
+    std::map<int, std::vector<Point>> m_points; // to redraw when the x axis changes
+    std::map<int, QString> m_labels;
+    bool m_byEvaluations = false;
+    void append(const RunSeries &s, const std::vector<Point> &points);
     double m_maxIteration = 1, m_maxMakespan = 0, m_minMakespan = 0, m_lossMin = 0, m_lossMax = 0, m_entropyMax = 0;
     void rescale();
 };
