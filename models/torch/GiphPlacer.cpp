@@ -202,11 +202,11 @@ public:
                 judge.enforce(p);
                 const double next = judge.evaluate(p);
                 gains.push_back((current - next) / initial);
-                makespans.push_back(judge.lastMakespan());
                 logps.push_back(pick.logProb);
                 entropies.push_back(pick.entropy);
                 current = next;
             }
+            makespans.push_back(judge.lastMakespan()); // where the episode ends
         };
 
         RunClock clock(control, params.integer("iterations"));

@@ -14,6 +14,7 @@
 #include <QtTest>
 
 #include <atomic>
+#include <numeric>
 #include <cmath>
 #include <thread>
 
@@ -59,6 +60,17 @@ Cluster gpus(int k)
     ClusterBuilder b("gpus");
     for (int d = 0; d < k; ++d)
         b.addDevice({"gpu:" + std::to_string(d), "gpu", 1e13, 16e9, 1e-5});
+    b.setDefaultLink({1e10, 1e-5});
+    return b.build();
+}
+
+// One fast device and two ten times slower: a clear signal for a policy to learn in seconds.
+Cluster skewed()
+{
+    ClusterBuilder b("skewed");
+    b.addDevice({"gpu:0", "gpu", 1e13, 16e9, 1e-5});
+    b.addDevice({"gpu:1", "gpu", 1e12, 16e9, 1e-5});
+    b.addDevice({"gpu:2", "gpu", 1e12, 16e9, 1e-5});
     b.setDefaultLink({1e10, 1e-5});
     return b.build();
 }
@@ -116,6 +128,61 @@ private Q_SLOTS:
             QVERIFY(p.wallS > 0);
         }
         QCOMPARE(reports.back().iteration, 3);
+    }
+
+    // Training must pay off: the placements sampled late are better than the early ones.
+    void learningImprovesTheObjective_data()
+    {
+        QTest::addColumn<QString>("model");
+        QTest::addColumn<QString>("params");
+        QTest::addColumn<int>("iterations");
+        QTest::newRow("rl-seq2seq") << "rl-seq2seq" << "samples=4 hidden=32 lr=0.01" << 60;
+        QTest::newRow("gdp") << "gdp" << "samples=4 hidden=32 lr=0.01 warm_start=none" << 60;
+        QTest::newRow("giph") << "giph" << "samples=2 hidden=32 lr=0.01 start=random episode_steps=8" << 60;
+    }
+    void learningImprovesTheObjective()
+    {
+        QFETCH(QString, model);
+        QFETCH(QString, params);
+        QFETCH(int, iterations);
+        const Graph g = smallGraph();
+        const Cluster c = skewed();
+        const Constraints cons = Constraints::fromGraph(g, c);
+        std::vector<double> sampled, entropy;
+        RunControl control;
+        control.seed = 7;
+        control.progress = [&](const Progress &p) {
+            if (p.iteration >= 0) {
+                sampled.push_back(p.sampleMean);
+                entropy.push_back(p.entropy);
+            }
+        };
+        std::vector<std::string> list = {"iterations=" + std::to_string(iterations)};
+        for (const QString &p : params.split(' '))
+            list.push_back(p.toStdString());
+        const PlacerResult r = runPlacer(PlacerRegistry::builtin(), model.toStdString(), {g, c, cons, {}}, list, control);
+        QCOMPARE(static_cast<int>(sampled.size()), iterations);
+        auto mean = [](auto first, auto last) { return std::accumulate(first, last, 0.0) / std::distance(first, last); };
+        const double early = mean(sampled.begin(), sampled.begin() + 10), late = mean(sampled.end() - 10, sampled.end());
+        qInfo("%s: sampled makespan %.4g ms early, %.4g ms late; result %.4g ms; entropy %.3g -> %.3g",
+              qPrintable(model), early * 1e3, late * 1e3, r.makespan * 1e3, entropy.front(), entropy.back());
+        QVERIFY2(late < 0.9 * early, qPrintable(QString("early %1 late %2").arg(early).arg(late)));
+        QVERIFY(r.makespan <= *std::min_element(sampled.begin(), sampled.end()) + 1e-12);
+    }
+
+    void gapLossFalls()
+    {
+        const Graph g = smallGraph();
+        std::vector<double> loss;
+        RunControl control;
+        control.progress = [&](const Progress &p) {
+            if (p.iteration >= 0)
+                loss.push_back(p.loss);
+        };
+        runPartitioner(PartitionerRegistry::builtin(), "gap", {g, 2, 1.03, {}, {}}, {"iterations=100", "hidden=16"},
+                       control);
+        QCOMPARE(static_cast<int>(loss.size()), 100);
+        QVERIFY2(loss.back() < 0.5 * loss.front(), qPrintable(QString("%1 -> %2").arg(loss.front()).arg(loss.back())));
     }
 
     void cancelKeepsTheBestSoFar()
@@ -177,6 +244,23 @@ private Q_SLOTS:
         const PlacerResult a = runPlacer(PlacerRegistry::builtin(), "gdp", {g, c, cons, {}}, zeroShot, {});
         const PlacerResult b = runPlacer(PlacerRegistry::builtin(), "gdp", {g, c, cons, {}}, zeroShot, {});
         QCOMPARE(a.placement.devices(), b.placement.devices());
+        // Zero-shot on a graph the policy never saw (another shape, size and op mix).
+        GraphBuilder other("unseen");
+        for (int i = 0; i < 30; ++i) {
+            GraphBuilder::NodeSpec s;
+            s.id = "n" + std::to_string(i);
+            s.op = i % 3 ? "Conv" : "Relu";
+            s.flops = 1e9 * (1 + i % 5);
+            s.outBytes = 1e6;
+            other.addNode(s);
+            if (i > 0)
+                other.addEdge("n" + std::to_string(i / 2), s.id);
+        }
+        const Graph unseen = other.build();
+        const PlacerResult z = runPlacer(PlacerRegistry::builtin(), "gdp",
+                                         {unseen, c, Constraints::fromGraph(unseen, c), {}}, zeroShot, {});
+        QCOMPARE(z.placement.nodeCount(), 30);
+        QVERIFY(std::isfinite(z.makespan) && z.makespan > 0);
         QCOMPARE(a.evaluations, 2LL); // one greedy placement (no training), and the final check
         try {
             runPlacer(PlacerRegistry::builtin(), "rl-seq2seq", {g, c, cons, {}}, {"checkpoint=" + path}, {});
