@@ -183,6 +183,8 @@ public:
         const double gamma = params.number("gamma"), entropyWeight = params.number("entropy_weight");
         torch::optim::Adam optimizer(net->parameters(), torch::optim::AdamOptions(params.number("lr")));
 
+        RunClock clock(control, params.integer("iterations"));
+        auto outOfTime = [&] { return control.cancelled() || clock.elapsed() > control.budget.timeLimitS; };
         // One episode: moves from a start placement; returns per-step log-probs and improvements.
         auto episode = [&](const torch::Tensor &h, bool greedy, std::vector<torch::Tensor> &logps,
                            std::vector<torch::Tensor> &entropies, std::vector<double> &gains,
@@ -190,7 +192,7 @@ public:
             std::vector<int> p = startPlacement();
             double current = judge.evaluate(p);
             const double initial = current;
-            for (int s = 0; s < steps && !control.cancelled(); ++s) {
+            for (int s = 0; s < steps && !outOfTime(); ++s) {
                 // Staying put is not a move: the current device of each op is masked too.
                 const torch::Tensor opts = options.build(p).to(device);
                 const torch::Tensor stay = opts.select(2, 1) * -1e9f;
@@ -209,7 +211,6 @@ public:
             makespans.push_back(judge.lastMakespan()); // where the episode ends
         };
 
-        RunClock clock(control, params.integer("iterations"));
         std::vector<double> stepBaseline(steps, 0.0);
         for (int it = 0; clock.next(it); ++it) {
             const torch::Tensor h = net->encoder(data);
@@ -252,7 +253,7 @@ public:
             optimizer.step();
             clock.report(it, &judge, makespans, loss.item<double>(), entropy.item<double>());
         }
-        {
+        if (!outOfTime()) { // the trained policy's greedy episode, when time is left for it
             torch::NoGradGuard noGrad;
             std::vector<torch::Tensor> logps, entropies;
             std::vector<double> gains, makespans;
