@@ -11,6 +11,7 @@
 #include "views/ClusterTable.h"
 #include "views/DeviceView.h"
 #include "views/GraphView.h"
+#include "views/Format.h"
 #include "views/MetricsView.h"
 #include "views/TimelineView.h"
 

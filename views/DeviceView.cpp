@@ -1,6 +1,7 @@
 #include "views/DeviceView.h"
 
 #include "views/DeviceColors.h"
+#include "views/Format.h"
 #include "views/NodeMime.h"
 
 #include <QDragEnterEvent>
@@ -11,18 +12,6 @@
 
 namespace ps {
 
-namespace {
-QString bytesText(double b)
-{
-    const char *units[] = {"B", "KB", "MB", "GB", "TB"};
-    int u = 0;
-    while (b >= 1024 && u < 4) {
-        b /= 1024;
-        ++u;
-    }
-    return QString::number(b, 'f', b < 10 ? 2 : 1) + " " + units[u];
-}
-} // namespace
 
 DeviceView::DeviceView(QWidget *parent) : QScrollArea(parent), m_box(new QWidget), m_grid(new QGridLayout(m_box))
 {
@@ -85,7 +74,7 @@ void DeviceCard::setState(const Device &device, double memoryUsed, double busy, 
                               "double-click to select its ops")
                    .arg(QString::fromStdString(device.name), QString::fromStdString(device.type))
                    .arg(device.flopsPerS / 1e12, 0, 'g', 4)
-                   .arg(bytesText(device.memoryBytes))
+                   .arg(formatBytes(device.memoryBytes))
                    .arg(device.opOverheadS * 1e6, 0, 'g', 3));
     update();
 }
@@ -123,8 +112,8 @@ void DeviceCard::paintEvent(QPaintEvent *)
     p.drawRoundedRect(QRectF(bar.left(), bar.top(), bar.width() * std::min(1.0, m_used / cap), bar.height()), 3, 3);
     p.setPen(over ? QColor(200, 0, 0) : palette().text().color());
     p.drawText(QRectF(text.left(), bar.bottom() + 2, text.width(), 16), Qt::AlignLeft,
-               QStringLiteral("%1 / %2%3").arg(bytesText(m_used), bytesText(m_device.memoryBytes),
-                                              over ? tr("  over by %1").arg(bytesText(m_used - m_device.memoryBytes))
+               QStringLiteral("%1 / %2%3").arg(formatBytes(m_used), formatBytes(m_device.memoryBytes),
+                                              over ? tr("  over by %1").arg(formatBytes(m_used - m_device.memoryBytes))
                                                    : QString()));
     p.setPen(palette().text().color());
     const double busyFraction = m_makespan > 0 ? m_busy / m_makespan : 0;

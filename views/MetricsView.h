@@ -17,7 +17,4 @@ public:
                   const std::vector<std::string> &extraViolations);
 };
 
-QString formatSeconds(double s);
-QString formatBytes(double b);
-
 } // namespace ps

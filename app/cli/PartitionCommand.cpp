@@ -35,8 +35,7 @@ int partitionCommand(const CliArgs &args, std::ostream &out, std::ostream &err)
         throw InputError("--k " + std::to_string(*k) + " is more than the graph's " +
                          std::to_string(graph.nodeCount()) + " nodes");
     PartitionProblem problem{graph, static_cast<int>(*k), args.real("imbalance").value_or(1.03), {}, {}};
-    RunControl control;
-    control.seed = static_cast<uint64_t>(args.integer("seed").value_or(1));
+    RunControl control = controlFromArgs(args);
     ProgressBar bar(err, *model);
     control.progress = [&bar](const Progress &p) { bar.update(p.fraction, progressMessage(p)); };
     const auto t0 = std::chrono::steady_clock::now();

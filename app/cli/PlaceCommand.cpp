@@ -98,13 +98,7 @@ int placeCommand(const CliArgs &args, std::ostream &out, std::ostream &err)
     if (auto pins = args.value("pins"))
         applyPins(*pins, graph, cluster, constraints);
 
-    RunControl control;
-    control.seed = static_cast<uint64_t>(args.integer("seed").value_or(1));
-    if (auto limit = args.real("time-limit")) {
-        if (*limit <= 0)
-            throw InputError("--time-limit needs a positive number of seconds");
-        control.budget.timeLimitS = *limit;
-    }
+    RunControl control = controlFromArgs(args);
     ProgressBar bar(err, *model);
     control.progress = [&bar](const Progress &p) { bar.update(p.fraction, progressMessage(p)); };
     std::vector<std::string> params = args.values("param");

@@ -1,5 +1,7 @@
 #include "app/cli/RunReports.h"
 
+#include "app/cli/CliArgs.h"
+#include "core/InputError.h"
 #include "core/io/FileBytes.h"
 #include "core/io/PlacementJson.h"
 #include "core/placement/Placement.h"
@@ -11,6 +13,18 @@
 namespace ps::cli {
 
 using Json = nlohmann::ordered_json;
+
+RunControl controlFromArgs(const CliArgs &args)
+{
+    RunControl control;
+    control.seed = static_cast<uint64_t>(args.integer("seed").value_or(1));
+    if (auto limit = args.real("time-limit")) {
+        if (*limit <= 0)
+            throw InputError("--time-limit needs a positive number of seconds");
+        control.budget.timeLimitS = *limit;
+    }
+    return control;
+}
 
 Json writePlacementResult(const PlacerResult &r, const Graph &graph, const Cluster &cluster, const std::string &outPath)
 {

@@ -13,6 +13,11 @@
 
 namespace ps::cli {
 
+class CliArgs;
+
+// --seed (default 1) and --time-limit (when the command declares it) as a RunControl.
+RunControl controlFromArgs(const CliArgs &args);
+
 // Writes the placement (with its metrics) to outPath; returns the report to print.
 nlohmann::ordered_json writePlacementResult(const PlacerResult &r, const Graph &graph, const Cluster &cluster,
                                             const std::string &outPath);

@@ -58,13 +58,7 @@ int trainCommand(const CliArgs &args, std::ostream &out, std::ostream &err)
     const auto outPath = args.value("out");
     if (!outPath)
         throw InputError("train needs --out FILE (.placement.json, or .partition.json for gap)");
-    RunControl control;
-    control.seed = static_cast<uint64_t>(args.integer("seed").value_or(1));
-    if (auto limit = args.real("time-limit")) {
-        if (*limit <= 0)
-            throw InputError("--time-limit needs a positive number of seconds");
-        control.budget.timeLimitS = *limit;
-    }
+    RunControl control = controlFromArgs(args);
     ProgressBar bar(err, *model);
     ConvergenceCurve curve;
     control.progress = [&](const Progress &p) {

@@ -1,23 +1,18 @@
 #pragma once
 // Moves ops to devices (a drag of many ops, or a whole placement, is one command).
-#include <QUndoCommand>
-
-#include <vector>
+#include "app/Document.h"
+#include "app/commands/NodeValuesCommand.h"
 
 namespace ps {
 
-class Document;
-
-class AssignNodesCommand : public QUndoCommand
+class AssignNodesCommand : public NodeValuesCommand
 {
 public:
-    AssignNodesCommand(Document *document, std::vector<int> nodes, std::vector<int> devices, const QString &text);
-    void undo() override;
-    void redo() override;
-
-private:
-    Document *m_document;
-    std::vector<int> m_nodes, m_before, m_after;
+    AssignNodesCommand(Document *document, std::vector<int> nodes, std::vector<int> devices, const QString &text)
+        : NodeValuesCommand(document, std::move(nodes), std::move(devices), &Document::placement,
+                            &Document::setDevices, text)
+    {
+    }
 };
 
 } // namespace ps

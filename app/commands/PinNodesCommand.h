@@ -1,23 +1,17 @@
 #pragma once
-// Pins ops to their current device (or unpins them); later runs honour the pins.
-#include <QUndoCommand>
-
-#include <vector>
+// Pins ops to a device, or unpins them (-1); later runs honour the pins.
+#include "app/Document.h"
+#include "app/commands/NodeValuesCommand.h"
 
 namespace ps {
 
-class Document;
-
-class PinNodesCommand : public QUndoCommand
+class PinNodesCommand : public NodeValuesCommand
 {
 public:
-    PinNodesCommand(Document *document, std::vector<int> nodes, std::vector<int> pins, const QString &text);
-    void undo() override;
-    void redo() override;
-
-private:
-    Document *m_document;
-    std::vector<int> m_nodes, m_before, m_after;
+    PinNodesCommand(Document *document, std::vector<int> nodes, std::vector<int> pins, const QString &text)
+        : NodeValuesCommand(document, std::move(nodes), std::move(pins), &Document::pins, &Document::setPins, text)
+    {
+    }
 };
 
 } // namespace ps

@@ -1,5 +1,6 @@
 // The ONNX importer on models assembled here with the ONNX C++ API: FLOPs checked against hand
 // computation (spec section 9), scopes, edges, warnings, a symbolic batch, and malformed files.
+#include "common/GraphChecks.h"
 #include "common/TestFiles.h"
 #include "core/InputError.h"
 #include "core/io/FileKind.h"
@@ -12,6 +13,7 @@
 #include <variant>
 
 using namespace ps;
+using ps::test::flopsOf;
 
 namespace {
 
@@ -106,13 +108,6 @@ public:
     onnx::ModelProto m;
 };
 
-double flopsOf(const Graph &g, const std::string &id)
-{
-    const int v = g.findNode(id);
-    if (v < 0)
-        qFatal("no node %s", id.c_str());
-    return g.flops(v);
-}
 
 } // namespace
 

@@ -1,6 +1,7 @@
 // The TorchScript importer on the committed fixtures of tests/data (made by
 // make_torchscript_fixtures.py): FLOPs by hand, parameters, scopes, edges, scripted control flow,
 // agreement with the ONNX export of the same model, and bad files.
+#include "common/GraphChecks.h"
 #include "common/TestFiles.h"
 #include "core/InputError.h"
 #include "core/io/FileKind.h"
@@ -9,17 +10,11 @@
 #include <QtTest>
 
 using namespace ps;
+using ps::test::flopsOf;
 
 namespace {
 std::string fixture(const char *name) { return std::string(PS_SOURCE_DIR) + "/tests/data/" + name; }
 
-double flopsOf(const Graph &g, const std::string &id)
-{
-    const int v = g.findNode(id);
-    if (v < 0)
-        qFatal("no node %s", id.c_str());
-    return g.flops(v);
-}
 } // namespace
 
 class TestTorchScript : public QObject
