@@ -349,6 +349,7 @@ void MainWindow::loaded(const LoadResult &r)
         m_document->sessionPath = r.path;
         m_document->producer = s.producer;
         m_document->restore(s.graph, s.cluster, s.placement, s.pins);
+        m_runs->restoreRuns(s.runs);
         log(tr("Session %1 restored").arg(r.path));
         updateTitle();
         return;
@@ -517,7 +518,7 @@ void MainWindow::dropEvent(QDropEvent *event)
 bool MainWindow::saveSessionTo(const QString &path)
 {
     try {
-        ps::saveSession(path, *m_document);
+        ps::saveSession(path, *m_document, m_runs->savedRuns());
     } catch (const InputError &e) {
         showError(QString::fromStdString(e.what()));
         return false;
@@ -556,7 +557,7 @@ void MainWindow::autosaveNow()
         m_autosavedIndex == m_document->undoStack()->index())
         return;
     try {
-        ps::saveSession(autosavePath(), *m_document);
+        ps::saveSession(autosavePath(), *m_document, m_runs->savedRuns());
         m_autosavedIndex = m_document->undoStack()->index();
     } catch (const InputError &e) {
         log(tr("Autosave failed: %1").arg(QString::fromStdString(e.what())));
@@ -574,6 +575,7 @@ bool MainWindow::recoverAutosave()
         m_document->clusterPath = s.clusterPath;
         m_document->producer = s.producer;
         m_document->restore(s.graph, s.cluster, s.placement, s.pins);
+        m_runs->restoreRuns(s.runs);
         log(tr("Recovered the unsaved work of the last session"));
         QFile::remove(path);
         return true;

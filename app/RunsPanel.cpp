@@ -1,5 +1,6 @@
 #include "app/RunsPanel.h"
 
+#include "app/Session.h"
 #include "core/InputError.h"
 #include "core/partitioners/Partitioner.h"
 #include "core/placers/PlacerRegistry.h"
@@ -305,6 +306,33 @@ void RunsPanel::cancelAll()
     for (auto &r : m_runs) {
         r->cancel = true;
         r->pause = false;
+    }
+}
+
+std::vector<SavedRun> RunsPanel::savedRuns() const
+{
+    std::vector<SavedRun> out;
+    for (const auto &r : m_runs)
+        if (r->done && r->error.isEmpty())
+            out.push_back({r->model, r->result.placement.devices(), r->result.makespan, r->result.lowerBound,
+                           r->result.feasible});
+    return out;
+}
+
+void RunsPanel::restoreRuns(const std::vector<SavedRun> &runs)
+{
+    for (const SavedRun &saved : runs) {
+        auto run = std::make_shared<Run>();
+        run->model = saved.model;
+        run->done = true;
+        run->result.placement = Placement(saved.placement);
+        run->result.makespan = saved.makespan;
+        run->result.lowerBound = saved.lowerBound;
+        run->result.feasible = saved.feasible;
+        run->item = new QTreeWidgetItem(
+            m_tree, {saved.model, tr("saved"), QString::number(saved.makespan, 'g', 6) + " s",
+                     QString::number(saved.lowerBound > 0 ? saved.makespan / saved.lowerBound : 0, 'f', 3), ""});
+        m_runs.push_back(run);
     }
 }
 

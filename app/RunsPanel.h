@@ -23,6 +23,7 @@ class QTreeWidgetItem;
 namespace ps {
 
 class ConvergenceChart;
+struct SavedRun;
 
 class RunsPanel : public QWidget
 {
@@ -42,6 +43,9 @@ public:
     bool anyRunning() const;
     const std::vector<int> &placementOf(int run) const;
     QTreeWidget *tree() const { return m_tree; }
+    // Finished runs for a session, and restoring them from one (listed as finished, appliable).
+    std::vector<SavedRun> savedRuns() const;
+    void restoreRuns(const std::vector<SavedRun> &runs);
     ConvergenceChart *chart() const { return m_chart; }
 
 Q_SIGNALS:

@@ -24,7 +24,7 @@ bool isGraphJsonPath(const QString &path)
 }
 } // namespace
 
-void saveSession(const QString &path, const Document &document)
+void saveSession(const QString &path, const Document &document, const std::vector<SavedRun> &runs)
 {
     if (!document.graph())
         throw InputError(path.toStdString() + ": nothing to save (no graph is open)");
@@ -48,6 +48,20 @@ void saveSession(const QString &path, const Document &document)
         }
         j["placement"] = placement;
         j["pins"] = pins;
+        Json saved = Json::array();
+        for (const SavedRun &r : runs) {
+            if (static_cast<int>(r.placement.size()) != g.nodeCount())
+                continue;
+            Json devices = Json::array(); // by node index: compact, and the graph is in the session
+            for (int d : r.placement)
+                devices.push_back(document.cluster().device(d).name);
+            saved.push_back({{"model", r.model.toStdString()},
+                             {"makespan_s", r.makespan},
+                             {"lower_bound_s", r.lowerBound},
+                             {"feasible", r.feasible},
+                             {"devices", devices}});
+        }
+        j["runs"] = saved;
     }
     j["producer"] = document.producer.toStdString();
     QSaveFile file(path);
@@ -103,6 +117,23 @@ SessionData loadSession(const QString &path)
                 s.pins[v] = d;
             }
         s.producer = QString::fromStdString(j.value("producer", ""));
+        for (const auto &r : j.value("runs", Json::array())) {
+            SavedRun run;
+            run.model = QString::fromStdString(r.at("model").get<std::string>());
+            run.makespan = r.value("makespan_s", 0.0);
+            run.lowerBound = r.value("lower_bound_s", 0.0);
+            run.feasible = r.value("feasible", false);
+            const auto &devices = r.at("devices");
+            if (static_cast<int>(devices.size()) != g.nodeCount())
+                throw InputError(where + ": a saved run of " + run.model.toStdString() + " does not cover the graph");
+            for (const auto &name : devices) {
+                const int d = s.cluster.findDevice(name.get<std::string>());
+                if (d < 0)
+                    throw InputError(where + ": a saved run names unknown device '" + name.get<std::string>() + "'");
+                run.placement.push_back(d);
+            }
+            s.runs.push_back(std::move(run));
+        }
     } catch (const Json::exception &e) {
         throw InputError(where + ": malformed session (" + e.what() + ")");
     }

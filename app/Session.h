@@ -1,6 +1,7 @@
 #pragma once
 // Session files (.pstudio, JSON): the graph (a reference to its .graph.json file, or embedded),
-// the cluster, the placement and the user's pins. Written atomically (QSaveFile). Also the
+// the cluster, the placement being edited, the user's pins, and the placements of finished model
+// runs (the Models list). Written atomically (QSaveFile). Also the
 // autosave, in the same format.
 #include "core/cluster/Cluster.h"
 #include "core/graph/Graph.h"
@@ -14,6 +15,15 @@ namespace ps {
 
 class Document;
 
+// A finished model run kept in the session's Models list.
+struct SavedRun
+{
+    QString model;
+    std::vector<int> placement;
+    double makespan = 0, lowerBound = 0;
+    bool feasible = false;
+};
+
 struct SessionData
 {
     std::shared_ptr<const Graph> graph;
@@ -22,10 +32,11 @@ struct SessionData
     QString clusterPath;
     std::vector<int> placement, pins;
     QString producer;
+    std::vector<SavedRun> runs;
 };
 
 // Throws InputError with the file name on any problem.
-void saveSession(const QString &path, const Document &document);
+void saveSession(const QString &path, const Document &document, const std::vector<SavedRun> &runs = {});
 SessionData loadSession(const QString &path);
 
 } // namespace ps

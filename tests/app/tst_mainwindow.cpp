@@ -335,6 +335,8 @@ private Q_SLOTS:
             Document &d = *w.document();
             d.assign({0, 7}, 3);
             d.setPinned({7}, true);
+            const int run = w.runsPanel()->start("heft", 10, 1);
+            QTRY_VERIFY_WITH_TIMEOUT(w.runsPanel()->finished(run), 30000);
             QVERIFY(w.saveSessionTo(session));
             QVERIFY(d.undoStack()->isClean());
             placement = d.placement();
@@ -349,6 +351,11 @@ private Q_SLOTS:
         QCOMPARE(loaded.document()->placement(), placement);
         QCOMPARE(loaded.document()->pins(), pins);
         QCOMPARE(loaded.document()->graph()->nodeCount(), 23);
+        // The Models list comes back: the heft run, appliable like a fresh one.
+        QCOMPARE(loaded.runsPanel()->runCount(), 1);
+        QCOMPARE(loaded.runsPanel()->tree()->topLevelItem(0)->text(1), QString("saved"));
+        QVERIFY(loaded.runsPanel()->finished(0));
+        QCOMPARE(static_cast<int>(loaded.runsPanel()->placementOf(0).size()), 23);
 
         MainWindow recovered;
         QVERIFY(recovered.recoverAutosave());
