@@ -75,12 +75,22 @@ RunsPanel::RunsPanel(QWidget *parent) : QWidget(parent)
 {
     m_model = new QComboBox(this);
     m_model->setEditable(true);
+    // Each family with its description and hyperparameters as the tooltip.
+    auto addFamily = [this](const FamilyInfo &info) {
+        QString tip = QString::fromStdString(info.description);
+        for (const HyperParam &h : info.params)
+            tip += QStringLiteral("\n  %1 (%2): %3")
+                       .arg(QString::fromStdString(h.name), QString::fromStdString(hyperParamTypeName(h.type)),
+                            QString::fromStdString(h.description));
+        m_model->addItem(QString::fromStdString(info.name));
+        m_model->setItemData(m_model->count() - 1, tip, Qt::ToolTipRole);
+    };
     for (const Placer *p : PlacerRegistry::builtin().all())
-        m_model->addItem(QString::fromStdString(p->info().name), QString::fromStdString(p->info().description));
+        addFamily(p->info());
     // Partitioners that are not also placers (gap): their k parts go to the first k devices.
     for (const Partitioner *p : PartitionerRegistry::builtin().all())
         if (!PlacerRegistry::builtin().find(p->info().name))
-            m_model->addItem(QString::fromStdString(p->info().name), QString::fromStdString(p->info().description));
+            addFamily(p->info());
     for (const char *composed : {"heft+local-search", "m-etf-c+local-search", "human+local-search", "gdp+local-search"})
         m_model->addItem(composed);
     m_model->setCurrentText("heft-c");
