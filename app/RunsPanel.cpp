@@ -73,6 +73,7 @@ struct RunsPanel::Run
 
 RunsPanel::RunsPanel(QWidget *parent) : QWidget(parent)
 {
+    m_pool.setMaxThreadCount(256);
     m_model = new QComboBox(this);
     m_model->setEditable(true);
     // Each family with its description and hyperparameters as the tooltip.
@@ -279,7 +280,7 @@ int RunsPanel::start(const QString &model, double timeLimitS, quint64 seed, cons
             running += !r->done;
         params.push_back("threads=" + std::to_string(std::max(1, QThread::idealThreadCount() / std::max(1, running))));
     }
-    run->watcher.setFuture(QtConcurrent::run([run, graph, cluster, constraints, timeLimitS, seed, params] {
+    run->watcher.setFuture(QtConcurrent::run(&m_pool, [run, graph, cluster, constraints, timeLimitS, seed, params] {
         RunControl control;
         control.seed = seed;
         control.budget.timeLimitS = timeLimitS;

@@ -7,6 +7,7 @@
 #include "core/graph/Graph.h"
 #include "core/placement/Constraints.h"
 
+#include <QThreadPool>
 #include <QWidget>
 
 #include <atomic>
@@ -69,6 +70,9 @@ private:
     Cluster m_cluster;
     Constraints m_constraints;
     std::vector<std::shared_ptr<Run>> m_runs;
+    // Runs get threads of their own: in the global pool (as many threads as cores) long runs
+    // would hold up file loads and graph layouts.
+    QThreadPool m_pool;
 };
 
 } // namespace ps

@@ -266,12 +266,22 @@ private Q_SLOTS:
         QVERIFY(!runs->finished(slow));
         runs->setPaused(slow, false);
         QTRY_VERIFY_WITH_TIMEOUT(runs->iterationsSeen(slow) > held, 60000);
+        // More runs than cores: the graph view still lays out and files still load meanwhile.
+        const int more1 = runs->start("gdp", 120, 3, "iterations=100000 samples=2 hidden=16");
+        const int more2 = runs->start("giph", 120, 4, "iterations=100000 samples=1 hidden=16");
+        QTRY_VERIFY_WITH_TIMEOUT(runs->iterationsSeen(more1) >= 1 && runs->iterationsSeen(more2) >= 1, 60000);
+        w.graphView()->expandToBudget(10);
+        QTRY_VERIFY_WITH_TIMEOUT(!w.graphView()->layoutRunning(), 20000);
+        w.openFiles({QString(PS_SOURCE_DIR) + "/resources/clusters/2gpu.cluster.json"});
+        QTRY_VERIFY_WITH_TIMEOUT(w.loader()->inFlight() == 0, 20000);
+        QCOMPARE(w.document()->cluster().deviceCount(), 2);
         runs->cancelAll();
         QTRY_VERIFY_WITH_TIMEOUT(runs->finished(slow), 60000);
         QCOMPARE(runs->tree()->topLevelItem(slow)->text(1), QString("cancelled (best kept)"));
         QCOMPARE(static_cast<int>(runs->placementOf(slow).size()), w.document()->graph()->nodeCount());
-        // Both runs overlaid in one chart: 4 series each plus the bound; the x axis can change.
-        QCOMPARE(runs->chart()->seriesCount(), 9);
+        QTRY_VERIFY_WITH_TIMEOUT(runs->finished(more1) && runs->finished(more2), 60000);
+        // The runs overlaid in one chart: 4 series each plus the bound; the x axis can change.
+        QCOMPARE(runs->chart()->seriesCount(), 17);
         runs->chart()->setAgainstEvaluations(true);
         QCOMPARE(runs->chart()->pointCount(quick), 10);
     }
