@@ -135,6 +135,7 @@ RunsPanel::RunsPanel(QWidget *parent) : QWidget(parent)
     split->addWidget(m_tree);
     split->addWidget(m_chart);
     split->setStretchFactor(1, 2);
+    m_tree->setMinimumHeight(90);
     layout->addWidget(split);
     connect(pause, &QPushButton::clicked, this, [this] {
         if (const int r = currentRun(); r >= 0)

@@ -3,6 +3,7 @@
 #include <QtCharts/QChart>
 #include <QtCharts/QChartView>
 #include <QtCharts/QLegend>
+#include <QtCharts/QLegendMarker>
 #include <QtCharts/QLineSeries>
 #include <QtCharts/QValueAxis>
 #include <QComboBox>
@@ -23,8 +24,13 @@ QColor runColor(int id)
 QValueAxis *axis(const QString &title)
 {
     auto *a = new QValueAxis;
+    QFont small = a->labelsFont();
+    small.setPointSizeF(7);
+    a->setLabelsFont(small);
+    a->setTitleFont(small);
     a->setTitleText(title);
     a->setLabelFormat("%.3g");
+    a->setTickCount(4);
     return a;
 }
 } // namespace
@@ -32,11 +38,15 @@ QValueAxis *axis(const QString &title)
 ConvergenceChart::ConvergenceChart(QWidget *parent) : QWidget(parent)
 {
     m_makespan = new QChart;
-    m_makespan->setTitle(tr("Makespan (ms): sampled mean —, best so far ━, lower bound ┄"));
+    m_makespan->setTitle(tr("Makespan (ms): sampled mean (thin), best so far (thick), lower bound (dashed)"));
     m_training = new QChart;
-    m_training->setTitle(tr("Loss — (left) and policy entropy ┄ (right)"));
+    m_training->setTitle(tr("Loss (solid, left axis) and policy entropy (dotted, right axis)"));
     for (QChart *c : {m_makespan, m_training}) {
-        c->legend()->setAlignment(Qt::AlignRight);
+        QFont small = c->legend()->font();
+        small.setPointSizeF(7);
+        c->legend()->setFont(small);
+        c->setTitleFont(small);
+        c->legend()->setAlignment(Qt::AlignBottom);
         c->setMargins(QMargins(4, 4, 4, 4));
         c->setAnimationOptions(QChart::NoAnimation);
     }
@@ -60,7 +70,7 @@ ConvergenceChart::ConvergenceChart(QWidget *parent) : QWidget(parent)
     m_trainingView = new QChartView(m_training, this);
     for (QChartView *v : {m_makespanView, m_trainingView}) {
         v->setRenderHint(QPainter::Antialiasing);
-        v->setMinimumHeight(160);
+        v->setMinimumHeight(180);
     }
     auto *axisChoice = new QComboBox(this);
     axisChoice->addItems({tr("against iterations"), tr("against simulator evaluations")});
@@ -78,13 +88,13 @@ void ConvergenceChart::addPoints(int id, const QString &label, const std::vector
     if (it == m_runs.end()) {
         const QColor color = runColor(id);
         RunSeries s{new QLineSeries, new QLineSeries, new QLineSeries, new QLineSeries};
-        s.mean->setName(label + tr(" mean"));
+        s.mean->setName(label);
         s.mean->setPen(QPen(color.lighter(130), 1.2));
-        s.best->setName(label + tr(" best"));
+        s.best->setName(label);
         s.best->setPen(QPen(color, 2.4));
-        s.loss->setName(label + tr(" loss"));
+        s.loss->setName(label);
         s.loss->setPen(QPen(color, 1.4));
-        s.entropy->setName(label + tr(" entropy"));
+        s.entropy->setName(label);
         s.entropy->setPen(QPen(color, 1.4, Qt::DotLine));
         for (QLineSeries *series : {s.mean, s.best}) {
             m_makespan->addSeries(series);
@@ -97,6 +107,10 @@ void ConvergenceChart::addPoints(int id, const QString &label, const std::vector
         m_training->addSeries(s.entropy);
         s.entropy->attachAxis(m_x2);
         s.entropy->attachAxis(m_y2b);
+        // One legend entry per run and chart (the line styles are in the titles).
+        for (QLineSeries *hidden : {s.mean, s.entropy})
+            for (QLegendMarker *marker : hidden->chart()->legend()->markers(hidden))
+                marker->setVisible(false);
         it = m_runs.emplace(id, s).first;
     }
     m_labels[id] = label;
