@@ -10,7 +10,8 @@
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QElapsedTimer>
-#include <QFormLayout>
+#include <QGridLayout>
+#include <QLabel>
 #include <QFutureWatcher>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -114,11 +115,17 @@ RunsPanel::RunsPanel(QWidget *parent) : QWidget(parent)
     m_tree->setHeaderLabels({tr("Model"), tr("Status"), tr("Makespan"), tr("× bound"), tr("Time")});
     m_tree->setRootIsDecorated(false);
     m_tree->header()->setSectionResizeMode(0, QHeaderView::Stretch);
-    auto *form = new QFormLayout;
-    form->addRow(tr("Model"), m_model);
-    form->addRow(tr("Time limit"), m_timeLimit);
-    form->addRow(tr("Seed"), m_seed);
-    form->addRow(tr("Parameters"), m_params);
+    // Two compact rows: the model with its budget and seed, then its parameters.
+    auto *form = new QGridLayout;
+    form->addWidget(new QLabel(tr("Model"), this), 0, 0);
+    form->addWidget(m_model, 0, 1);
+    form->addWidget(new QLabel(tr("Time"), this), 0, 2);
+    form->addWidget(m_timeLimit, 0, 3);
+    form->addWidget(new QLabel(tr("Seed"), this), 0, 4);
+    form->addWidget(m_seed, 0, 5);
+    form->addWidget(new QLabel(tr("Parameters"), this), 1, 0);
+    form->addWidget(m_params, 1, 1, 1, 5);
+    form->setColumnStretch(1, 1);
     auto *buttons = new QHBoxLayout;
     buttons->addWidget(run);
     buttons->addWidget(pause);
@@ -135,7 +142,7 @@ RunsPanel::RunsPanel(QWidget *parent) : QWidget(parent)
     split->addWidget(m_tree);
     split->addWidget(m_chart);
     split->setStretchFactor(1, 2);
-    m_tree->setMinimumHeight(90);
+    m_tree->setMinimumHeight(60);
     layout->addWidget(split);
     connect(pause, &QPushButton::clicked, this, [this] {
         if (const int r = currentRun(); r >= 0)

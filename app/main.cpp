@@ -23,6 +23,7 @@ void usage()
               "  FILE        graphs (.graph.json[.gz], .dot, .onnx, .pt, METIS .graph), clusters,\n"
               "              placements or a session (.pstudio); none: a built-in example\n"
               "  --run SPEC  start a model run in the Models dock once the files are open (repeatable)\n"
+              "  --size WxH  the window's size\n"
               "  --screenshot PNG  render the window (or one dock: graph, devices, timeline, metrics,\n"
               "              models, history, log) offscreen once everything is loaded, and exit");
 }
@@ -47,7 +48,7 @@ bool settle(ps::MainWindow &window, int limitMs)
 
 int main(int argc, char **argv)
 {
-    QString screenshot, dockName;
+    QString screenshot, dockName, size;
     QStringList inputs, runs;
     for (int i = 1; i < argc; ++i) {
         if (!std::strcmp(argv[i], "--help") || !std::strcmp(argv[i], "-h")) {
@@ -59,13 +60,17 @@ int main(int argc, char **argv)
             return 0;
         }
         if (!std::strcmp(argv[i], "--screenshot") || !std::strcmp(argv[i], "--dock") ||
-            !std::strcmp(argv[i], "--run")) {
+            !std::strcmp(argv[i], "--run") || !std::strcmp(argv[i], "--size")) {
             if (i + 1 >= argc) {
                 std::fprintf(stderr, "error: %s needs a value\n", argv[i]);
                 return 2;
             }
             if (!std::strcmp(argv[i], "--run")) {
                 runs << QString::fromLocal8Bit(argv[++i]);
+                continue;
+            }
+            if (!std::strcmp(argv[i], "--size")) {
+                size = QString::fromLocal8Bit(argv[++i]);
                 continue;
             }
             QString &target = !std::strcmp(argv[i], "--screenshot") ? screenshot : dockName;
@@ -95,6 +100,14 @@ int main(int argc, char **argv)
             window.openExample();
     } else {
         window.openFiles(inputs);
+    }
+    if (!size.isEmpty()) {
+        const QStringList wh = size.split('x');
+        if (wh.size() != 2 || wh[0].toInt() < 200 || wh[1].toInt() < 200) {
+            std::fprintf(stderr, "error: --size needs WIDTHxHEIGHT, e.g. 1600x1000\n");
+            return 2;
+        }
+        window.resize(wh[0].toInt(), wh[1].toInt());
     }
     window.show();
     if (!runs.isEmpty()) {

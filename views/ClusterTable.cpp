@@ -28,6 +28,8 @@ ClusterTable::ClusterTable(QWidget *parent)
     m_links->setHorizontalHeaderLabels({tr("From"), tr("To"), tr("GB/s"), tr("Latency (µs)"), tr("Both ways")});
     m_links->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
     m_links->verticalHeader()->hide();
+    m_table->setMinimumHeight(70);
+    m_links->setMinimumHeight(50);
     m_links->setToolTip(tr("Links that differ from the default link; device names as in the table above"));
     m_table->setHorizontalHeaderLabels({tr("Device"), tr("Type"), tr("TFLOP/s"), tr("Memory (GB)"), tr("Overhead (µs)")});
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);

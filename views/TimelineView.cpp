@@ -79,7 +79,7 @@ void TimelineView::setData(std::shared_ptr<const Graph> graph, const Cluster &cl
     m_selected.resize(m_graph->nodeCount(), 0);
     if (first || m_span <= 0 || m_t0 + m_span > s.makespan * 1.5 + 1e-12)
         fit();
-    setMinimumHeight(kAxisHeight + kRowHeight * std::min<int>(8, static_cast<int>(m_rows.size())) + 4);
+    setMinimumHeight(kAxisHeight + kRowHeight * std::min<int>(4, static_cast<int>(m_rows.size())) + 4);
     update();
 }
 
