@@ -280,8 +280,12 @@ int RunsPanel::start(const QString &model, double timeLimitS, quint64 seed, cons
     // Several runs share the cores: a learner started while others run gets an even share of
     // the threads (unless the user set them).
     const Placer *first = PlacerRegistry::builtin().find(model.section('+', 0, 0).toStdString());
-    const bool hasThreads = first && std::any_of(first->info().params.begin(), first->info().params.end(),
-                                                 [](const HyperParam &h) { return h.name == "threads"; });
+    bool hasThreads = false;
+    if (first) {
+        const FamilyInfo info = first->info(); // by value: one copy for both iterators
+        hasThreads = std::any_of(info.params.begin(), info.params.end(),
+                                 [](const HyperParam &h) { return h.name == "threads"; });
+    }
     if (hasThreads && !paramText.contains("threads=")) {
         int running = 0;
         for (const auto &r : m_runs)
