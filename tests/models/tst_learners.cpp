@@ -185,6 +185,33 @@ private Q_SLOTS:
         QVERIFY2(loss.back() < 0.5 * loss.front(), qPrintable(QString("%1 -> %2").arg(loss.front()).arg(loss.back())));
     }
 
+    void gapRebalancesToTheTolerance()
+    {
+        // A chain of 40 equal ops: few iterations leave the softmax unbalanced; the rebalancing
+        // step must bring every part within 1.03 of the mean, and without it GAP may not.
+        GraphBuilder b("chain");
+        for (int i = 0; i < 40; ++i) {
+            GraphBuilder::NodeSpec s;
+            s.id = "n" + std::to_string(i);
+            s.op = "Add";
+            s.flops = 1e6;
+            s.outBytes = 1e3;
+            b.addNode(s);
+            if (i > 0)
+                b.addEdge("n" + std::to_string(i - 1), s.id);
+        }
+        const Graph g = b.build();
+        for (int k : {2, 4, 8}) {
+            const Partition p = runPartitioner(PartitionerRegistry::builtin(), "gap", {g, k, 1.03, {}, {}},
+                                               {"iterations=3", "hidden=8"}, {});
+            const PartitionMetrics m = partitionMetrics(g, p.parts(), k);
+            QVERIFY2(m.imbalance <= 1.03 + 1e-9, qPrintable(QString::number(m.imbalance)));
+        }
+        const Partition raw = runPartitioner(PartitionerRegistry::builtin(), "gap", {g, 8, 1.03, {}, {}},
+                                             {"iterations=3", "hidden=8", "rebalance=false"}, {});
+        QVERIFY(partitionMetrics(g, raw.parts(), 8).imbalance > 1.03);
+    }
+
     void cancelKeepsTheBestSoFar()
     {
         const Graph g = smallGraph();
