@@ -4,7 +4,6 @@
 // set and partitions a graph in one forward pass (argmax), then by default moves the cheapest nodes
 // out of parts above the imbalance tolerance (the paper's balance term alone is soft).
 #include "core/InputError.h"
-#include "core/io/FileKind.h"
 #include "core/partitioners/Partitioner.h"
 #include "core/sim/PartitionMetrics.h"
 #include "models/Learners.h"
@@ -173,9 +172,7 @@ public:
     Partition partition(const PartitionProblem &problem, const ParamValues &params,
                         const RunControl &control) const override
     {
-        const torch::Device device = chooseDevice(params.choice("device"));
-        setThreads(params.integer("threads"));
-        torch::manual_seed(control.seed);
+        const torch::Device device = startRun(params, control);
         int hidden = params.integer("hidden");
         const std::string load = params.text("checkpoint");
         if (!load.empty()) {
@@ -190,15 +187,7 @@ public:
             loadCheckpoint(load, "gap", *net);
         net->to(device);
 
-        std::vector<Graph> extra; // the training set beyond the problem's graph
-        std::string list = params.text("train_graphs");
-        for (size_t start = 0; start < list.size();) {
-            const size_t semi = list.find(';', start);
-            const std::string path = list.substr(start, semi == std::string::npos ? std::string::npos : semi - start);
-            if (!path.empty())
-                extra.push_back(loadGraph(path));
-            start = semi == std::string::npos ? list.size() : semi + 1;
-        }
+        const std::vector<Graph> extra = loadTrainGraphs(params.text("train_graphs")); // beyond the problem's graph
         std::vector<GapGraph> train;
         train.push_back(prepare(problem.graph, device));
         for (const Graph &g : extra)

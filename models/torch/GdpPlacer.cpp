@@ -4,7 +4,6 @@
 // distribution per op, trained with PPO (clipped ratios per op, normalized advantages). Trains
 // on several graphs at once; a trained policy places unseen graphs zero-shot or is fine-tuned.
 #include "core/InputError.h"
-#include "core/io/FileKind.h"
 #include "core/placers/Placer.h"
 #include "core/placers/PlacerRegistry.h"
 #include "models/Learners.h"
@@ -137,18 +136,14 @@ public:
                        const Placement *) const override
     {
         const int k = problem.cluster.deviceCount();
-        const torch::Device device = chooseDevice(params.choice("device"));
-        setThreads(params.integer("threads"));
-        torch::manual_seed(control.seed);
+        const torch::Device device = startRun(params, control);
         int hidden = params.integer("hidden"), heads = params.integer("heads");
         const std::string load = params.text("checkpoint");
         if (!load.empty()) {
             const auto stored = nlohmann::json::parse(checkpointParams(load, "gdp"));
             hidden = stored.value("hidden", hidden);
             heads = stored.value("heads", heads);
-            if (stored.value("devices", k) != k)
-                throw InputError(load + ": trained for " + std::to_string(stored.value("devices", 0)) +
-                                 " devices; this cluster has " + std::to_string(k));
+            requireDeviceCount(load, stored.value("devices", k), k);
         }
         if (hidden % heads != 0)
             throw InputError("gdp: hidden (" + std::to_string(hidden) + ") must be a multiple of heads (" +
@@ -161,14 +156,8 @@ public:
         std::vector<TrainGraph> graphs;
         auto target = std::shared_ptr<const Graph>(&problem.graph, [](const Graph *) {});
         graphs.push_back(prepare(target, problem.cluster, &problem.constraints, device));
-        const std::string list = params.text("train_graphs");
-        for (size_t start = 0; start < list.size();) {
-            const size_t semi = list.find(';', start);
-            const std::string path = list.substr(start, semi == std::string::npos ? std::string::npos : semi - start);
-            if (!path.empty())
-                graphs.push_back(prepare(std::make_shared<const Graph>(loadGraph(path)), problem.cluster, nullptr, device));
-            start = semi == std::string::npos ? list.size() : semi + 1;
-        }
+        for (Graph &g : loadTrainGraphs(params.text("train_graphs")))
+            graphs.push_back(prepare(std::make_shared<const Graph>(std::move(g)), problem.cluster, nullptr, device));
 
         const int64_t segment = params.integer("segment");
         torch::optim::Adam optimizer(net->parameters(), torch::optim::AdamOptions(params.number("lr")));

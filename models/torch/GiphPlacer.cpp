@@ -136,9 +136,7 @@ public:
     {
         const Graph &graph = problem.graph;
         const int n = graph.nodeCount(), k = problem.cluster.deviceCount();
-        const torch::Device device = chooseDevice(params.choice("device"));
-        setThreads(params.integer("threads"));
-        torch::manual_seed(control.seed);
+        const torch::Device device = startRun(params, control);
         std::mt19937_64 rng(control.seed);
         int hidden = params.integer("hidden");
         const std::string load = params.text("checkpoint");

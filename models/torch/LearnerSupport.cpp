@@ -1,6 +1,7 @@
 #include "models/torch/LearnerSupport.h"
 
 #include "core/InputError.h"
+#include "core/io/FileKind.h"
 
 #include <nlohmann/json.hpp>
 
@@ -24,6 +25,34 @@ void setThreads(int threads)
 {
     if (threads > 0)
         torch::set_num_threads(threads);
+}
+
+torch::Device startRun(const ParamValues &params, const RunControl &control)
+{
+    const torch::Device device = chooseDevice(params.choice("device"));
+    setThreads(params.integer("threads"));
+    torch::manual_seed(control.seed);
+    return device;
+}
+
+std::vector<Graph> loadTrainGraphs(const std::string &list)
+{
+    std::vector<Graph> graphs;
+    for (size_t start = 0; start < list.size();) {
+        const size_t semi = list.find(';', start);
+        const std::string path = list.substr(start, semi == std::string::npos ? std::string::npos : semi - start);
+        if (!path.empty())
+            graphs.push_back(loadGraph(path));
+        start = semi == std::string::npos ? list.size() : semi + 1;
+    }
+    return graphs;
+}
+
+void requireDeviceCount(const std::string &checkpoint, int trained, int here)
+{
+    if (trained != here)
+        throw InputError(checkpoint + ": trained for " + std::to_string(trained) + " devices; this cluster has " +
+                         std::to_string(here));
 }
 
 torch::Tensor nodeFeatures(const Graph &g)

@@ -26,6 +26,12 @@ constexpr int kFeatureCount = kOpBuckets + 8;
 torch::Device chooseDevice(const std::string &choice);
 // Intra-op threads for this run (0: leave LibTorch's default).
 void setThreads(int threads);
+// What every run does first: the device it asked for, its thread count, the seed.
+torch::Device startRun(const ParamValues &params, const RunControl &control);
+// The graphs of a `train_graphs` parameter (paths separated by ';'), loaded.
+std::vector<Graph> loadTrainGraphs(const std::string &list);
+// A checkpoint's device count against the cluster's (InputError naming both).
+void requireDeviceCount(const std::string &checkpoint, int trained, int here);
 
 // n x kFeatureCount: op type (hashed one-hot), log FLOPs, log output/parameter bytes, in and out
 // degree, depth, rank, and whether the node has no inputs. Scaled by constants, never by the

@@ -137,18 +137,14 @@ public:
     {
         const Graph &graph = problem.graph;
         const int k = problem.cluster.deviceCount();
-        const torch::Device device = chooseDevice(params.choice("device"));
-        setThreads(params.integer("threads"));
-        torch::manual_seed(control.seed);
+        const torch::Device device = startRun(params, control);
         int hidden = params.integer("hidden"), groups = params.integer("groups");
         const std::string load = params.text("checkpoint");
         if (!load.empty()) {
             const auto stored = nlohmann::json::parse(checkpointParams(load, "rl-seq2seq"));
             hidden = stored.value("hidden", hidden);
             groups = stored.value("groups", groups);
-            if (stored.value("devices", k) != k)
-                throw InputError(load + ": trained for " + std::to_string(stored.value("devices", 0)) +
-                                 " devices; this cluster has " + std::to_string(k));
+            requireDeviceCount(load, stored.value("devices", k), k);
         }
         Seq2SeqNet net(hidden, groups, k);
         if (!load.empty())
