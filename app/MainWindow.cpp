@@ -629,9 +629,6 @@ void MainWindow::exportWith(const QString &title, const QString &filter,
 
 void MainWindow::exportImage()
 {
-    QStringList names;
-    for (QDockWidget *d : m_docks)
-        names << d->windowTitle();
     const QString path = QFileDialog::getSaveFileName(this, tr("Export view"), QString(), tr("PNG (*.png);;SVG (*.svg)"));
     if (path.isEmpty())
         return;

@@ -129,7 +129,6 @@ public:
                             "replaces it)"});
         return f;
     }
-    bool refines() const override { return false; }
 
     PlacerOutput place(const PlacementProblem &problem, const ParamValues &params, const RunControl &control,
                        const Placement *given) const override

@@ -273,7 +273,6 @@ private:
         forward(carriedIn, bodyIn.slice(1));
         for (int64_t i = 0; i < trips && go; ++i) {
             m_values[bodyIn[0]] = c10::IValue(i);
-            ++m_iteration;
             runBlock(body);
             go = value(body->outputs()[0]).toBool();
             forward(body->outputs().slice(1), bodyIn.slice(1));
@@ -404,7 +403,6 @@ private:
     std::unordered_map<std::string, int> m_ids;
     std::map<std::string, int> m_unknown;
     int m_branches = 0, m_loops = 0;
-    long long m_iteration = 0;
 };
 
 std::vector<LoadOptions::Input> recordedInputs(const std::string &path, const std::string &text)
