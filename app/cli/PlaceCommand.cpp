@@ -32,11 +32,17 @@ Json paramJson(const HyperParam &h)
         j["default"] = h.defaultValue != 0;
     } else if (h.type == HyperParam::Type::Text) {
         j["default"] = h.defaultText;
+    } else if (h.type == HyperParam::Type::Int) {
+        j["min"] = static_cast<long long>(h.min);
+        j["max"] = static_cast<long long>(h.max);
+        j["default"] = static_cast<long long>(h.defaultValue);
     } else {
         j["min"] = h.min;
         j["max"] = h.max;
         j["default"] = h.defaultValue;
     }
+    static const char *const tuning[] = {"fixed", "linear", "log"};
+    j["tuning"] = tuning[static_cast<int>(h.tuning)];
     return j;
 }
 

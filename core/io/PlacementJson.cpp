@@ -4,6 +4,8 @@
 #include "core/io/FileBytes.h"
 #include "core/io/JsonStream.h"
 
+#include <cstdio>
+
 namespace ps {
 
 using namespace jsonio;
@@ -45,6 +47,13 @@ PlacementDoc parsePlacementJson(std::string_view text, const std::string &source
         result.producerModel = nameOf(p, "model");
         if (has(p, "params") && p["params"].is_object())
             result.producerParamsJson = p["params"].dump();
+        // Provenance is informative: a missing or odd value reads as unknown (0).
+        if (has(p, "seed") && p["seed"].is_number_unsigned())
+            result.producerSeed = p["seed"].get<unsigned long long>();
+        if (has(p, "evaluations") && p["evaluations"].is_number_integer())
+            result.producerEvaluations = p["evaluations"].get<long long>();
+        if (has(p, "wall_s") && p["wall_s"].is_number())
+            result.producerWallS = p["wall_s"].get<double>();
     }
     return result;
 }
@@ -64,6 +73,12 @@ std::string placementToJson(const PlacementDoc &doc, const std::string &metricsJ
     appendString(out, doc.producerModel);
     out += ", \"params\": ";
     out += doc.producerParamsJson.empty() ? "{}" : doc.producerParamsJson;
+    if (doc.producerSeed || doc.producerEvaluations || doc.producerWallS > 0) {
+        char buf[128];
+        std::snprintf(buf, sizeof buf, ", \"seed\": %llu, \"evaluations\": %lld, \"wall_s\": %.6g",
+                      doc.producerSeed, doc.producerEvaluations, doc.producerWallS);
+        out += buf;
+    }
     out += "}";
     if (!metricsJson.empty())
         out += ",\n \"metrics\": " + metricsJson;

@@ -57,8 +57,8 @@ public:
     FamilyInfo info() const override
     {
         return {"metis", "METIS: multilevel k-way partitioning or recursive bisection",
-                {{"method", HyperParam::Type::Choice, 0, 0, 0, {"kway", "recursive"},
-                  "k-way refinement or recursive bisection"}}};
+                {linearTuned({"method", HyperParam::Type::Choice, 0, 0, 0, {"kway", "recursive"},
+                              "k-way refinement or recursive bisection"})}};
     }
 
     Partition partition(const PartitionProblem &pb, const ParamValues &params,

@@ -3,6 +3,8 @@
 #include "core/cluster/Cluster.h"
 #include "core/graph/Graph.h"
 
+#include <map>
+
 namespace ps {
 
 Constraints Constraints::fromGraph(const Graph &graph, const Cluster &cluster)
@@ -36,6 +38,64 @@ std::vector<int> Constraints::unknownPins() const
         if (m_pin[v] == kUnknownDevice)
             nodes.push_back(v);
     return nodes;
+}
+
+std::vector<int> Constraints::pinnedNodes() const
+{
+    std::vector<int> nodes;
+    for (int v = 0; v < static_cast<int>(m_pin.size()); ++v)
+        if (m_pin[v] != kNotPinned)
+            nodes.push_back(v);
+    return nodes;
+}
+
+void enforceConstraints(const Constraints &constraints, std::vector<int> &deviceOfNode)
+{
+    const int n = static_cast<int>(deviceOfNode.size());
+    for (int v = 0; v < n; ++v)
+        if (constraints.pinnedDevice(v) >= 0)
+            deviceOfNode[v] = constraints.pinnedDevice(v);
+    for (int g = 0; g < constraints.groupCount(); ++g) {
+        const std::vector<int> &members = constraints.groupMembers(g);
+        if (members.empty())
+            continue;
+        int device = deviceOfNode[members.front()];
+        for (int u : members)
+            if (constraints.pinnedDevice(u) >= 0) {
+                device = constraints.pinnedDevice(u);
+                break;
+            }
+        for (int u : members)
+            deviceOfNode[u] = device;
+    }
+}
+
+std::vector<std::string> constraintViolations(const Graph &graph, const Cluster &cluster,
+                                              const Constraints &constraints,
+                                              const std::vector<int> &deviceOfNode,
+                                              const std::vector<double> &usage)
+{
+    std::vector<std::string> bad;
+    for (int d = 0; d < cluster.deviceCount(); ++d)
+        if (usage[d] > cluster.device(d).memoryBytes)
+            bad.push_back("memory:" + cluster.device(d).name);
+    for (int v = 0; v < graph.nodeCount(); ++v) {
+        const int pin = constraints.pinnedDevice(v);
+        if (pin != Constraints::kNotPinned && pin != deviceOfNode[v])
+            bad.push_back("pin:" + graph.id(v));
+    }
+    std::map<std::string, int> split; // by name, as the spec orders them
+    for (int g = 0; g < constraints.groupCount(); ++g) {
+        const std::vector<int> &members = constraints.groupMembers(g);
+        for (int u : members)
+            if (deviceOfNode[u] != deviceOfNode[members.front()]) {
+                split[constraints.groupName(g)] = 1;
+                break;
+            }
+    }
+    for (const auto &entry : split)
+        bad.push_back("colocate:" + entry.first);
+    return bad;
 }
 
 } // namespace ps

@@ -28,11 +28,26 @@ public:
     const std::string &groupName(int g) const { return m_groupNames[g]; }
     int groupOf(int v) const { return m_groupOf.empty() ? -1 : m_groupOf[v]; }
 
+    // Nodes with a pin (the graph's or the person's), in node order.
+    std::vector<int> pinnedNodes() const;
+
 private:
     std::vector<int> m_pin;
     std::vector<int> m_groupOf;
     std::vector<std::vector<int>> m_groups; // members in file order
     std::vector<std::string> m_groupNames;
 };
+
+// The one place where every family's output is made to honour the constraints: pinned nodes go
+// to their device, and each colocation group to one device (a pinned member's, else the device
+// of its first member). Pins naming an unknown device are left for the report below.
+void enforceConstraints(const Constraints &constraints, std::vector<int> &deviceOfNode);
+
+// Spec section 6's violations in its order ("memory:DEV", then "pin:NODE" in node order, then
+// "colocate:GROUP" by name), with the person's pins counted like the graph's.
+std::vector<std::string> constraintViolations(const Graph &graph, const Cluster &cluster,
+                                              const Constraints &constraints,
+                                              const std::vector<int> &deviceOfNode,
+                                              const std::vector<double> &usage);
 
 } // namespace ps

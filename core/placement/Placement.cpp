@@ -44,6 +44,9 @@ Placement resolvePlacement(const PlacementDoc &doc, const Graph &graph, const Cl
     p.clusterName = doc.clusterName;
     p.producerModel = doc.producerModel;
     p.producerParamsJson = doc.producerParamsJson;
+    p.producerSeed = doc.producerSeed;
+    p.producerEvaluations = doc.producerEvaluations;
+    p.producerWallS = doc.producerWallS;
     return p;
 }
 
@@ -54,6 +57,9 @@ PlacementDoc toDoc(const Placement &placement, const Graph &graph, const Cluster
     doc.clusterName = placement.clusterName.empty() ? cluster.name() : placement.clusterName;
     doc.producerModel = placement.producerModel;
     doc.producerParamsJson = placement.producerParamsJson;
+    doc.producerSeed = placement.producerSeed;
+    doc.producerEvaluations = placement.producerEvaluations;
+    doc.producerWallS = placement.producerWallS;
     doc.assignment.reserve(graph.nodeCount());
     for (int v = 0; v < graph.nodeCount(); ++v)
         doc.assignment.emplace_back(graph.id(v), cluster.device(placement.device(v)).name);

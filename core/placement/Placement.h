@@ -24,6 +24,10 @@ public:
     std::string graphName, clusterName;
     std::string producerModel;
     std::string producerParamsJson = "{}"; // a JSON object, kept as text
+    // Provenance of a model's result (0 where unknown, e.g. a hand edit).
+    unsigned long long producerSeed = 0;
+    long long producerEvaluations = 0;
+    double producerWallS = 0;
 
 private:
     std::vector<int> m_device;
@@ -36,6 +40,9 @@ struct PlacementDoc
     std::vector<std::pair<std::string, std::string>> assignment; // node id -> device name
     std::string producerModel;
     std::string producerParamsJson = "{}";
+    unsigned long long producerSeed = 0;
+    long long producerEvaluations = 0;
+    double producerWallS = 0;
 };
 
 // Checks that the assignment names every node of the graph exactly once (throws InputError) and

@@ -26,7 +26,7 @@ public:
     FamilyInfo info() const override
     {
         return {m_name, m_description,
-                {{"insertion", HyperParam::Type::Bool, 0, 1, 1, {}, "fill idle gaps between scheduled ops"}}};
+                {linearTuned({"insertion", HyperParam::Type::Bool, 0, 1, 1, {}, "fill idle gaps between scheduled ops"})}};
     }
 
     PlacerOutput place(const PlacementProblem &pb, const ParamValues &params, const RunControl &control,

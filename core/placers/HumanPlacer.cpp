@@ -84,8 +84,8 @@ public:
         return {"human",
                 "expert baseline: one layer per device for layered (RNN/NMT) scopes, else "
                 "contiguous rank-order chunks balanced by compute",
-                {{"layer_share", HyperParam::Type::Real, 0, 1, 0.25, {},
-                  "least share of the compute inside numbered layers to place layer by layer"}}};
+                {linearTuned({"layer_share", HyperParam::Type::Real, 0, 1, 0.25, {},
+                              "least share of the compute inside numbered layers to place layer by layer"})}};
     }
 
     PlacerOutput place(const PlacementProblem &pb, const ParamValues &params, const RunControl &,

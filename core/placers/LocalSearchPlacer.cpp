@@ -4,11 +4,12 @@
 // current placement before the move can matter), and the Metropolis threshold is drawn first,
 // so the simulation stops as soon as the move is sure to be rejected (Simulator's cutoff). Pinned
 // nodes never move; a move that would overflow a device's memory is not tried once the current
-// placement fits; the best feasible placement seen is the result.
+// placement fits; the best feasible placement seen is the result. It optimises the problem's
+// objective (objectiveScore); every simulator run counts against the evaluation budget.
 #include "core/cluster/Cluster.h"
 #include "core/graph/Graph.h"
 #include "core/placers/PlacerRegistry.h"
-#include "core/sim/CostModel.h"
+#include "core/sim/Objective.h"
 #include "core/sim/Simulator.h"
 
 #include <chrono>
@@ -27,13 +28,14 @@ public:
         return {"local-search",
                 "simulated annealing over single-node moves and swaps, judged by the simulator",
                 {{"evaluations", HyperParam::Type::Int, 1, 1e9, 2000, {}, "simulator runs at most"},
-                 {"initial_temperature", HyperParam::Type::Real, 0, 1, 0.002, {},
-                  "starting temperature as a share of the start's makespan"},
-                 {"swap_share", HyperParam::Type::Real, 0, 1, 0.3, {}, "share of swaps among the moves"},
-                 {"critical_share", HyperParam::Type::Real, 0, 1, 0.5, {},
-                  "share of moves that pick a node on the critical path"},
-                 {"neighbour_share", HyperParam::Type::Real, 0, 1, 0.7, {},
-                  "share of moves to the device of a predecessor or successor"}}};
+                 logTuned({"initial_temperature", HyperParam::Type::Real, 1e-6, 1, 0.002, {},
+                           "starting temperature as a share of the start's score"}),
+                 linearTuned({"swap_share", HyperParam::Type::Real, 0, 1, 0.3, {},
+                              "share of swaps among the moves"}),
+                 linearTuned({"critical_share", HyperParam::Type::Real, 0, 1, 0.5, {},
+                              "share of moves that pick a node on the critical path"}),
+                 linearTuned({"neighbour_share", HyperParam::Type::Real, 0, 1, 0.7, {},
+                              "share of moves to the device of a predecessor or successor"})}};
     }
     bool refines() const override { return true; }
 
@@ -54,16 +56,15 @@ PlacerOutput LocalSearchPlacer::place(const PlacementProblem &pb, const ParamVal
     std::uniform_real_distribution<double> unit(0.0, 1.0);
 
     Simulator sim(g, c);
+    const ObjectiveJudge judge(g, c, cons, pb.objective);
     std::vector<int> current = start->devices();
+    enforceConstraints(cons, current);
     std::vector<double> usage = memoryUsage(g, c, current);
-    const double meanInverseBandwidth = CostModel(g, c).meanInverseBandwidth();
-    // Score = weighted makespan (penalised for memory overflow) plus weighted communication.
-    auto score = [&](double makespan, const std::vector<double> &use) {
-        double s = pb.objective.makespanWeight * penalizedMakespan(makespan, c, use);
-        if (pb.objective.communicationWeight > 0)
-            s += pb.objective.communicationWeight * sim.lastMovedBytes() * meanInverseBandwidth;
-        return s;
+    std::vector<double> busy = judge.busyTime(current);
+    auto score = [&](double makespan, const std::vector<double> &use, const std::vector<double> &load) {
+        return judge.score(judge.terms(makespan, sim.lastMovedBytes(), use, load, current, false));
     };
+    auto spent = [&] { return sim.evaluations(); };
     auto fitsMemory = [&](const std::vector<double> &use) {
         for (int d = 0; d < k; ++d)
             if (use[d] > c.device(d).memoryBytes)
@@ -72,7 +73,7 @@ PlacerOutput LocalSearchPlacer::place(const PlacementProblem &pb, const ParamVal
     };
 
     sim.setIncrementalBase(current);
-    double currentScore = score(sim.makespan(current), usage);
+    double currentScore = score(sim.makespan(current), usage, busy);
     bool currentFits = fitsMemory(usage);
     std::vector<int> best = current;
     double bestScore = currentScore;
@@ -102,16 +103,16 @@ PlacerOutput LocalSearchPlacer::place(const PlacementProblem &pb, const ParamVal
     const double temperature0 = params.number("initial_temperature") * currentScore;
     const double swapShare = params.number("swap_share"), criticalShare = params.number("critical_share"),
                  neighbourShare = params.number("neighbour_share");
-    long long evals = 0, accepted = 0, attempts = 0;
-    const long long maxAttempts = 50 * maxEvals + 1000; // when few moves are possible (pins)
+    long long accepted = 0, attempts = 0;
+    const long long maxAttempts = 50 * std::min<long long>(maxEvals, 1LL << 40) + 1000; // few moves possible
     auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(); };
     auto lastReport = t0;
     std::vector<std::pair<int, int>> undo; // (node, old device)
-    while (evals < maxEvals && k > 1 && n > 0 && ++attempts <= maxAttempts) {
+    while (spent() < maxEvals && k > 1 && n > 0 && ++attempts <= maxAttempts) {
         const double timeShare = std::isfinite(control.budget.timeLimitS)
                                      ? elapsed() / std::max(1e-9, control.budget.timeLimitS)
                                      : 0.0;
-        const double progress = std::max(double(evals) / double(maxEvals), timeShare);
+        const double progress = std::max(double(spent()) / double(maxEvals), timeShare);
         if (progress >= 1 || control.cancelled())
             break;
         const double temperature = temperature0 * std::pow(1e-3, progress);
@@ -124,12 +125,14 @@ PlacerOutput LocalSearchPlacer::place(const PlacementProblem &pb, const ParamVal
         if (!movable(moving))
             continue;
         undo.clear();
-        std::vector<double> newUsage = usage;
+        std::vector<double> newUsage = usage, newBusy = busy;
         auto moveAll = [&](const std::vector<int> &nodes, int to) {
             for (int u : nodes) {
                 undo.emplace_back(u, current[u]);
                 newUsage[current[u]] -= g.memBytes(u);
                 newUsage[to] += g.memBytes(u);
+                newBusy[current[u]] -= judge.computeTime(u, current[u]);
+                newBusy[to] += judge.computeTime(u, to);
                 current[u] = to;
             }
         };
@@ -167,20 +170,22 @@ PlacerOutput LocalSearchPlacer::place(const PlacementProblem &pb, const ParamVal
         }
         // Accept iff newScore < currentScore - T ln(u): the threshold is known beforehand.
         const double threshold = currentScore - temperature * std::log(std::max(unit(rng), 1e-300));
+        // The terms that do not depend on the schedule are known before simulating; what is left
+        // of the threshold bounds the makespan (unless moved bytes count, known only after).
         const double penalty = penalizedMakespan(1.0, c, newUsage) * pb.objective.makespanWeight;
-        const double cutoff = pb.objective.communicationWeight > 0 || penalty <= 0
+        const double cutoff = pb.objective.bytesWeight > 0 || penalty <= 0
                                   ? std::numeric_limits<double>::infinity()
-                                  : threshold / penalty;
+                                  : (threshold - score(0.0, newUsage, newBusy)) / penalty;
         std::vector<int> changed;
         for (const auto &entry : undo)
             changed.push_back(entry.first);
         const double makespan = sim.makespanChanged(current, changed, cutoff);
-        ++evals;
-        const double newScore = std::isinf(makespan) ? makespan : score(makespan, newUsage);
+        const double newScore = std::isinf(makespan) ? makespan : score(makespan, newUsage, newBusy);
         if (newScore < threshold) {
             ++accepted;
             sim.setIncrementalBase(current);
             usage = newUsage;
+            busy = newBusy;
             currentScore = newScore;
             currentFits = newFits;
             if ((currentFits && !bestFits) || (currentFits == bestFits && currentScore < bestScore)) {
@@ -195,13 +200,13 @@ PlacerOutput LocalSearchPlacer::place(const PlacementProblem &pb, const ParamVal
         const auto now = std::chrono::steady_clock::now();
         if (now - lastReport > std::chrono::milliseconds(100)) {
             lastReport = now;
-            control.report({progress, evals, bestFits ? bestScore : std::numeric_limits<double>::infinity(),
+            control.report({progress, spent(), bestFits ? bestScore : std::numeric_limits<double>::infinity(),
                             "local-search: " + std::to_string(accepted) + " moves accepted"});
         }
     }
     PlacerOutput out;
     out.placement = Placement(std::move(best));
-    out.evaluations = evals;
+    out.evaluations = spent();
     return out;
 }
 

@@ -20,7 +20,7 @@ public:
         return {"m-topo",
                 "Baechi m-TOPO: topological order, filling each device up to its share of the "
                 "graph's memory",
-                {{"slack", HyperParam::Type::Real, 0, 10, 0.05, {}, "extra share allowed per device"}}};
+                {logTuned({"slack", HyperParam::Type::Real, 0, 10, 0.05, {}, "extra share allowed per device"})}};
     }
 
     PlacerOutput place(const PlacementProblem &pb, const ParamValues &params, const RunControl &,

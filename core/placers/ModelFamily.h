@@ -22,7 +22,24 @@ struct HyperParam
     std::vector<std::string> choices; // Choice
     std::string description;        // one line
     std::string defaultText;        // Text (e.g. a checkpoint path; empty: none)
+    // Whether a search over models (steering) may vary it, and on which scale. Threads, devices,
+    // checkpoints, file names and budgets stay Fixed.
+    enum class Tuning { Fixed, Linear, Log };
+    Tuning tuning = Tuning::Fixed;
+    bool tunable() const { return tuning != Tuning::Fixed; }
 };
+
+// Declares a parameter as one a search may vary, on a linear or a log scale.
+inline HyperParam linearTuned(HyperParam h)
+{
+    h.tuning = HyperParam::Tuning::Linear;
+    return h;
+}
+inline HyperParam logTuned(HyperParam h)
+{
+    h.tuning = HyperParam::Tuning::Log;
+    return h;
+}
 
 // Values for a family's hyperparameters; anything not set takes its default.
 class ParamValues
@@ -94,6 +111,7 @@ struct FamilyInfo
     std::string name;
     std::string description;
     std::vector<HyperParam> params;
+    bool trains = false; // a learned family: expensive per run, budgeted by iterations
 };
 
 std::string hyperParamTypeName(HyperParam::Type type);

@@ -23,8 +23,8 @@ public:
     {
         FamilyInfo info = family()->info();
         info.description = m_description;
-        info.params.push_back({"imbalance", HyperParam::Type::Real, 1, 10, 1.03, {},
-                               "largest part over its target share allowed"});
+        info.params.push_back(logTuned({"imbalance", HyperParam::Type::Real, 1, 10, 1.03, {},
+                                         "largest part over its target share allowed"}));
         return info;
     }
 
@@ -49,18 +49,7 @@ public:
         }
         std::vector<int> device =
             runPartitioner(PartitionerRegistry::builtin(), m_partitioner, problem, own, control).parts();
-        const Constraints &cons = pb.constraints;
-        for (int v = 0; v < g.nodeCount(); ++v)
-            if (cons.pinnedDevice(v) >= 0)
-                device[v] = cons.pinnedDevice(v);
-        for (int grp = 0; grp < cons.groupCount(); ++grp) {
-            int target = device[cons.groupMembers(grp).front()];
-            for (int v : cons.groupMembers(grp))
-                if (cons.pinnedDevice(v) >= 0)
-                    target = cons.pinnedDevice(v);
-            for (int v : cons.groupMembers(grp))
-                device[v] = target;
-        }
+        enforceConstraints(pb.constraints, device);
         PlacerOutput out;
         out.placement = Placement(std::move(device));
         return out;

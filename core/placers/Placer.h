@@ -4,6 +4,7 @@
 #include "core/placers/ModelFamily.h"
 #include "core/placement/Constraints.h"
 #include "core/placement/Placement.h"
+#include "core/sim/Objective.h"
 
 #include <limits>
 #include <memory>
@@ -14,14 +15,6 @@ namespace ps {
 
 class Graph;
 class Cluster;
-
-// What a placer optimises: weighted makespan and communication (moved bytes over the mean
-// bandwidth, in seconds). Placers that do not search ignore it.
-struct Objective
-{
-    double makespanWeight = 1;
-    double communicationWeight = 0;
-};
 
 struct PlacementProblem
 {
@@ -52,16 +45,22 @@ public:
                                const RunControl &control, const Placement *start) const = 0;
 };
 
+// A judged run with its provenance: what ran (spec, hyperparameters, seed) and what it spent.
 struct PlacerResult
 {
     Placement placement;
     double makespan = 0;
     double lowerBound = 0;
-    bool feasible = false;
+    bool feasible = false; // with the graph's and the person's pins
     std::vector<std::string> violations;
     std::vector<std::string> notes;
-    long long evaluations = 0;
+    long long evaluations = 0; // simulator runs, the final judgement included
     double wallS = 0;
+    ObjectiveTerms terms;
+    double score = 0; // objectiveScore(problem.objective, terms)
+    std::string spec;
+    std::vector<std::string> params; // "key=value" as given
+    uint64_t seed = 0;
 };
 
 } // namespace ps

@@ -76,12 +76,13 @@ std::vector<std::string> paramsFor(const Placer &placer, const std::vector<std::
 
 PlacerResult runPlacer(const PlacerRegistry &registry, const std::string &spec,
                        const PlacementProblem &problem, const std::vector<std::string> &params,
-                       const RunControl &control)
+                       const RunControl &control, const Placement *start)
 {
+    const auto t0 = std::chrono::steady_clock::now();
     std::vector<const Placer *> stages;
     for (const std::string &name : splitStages(spec))
         stages.push_back(&registry.require(name, "model"));
-    if (stages.front()->refines())
+    if (stages.front()->refines() && !start)
         stages.insert(stages.begin(), registry.find("human"));
     for (const std::string &p : params)
         if (std::none_of(stages.begin(), stages.end(),
@@ -89,50 +90,80 @@ PlacerResult runPlacer(const PlacerRegistry &registry, const std::string &spec,
             throw InputError("no stage of '" + spec + "' has a parameter '" + p.substr(0, p.find('=')) + "'");
     if (problem.graph.nodeCount() == 0)
         throw InputError("the graph has no nodes to place");
+    if (start && start->nodeCount() != problem.graph.nodeCount())
+        throw InputError("the placement to refine has " + std::to_string(start->nodeCount()) +
+                         " nodes, the graph " + std::to_string(problem.graph.nodeCount()));
 
-    const auto t0 = std::chrono::steady_clock::now();
     Simulator sim(problem.graph, problem.cluster);
+    const ObjectiveJudge judge(problem.graph, problem.cluster, problem.constraints, problem.objective);
     PlacerResult result;
-    std::vector<std::string> violations;
     bool haveResult = false;
+    auto judgeAndKeep = [&](std::vector<int> devices) {
+        // Every family's output honours the pins and groups; the simulator judges it under the
+        // problem's objective and it replaces the result only if it is not worse.
+        enforceConstraints(problem.constraints, devices);
+        const Schedule s = sim.simulate(devices);
+        const ObjectiveTerms terms = judge.terms(s, devices);
+        const double score = judge.score(terms);
+        const bool take = !haveResult || (terms.feasible && !result.feasible) ||
+                          (terms.feasible == result.feasible && score <= result.score);
+        if (take) {
+            result.placement = Placement(std::move(devices));
+            result.makespan = s.makespan;
+            result.lowerBound = s.lowerBound.bound;
+            result.feasible = terms.feasible;
+            result.violations = constraintViolations(problem.graph, problem.cluster, problem.constraints,
+                                                     result.placement.devices(), s.memory);
+            result.terms = terms;
+            result.score = score;
+            haveResult = true;
+        }
+    };
+    if (start && stages.front()->refines())
+        judgeAndKeep(start->devices());
     for (const Placer *stage : stages) {
         const ParamValues values = ParamValues::parse(stage->info().params, paramsFor(*stage, params));
         RunControl stageControl = control;
         const double used = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         stageControl.budget.timeLimitS = std::max(0.0, control.budget.timeLimitS - used);
-        PlacerOutput out = stage->place(problem, values, stageControl,
-                                        haveResult ? &result.placement : nullptr);
-        const Schedule s = sim.simulate(out.placement);
-        // Never trade a feasible placement for an infeasible or slower one.
-        const bool take = !haveResult || (s.feasible && !result.feasible) ||
-                          (s.feasible == result.feasible && s.makespan <= result.makespan);
-        result.evaluations += out.evaluations + 1;
+        const long long spent = result.evaluations + sim.evaluations();
+        stageControl.budget.maxEvaluations = std::max(0LL, control.budget.maxEvaluations - spent);
+        // A refiner gets its own copy: judgeAndKeep may replace the result while it runs.
+        const Placement base = haveResult ? result.placement : Placement();
+        PlacerOutput out = stage->place(problem, values, stageControl, haveResult ? &base : nullptr);
+        result.evaluations += out.evaluations;
         result.notes.insert(result.notes.end(), out.notes.begin(), out.notes.end());
-        if (take) {
-            result.placement = std::move(out.placement);
-            result.makespan = s.makespan;
-            result.lowerBound = s.lowerBound.bound;
-            result.feasible = s.feasible;
-            result.violations = s.violations;
-            haveResult = true;
-        }
+        judgeAndKeep(out.placement.devices());
         if (control.cancelled())
             break;
     }
-    result.placement.producerModel = spec;
-    result.placement.graphName = problem.graph.name();
-    result.placement.clusterName = problem.cluster.name();
-    std::string paramsJson = "{";
+    result.evaluations += sim.evaluations();
+    result.spec = spec;
+    result.params = params;
+    result.seed = control.seed;
+    result.wallS = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    Placement &p = result.placement;
+    p.producerModel = spec;
+    p.graphName = problem.graph.name();
+    p.clusterName = problem.cluster.name();
+    p.producerParamsJson = paramsJson(params);
+    p.producerSeed = control.seed;
+    p.producerEvaluations = result.evaluations;
+    p.producerWallS = result.wallS;
+    return result;
+}
+
+std::string paramsJson(const std::vector<std::string> &params)
+{
+    std::string json = "{";
     for (size_t i = 0; i < params.size(); ++i) {
         const size_t eq = params[i].find('=');
-        paramsJson += i ? ", " : "";
-        jsonio::appendString(paramsJson, params[i].substr(0, eq));
-        paramsJson += ": ";
-        jsonio::appendString(paramsJson, params[i].substr(eq + 1));
+        json += i ? ", " : "";
+        jsonio::appendString(json, params[i].substr(0, eq));
+        json += ": ";
+        jsonio::appendString(json, params[i].substr(eq + 1));
     }
-    result.placement.producerParamsJson = paramsJson + "}";
-    result.wallS = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    return result;
+    return json + "}";
 }
 
 } // namespace ps

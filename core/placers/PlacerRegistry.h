@@ -20,11 +20,17 @@ public:
 };
 
 // Runs "a" or "a+b+...". `params` ("key=value") go to every stage that declares the key; a key
-// no stage declares is an InputError. A lone refiner starts from `human`. The simulator judges
-// the result; a refiner's output that is less feasible than its input is discarded.
+// no stage declares is an InputError. A spec that starts with a refiner refines `start`, or
+// `human`'s placement without one. Each stage's output is made to honour the constraints and
+// judged by the simulator under the problem's objective; it replaces the result only if it is
+// not less feasible and its score did not grow. The time and evaluation budgets hold from the
+// first instruction; the result counts every simulator run, the judgements included.
 PlacerResult runPlacer(const PlacerRegistry &registry, const std::string &spec,
                        const PlacementProblem &problem, const std::vector<std::string> &params,
-                       const RunControl &control);
+                       const RunControl &control, const Placement *start = nullptr);
+
+// {"key": "value", ...} of "key=value" assignments (a placement's producer params).
+std::string paramsJson(const std::vector<std::string> &params);
 
 // Factories of the built-in families (one source file each).
 std::unique_ptr<Placer> makeSinglePlacer();

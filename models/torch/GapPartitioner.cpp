@@ -161,11 +161,12 @@ public:
         f.params.erase(std::remove_if(f.params.begin(), f.params.end(),
                                       [](const HyperParam &h) { return h.name == "samples"; }),
                        f.params.end());
-        f.params.push_back({"balance_weight", T::Real, 0, 1000, 1, {}, "weight of the balance term"});
+        f.params.push_back(logTuned({"balance_weight", T::Real, 0, 1000, 1, {}, "weight of the balance term"}));
         f.params.push_back({"rebalance", T::Bool, 0, 1, 1, {},
                             "after the argmax, move nodes out of parts over the imbalance tolerance"});
         HyperParam graphs{"train_graphs", T::Text, 0, 0, 0, {}, "more graph files to train on, separated by ';'"};
         f.params.push_back(graphs);
+        f.trains = true;
         return f;
     }
 

@@ -69,13 +69,15 @@ struct TrainGraph
     torch::Tensor order;
 };
 
+// The target graph is judged by the problem's objective (its preferences name its nodes); the
+// other training graphs by the default objective.
 TrainGraph prepare(std::shared_ptr<const Graph> graph, const Cluster &cluster, const Constraints *given,
-                   torch::Device device)
+                   const Objective &objective, torch::Device device)
 {
     TrainGraph t;
     t.graph = std::move(graph);
     t.constraints = std::make_unique<Constraints>(given ? *given : Constraints::fromGraph(*t.graph, cluster));
-    t.judge = std::make_unique<Judge>(*t.graph, cluster, *t.constraints);
+    t.judge = std::make_unique<Judge>(*t.graph, cluster, *t.constraints, objective);
     t.data = graphData(*t.graph, device);
     std::vector<int64_t> order(t.graph->topologicalOrder().begin(), t.graph->topologicalOrder().end());
     t.order = torch::from_blob(order.data(), {static_cast<int64_t>(order.size())}, torch::kInt64).clone().to(device);
@@ -119,16 +121,17 @@ public:
                      "GDP/SGDP (Zhou et al. 2019): GraphSAGE + segment-level recurrent attention placement network, "
                      "PPO; batch training over graphs, zero-shot and fine-tuning",
                      commonParams(100)};
-        f.params.push_back({"segment", T::Int, 8, 4096, 128, {}, "ops per attention segment"});
+        f.params.push_back(logTuned({"segment", T::Int, 8, 4096, 128, {}, "ops per attention segment"}));
         f.params.push_back({"heads", T::Int, 1, 16, 4, {}, "attention heads (divide hidden)"});
         f.params.push_back({"ppo_epochs", T::Int, 1, 64, 4, {}, "PPO epochs per batch of samples"});
-        f.params.push_back({"clip", T::Real, 0.01, 1, 0.2, {}, "PPO clipping of the probability ratio"});
-        f.params.push_back({"entropy_weight", T::Real, 0, 10, 0.01, {}, "entropy bonus"});
+        f.params.push_back(linearTuned({"clip", T::Real, 0.01, 1, 0.2, {}, "PPO clipping of the probability ratio"}));
+        f.params.push_back(logTuned({"entropy_weight", T::Real, 0, 10, 0.01, {}, "entropy bonus"}));
         f.params.push_back({"warm_start", T::Choice, 0, 0, 0, {"heft", "none"},
                             "imitate HEFT's placement before PPO (none: the paper's random start)"});
         f.params.push_back({"warm_steps", T::Int, 0, 10000, 60, {}, "at most this many imitation steps"});
         HyperParam graphs{"train_graphs", T::Text, 0, 0, 0, {}, "more graph files to train on, separated by ';'"};
         f.params.push_back(graphs);
+        f.trains = true;
         return f;
     }
 
@@ -155,9 +158,9 @@ public:
 
         std::vector<TrainGraph> graphs;
         auto target = std::shared_ptr<const Graph>(&problem.graph, [](const Graph *) {});
-        graphs.push_back(prepare(target, problem.cluster, &problem.constraints, device));
+        graphs.push_back(prepare(target, problem.cluster, &problem.constraints, problem.objective, device));
         for (Graph &g : loadTrainGraphs(params.text("train_graphs")))
-            graphs.push_back(prepare(std::make_shared<const Graph>(std::move(g)), problem.cluster, nullptr, device));
+            graphs.push_back(prepare(std::make_shared<const Graph>(std::move(g)), problem.cluster, nullptr, Objective{}, device));
 
         const int64_t segment = params.integer("segment");
         torch::optim::Adam optimizer(net->parameters(), torch::optim::AdamOptions(params.number("lr")));

@@ -122,11 +122,12 @@ public:
                      "REINFORCE on makespan improvements; independent of the device count",
                      commonParams(50)};
         f.params.push_back({"episode_steps", T::Int, 1, 100000, 32, {}, "moves per episode"});
-        f.params.push_back({"gamma", T::Real, 0, 1, 0.97, {}, "discount of later improvements"});
-        f.params.push_back({"entropy_weight", T::Real, 0, 10, 0.01, {}, "entropy bonus"});
+        f.params.push_back(linearTuned({"gamma", T::Real, 0, 1, 0.97, {}, "discount of later improvements"}));
+        f.params.push_back(logTuned({"entropy_weight", T::Real, 0, 10, 0.01, {}, "entropy bonus"}));
         f.params.push_back({"start", T::Choice, 0, 0, 0, {"heft", "random", "round-robin"},
                             "the placement episodes start from (the paper: random; a composition's input "
                             "replaces it)"});
+        f.trains = true;
         return f;
     }
 
@@ -148,7 +149,7 @@ public:
 
         const GraphData data = graphData(graph, device);
         const OptionFeatures options(graph, problem.cluster);
-        Judge judge(graph, problem.cluster, problem.constraints);
+        Judge judge(graph, problem.cluster, problem.constraints, problem.objective);
         std::vector<int> heftStart;
         if (!given && params.choice("start") == "heft")
             heftStart = runPlacer(PlacerRegistry::builtin(), "heft", problem, {}, {}).placement.devices();

@@ -136,30 +136,10 @@ torch::Tensor SageEncoderImpl::forward(const GraphData &g)
     return h;
 }
 
-Judge::Judge(const Graph &graph, const Cluster &cluster, const Constraints &constraints)
-    : m_graph(graph), m_cluster(cluster), m_constraints(constraints), m_simulator(graph, cluster)
+Judge::Judge(const Graph &graph, const Cluster &cluster, const Constraints &constraints, const Objective &objective)
+    : m_graph(graph), m_cluster(cluster), m_constraints(constraints),
+      m_objective(graph, cluster, constraints, objective), m_simulator(graph, cluster)
 {
-}
-
-void Judge::enforce(std::vector<int> &devices) const
-{
-    std::vector<int> groupDevice(m_constraints.groupCount(), -1);
-    for (int v = 0; v < m_graph.nodeCount(); ++v) {
-        const int pin = m_constraints.pinnedDevice(v);
-        if (pin >= 0)
-            devices[v] = pin;
-        const int g = m_constraints.groupOf(v);
-        if (g >= 0) {
-            if (groupDevice[g] < 0) {
-                // A group follows a pinned member if it has one, else its first member.
-                groupDevice[g] = devices[v];
-                for (int u : m_constraints.groupMembers(g))
-                    if (m_constraints.pinnedDevice(u) >= 0)
-                        groupDevice[g] = m_constraints.pinnedDevice(u);
-            }
-            devices[v] = groupDevice[g];
-        }
-    }
 }
 
 double Judge::evaluate(std::vector<int> &devices)
@@ -167,9 +147,11 @@ double Judge::evaluate(std::vector<int> &devices)
     enforce(devices);
     m_lastMakespan = m_simulator.makespan(devices);
     const std::vector<double> usage = memoryUsage(m_graph, m_cluster, devices);
-    m_lastFeasible = constraintViolations(m_graph, m_cluster, devices, usage).empty();
-    const double score = penalizedMakespan(m_lastMakespan, m_cluster, usage);
-    if ((m_lastFeasible && (!m_bestFeasible || m_lastMakespan < m_bestMakespan)) ||
+    const ObjectiveTerms terms = m_objective.terms(m_lastMakespan, m_simulator.lastMovedBytes(), usage,
+                                                   m_objective.busyTime(devices), devices);
+    m_lastFeasible = terms.feasible;
+    const double score = m_objective.score(terms);
+    if ((m_lastFeasible && (!m_bestFeasible || score < m_bestScore)) ||
         (!m_bestFeasible && !m_lastFeasible && score < m_bestScore)) {
         m_best = devices;
         m_bestMakespan = m_lastMakespan;
@@ -290,8 +272,8 @@ std::vector<HyperParam> commonParams(int defaultIterations)
     std::vector<HyperParam> p;
     p.push_back({"iterations", T::Int, 0, 1e6, static_cast<double>(defaultIterations), {},
                  "training iterations (0: use the checkpoint as it is, zero-shot)"});
-    p.push_back({"lr", T::Real, 1e-6, 1, 3e-3, {}, "Adam learning rate"});
-    p.push_back({"samples", T::Int, 1, 256, 8, {}, "placements sampled per iteration"});
+    p.push_back(logTuned({"lr", T::Real, 1e-6, 1, 3e-3, {}, "Adam learning rate"}));
+    p.push_back(logTuned({"samples", T::Int, 1, 256, 8, {}, "placements sampled per iteration"}));
     p.push_back({"hidden", T::Int, 4, 1024, 64, {}, "hidden units"});
     p.push_back({"device", T::Choice, 0, 0, 0, {"auto", "cpu", "cuda"}, "where LibTorch runs (auto: CUDA if present)"});
     p.push_back({"threads", T::Int, 0, 256, 0, {}, "intra-op threads for this run (0: LibTorch's default)"});

@@ -7,6 +7,7 @@
 #include "core/graph/Graph.h"
 #include "core/placement/Constraints.h"
 #include "core/placers/ModelFamily.h"
+#include "core/sim/Objective.h"
 #include "core/sim/Simulator.h"
 
 #include <torch/torch.h>
@@ -64,14 +65,16 @@ struct SageEncoderImpl : torch::nn::Module
 TORCH_MODULE(SageEncoder);
 
 // Judges placements with the simulator: pins and colocation are enforced first (a learner's
-// choice for a pinned node is overridden), the reward uses the penalized makespan of spec
-// section 6, and the best placement is kept (a feasible one over any infeasible one).
+// choice for a pinned node is overridden), the reward is the problem's objective score (the
+// penalized makespan of spec section 6 under the default weights), and the best placement is
+// kept (a feasible one over any infeasible one, then the lower score).
 class Judge
 {
 public:
-    Judge(const Graph &graph, const Cluster &cluster, const Constraints &constraints);
-    void enforce(std::vector<int> &devices) const;
-    // Penalized makespan of devices (enforced in place).
+    Judge(const Graph &graph, const Cluster &cluster, const Constraints &constraints,
+          const Objective &objective = Objective{});
+    void enforce(std::vector<int> &devices) const { enforceConstraints(m_constraints, devices); }
+    // Objective score of devices (enforced in place).
     double evaluate(std::vector<int> &devices);
     double lastMakespan() const { return m_lastMakespan; }
     bool lastFeasible() const { return m_lastFeasible; }
@@ -88,6 +91,7 @@ private:
     const Graph &m_graph;
     const Cluster &m_cluster;
     const Constraints &m_constraints;
+    ObjectiveJudge m_objective;
     Simulator m_simulator;
     std::vector<int> m_best;
     double m_bestMakespan = std::numeric_limits<double>::infinity(), m_bestScore = m_bestMakespan;

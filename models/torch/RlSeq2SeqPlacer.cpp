@@ -125,10 +125,11 @@ public:
                      "Mirhoseini et al. 2017/2018: learned grouper + LSTM encoder-decoder with attention, one device "
                      "per group, REINFORCE with a moving-average baseline",
                      commonParams(200)};
-        f.params.push_back({"groups", T::Int, 1, 4096, 32, {}, "groups (the decoder's sequence length)"});
-        f.params.push_back({"grouping", T::Choice, 0, 0, 0, {"learned", "scope"}, "learned grouper, or by scope"});
+        f.params.push_back(logTuned({"groups", T::Int, 1, 4096, 32, {}, "groups (the decoder's sequence length)"}));
+        f.params.push_back(linearTuned({"grouping", T::Choice, 0, 0, 0, {"learned", "scope"}, "learned grouper, or by scope"}));
         f.params.push_back({"baseline_decay", T::Real, 0, 0.9999, 0.9, {}, "moving-average baseline decay"});
-        f.params.push_back({"entropy_weight", T::Real, 0, 10, 0.01, {}, "entropy bonus"});
+        f.params.push_back(logTuned({"entropy_weight", T::Real, 0, 10, 0.01, {}, "entropy bonus"}));
+        f.trains = true;
         return f;
     }
 
@@ -159,7 +160,7 @@ public:
             std::vector<int64_t> g = scopeGroups(graph, groups);
             fixedGroups = torch::from_blob(g.data(), {graph.nodeCount()}, torch::kInt64).clone().to(device);
         }
-        Judge judge(graph, problem.cluster, problem.constraints);
+        Judge judge(graph, problem.cluster, problem.constraints, problem.objective);
         torch::optim::Adam optimizer(net->parameters(), torch::optim::AdamOptions(params.number("lr")));
         Baseline baseline(params.number("baseline_decay"));
         const int samples = params.integer("samples");

@@ -1,0 +1,179 @@
+#include "core/sim/Objective.h"
+
+#include "core/InputError.h"
+#include "core/cluster/Cluster.h"
+#include "core/graph/Graph.h"
+#include "core/placement/Constraints.h"
+#include "core/sim/Schedule.h"
+#include "core/sim/Simulator.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+
+namespace ps {
+
+bool Preferences::isImportant(int v) const
+{
+    return std::find(important.begin(), important.end(), v) != important.end();
+}
+
+namespace {
+
+struct WeightName
+{
+    const char *name;
+    double Objective::*member;
+};
+
+constexpr WeightName kWeights[] = {{"makespan", &Objective::makespanWeight},
+                                   {"bytes", &Objective::bytesWeight},
+                                   {"memory", &Objective::memoryWeight},
+                                   {"balance", &Objective::balanceWeight},
+                                   {"preference", &Objective::preferenceWeight}};
+
+} // namespace
+
+Objective Objective::parse(const std::string &text)
+{
+    Objective o;
+    size_t pos = 0;
+    while (pos < text.size()) {
+        size_t comma = text.find(',', pos);
+        if (comma == std::string::npos)
+            comma = text.size();
+        const std::string item = text.substr(pos, comma - pos);
+        pos = comma + 1;
+        if (item.empty())
+            continue;
+        const size_t eq = item.find('=');
+        const std::string key = item.substr(0, eq);
+        const WeightName *w = std::find_if(std::begin(kWeights), std::end(kWeights),
+                                           [&](const WeightName &n) { return key == n.name; });
+        if (w == std::end(kWeights))
+            throw InputError("unknown objective weight '" + key +
+                             "' (known: makespan, bytes, memory, balance, preference)");
+        if (eq == std::string::npos)
+            throw InputError("objective weight '" + key + "' needs a value (" + key + "=0.5)");
+        const std::string value = item.substr(eq + 1);
+        char *end = nullptr;
+        const double x = std::strtod(value.c_str(), &end);
+        if (value.empty() || *end != '\0' || !std::isfinite(x) || x < 0)
+            throw InputError("objective weight '" + key + "' must be a number >= 0, not '" + value + "'");
+        o.*(w->member) = x;
+    }
+    return o;
+}
+
+std::string Objective::weightsText() const
+{
+    std::string out;
+    for (const WeightName &w : kWeights) {
+        char buf[64];
+        std::snprintf(buf, sizeof buf, "%s%s=%.17g", out.empty() ? "" : ",", w.name, this->*(w.member));
+        out += buf;
+    }
+    return out;
+}
+
+bool Objective::sameWeights(const Objective &o) const
+{
+    return std::all_of(std::begin(kWeights), std::end(kWeights),
+                       [&](const WeightName &w) { return this->*(w.member) == o.*(w.member); });
+}
+
+double objectiveScore(const Objective &o, const ObjectiveTerms &t)
+{
+    double s = o.makespanWeight * t.makespan * t.overflowFactor;
+    if (o.bytesWeight > 0)
+        s += o.bytesWeight * t.communication;
+    if (o.memoryWeight > 0)
+        s += o.memoryWeight * t.peakMemoryShare * t.bound;
+    if (o.balanceWeight > 0)
+        s += o.balanceWeight * t.imbalance;
+    if (o.preferenceWeight > 0 && t.preferencePenalty > 0)
+        s += o.preferenceWeight * t.preferencePenalty * t.bound;
+    return s;
+}
+
+ObjectiveJudge::ObjectiveJudge(const Graph &graph, const Cluster &cluster, const Constraints &constraints,
+                               const Objective &objective)
+    : m_graph(graph), m_cluster(cluster), m_constraints(constraints), m_objective(objective),
+      m_cost(graph, cluster), m_bound(computeLowerBound(graph, cluster).bound)
+{
+    const Preferences &p = m_objective.preferences;
+    for (const auto &[v, d] : p.preferDevice)
+        m_preferenceTotal += p.isImportant(v) ? Preferences::kImportantWeight : 1;
+    for (const auto &group : p.together)
+        m_preferenceTotal += group.size() > 1 ? 1 : 0;
+}
+
+double ObjectiveJudge::computeTime(int v, int d) const { return m_cost.compute(v, d); }
+
+std::vector<double> ObjectiveJudge::busyTime(const std::vector<int> &devices) const
+{
+    std::vector<double> busy(m_cluster.deviceCount(), 0.0);
+    for (int v = 0; v < m_graph.nodeCount(); ++v)
+        busy[devices[v]] += m_cost.compute(v, devices[v]);
+    return busy;
+}
+
+double ObjectiveJudge::preferencePenalty(const std::vector<int> &devices) const
+{
+    if (m_preferenceTotal <= 0)
+        return 0;
+    const Preferences &p = m_objective.preferences;
+    double broken = 0;
+    for (const auto &[v, d] : p.preferDevice)
+        if (devices[v] != d)
+            broken += p.isImportant(v) ? Preferences::kImportantWeight : 1;
+    for (const auto &group : p.together) {
+        // A group counts by the share of its members off the group's most common device.
+        if (group.size() < 2)
+            continue;
+        std::vector<int> count(m_cluster.deviceCount(), 0);
+        for (int v : group)
+            ++count[devices[v]];
+        const int most = *std::max_element(count.begin(), count.end());
+        broken += double(group.size() - most) / double(group.size() - 1);
+    }
+    return broken / m_preferenceTotal;
+}
+
+bool ObjectiveJudge::makespanOnly() const
+{
+    return m_objective.bytesWeight <= 0 && m_objective.balanceWeight <= 0 && m_objective.memoryWeight <= 0 &&
+           (m_objective.preferenceWeight <= 0 || m_preferenceTotal <= 0);
+}
+
+ObjectiveTerms ObjectiveJudge::terms(double makespan, double movedBytes, const std::vector<double> &memory,
+                                     const std::vector<double> &busy, const std::vector<int> &devices,
+                                     bool checkFeasible) const
+{
+    ObjectiveTerms t;
+    const int k = m_cluster.deviceCount();
+    t.makespan = makespan;
+    t.overflowFactor = makespan > 0 ? penalizedMakespan(1.0, m_cluster, memory) : 1.0;
+    t.movedBytes = movedBytes;
+    t.communication = movedBytes * m_cost.meanInverseBandwidth();
+    double busiest = 0, total = 0;
+    for (int d = 0; d < k; ++d) {
+        t.peakMemoryShare = std::max(t.peakMemoryShare, memory[d] / m_cluster.device(d).memoryBytes);
+        busiest = std::max(busiest, busy[d]);
+        total += busy[d];
+    }
+    t.imbalance = k > 0 ? busiest - total / k : 0.0;
+    t.preferencePenalty = preferencePenalty(devices);
+    t.bound = m_bound;
+    if (checkFeasible)
+        t.feasible = constraintViolations(m_graph, m_cluster, m_constraints, devices, memory).empty();
+    return t;
+}
+
+ObjectiveTerms ObjectiveJudge::terms(const Schedule &s, const std::vector<int> &devices) const
+{
+    return terms(s.makespan, s.movedBytes, s.memory, busyTime(devices), devices);
+}
+
+} // namespace ps

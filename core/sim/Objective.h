@@ -1,0 +1,96 @@
+#pragma once
+// What a placement is judged by: one weighted score in seconds over the simulator's report,
+// equal to the makespan under the default weights (for a placement that fits in memory). The
+// same score serves compositions, local search, the learners' reward and steering. Its raw
+// terms are kept apart from the weights, so a change of weights re-ranks evaluated placements
+// without simulating them again.
+#include "core/sim/CostModel.h"
+
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace ps {
+
+class Graph;
+class Cluster;
+class Constraints;
+struct Schedule;
+
+// The person's soft wishes (steering feedback). Each broken wish costs a share of the bound.
+struct Preferences
+{
+    std::vector<std::pair<int, int>> preferDevice; // (node, device)
+    std::vector<std::vector<int>> together;        // nodes best kept on one device
+    std::vector<int> important;                    // nodes that matter: their wishes weigh more
+    static constexpr double kImportantWeight = 4;
+
+    bool empty() const { return preferDevice.empty() && together.empty(); }
+    bool isImportant(int v) const;
+};
+
+struct Objective
+{
+    double makespanWeight = 1;
+    double bytesWeight = 0;      // moved bytes, in seconds at the mean inverse bandwidth
+    double memoryWeight = 0;     // peak memory share of a device's capacity, times the bound
+    double balanceWeight = 0;    // busy-time imbalance: the busiest device's minus the mean (s)
+    double preferenceWeight = 1; // weighted share of broken preferences, times the bound
+    Preferences preferences;
+
+    // "makespan=1,bytes=0.2,memory=0,balance=0,preference=1": named weights, the rest default.
+    // Throws InputError on an unknown name or a negative or non-numeric weight.
+    static Objective parse(const std::string &text);
+    std::string weightsText() const; // the same form
+    bool sameWeights(const Objective &o) const;
+};
+
+// The raw terms of one placement's score.
+struct ObjectiveTerms
+{
+    double makespan = 0;        // s
+    double overflowFactor = 1;  // spec section 6's memory penalty factor (1 when memory fits)
+    double communication = 0;   // moved bytes x mean inverse bandwidth (s)
+    double movedBytes = 0;
+    double peakMemoryShare = 0; // max over devices of memory / capacity
+    double imbalance = 0;       // max busy - mean busy (s)
+    double preferencePenalty = 0; // weighted share of broken preferences, 0..1
+    double bound = 0;           // the makespan lower bound (s)
+    bool feasible = true;       // memory fits, pins (the graph's and the person's) and groups hold
+};
+
+double objectiveScore(const Objective &objective, const ObjectiveTerms &terms);
+
+// Computes terms for one graph and cluster: from a full schedule, or piece by piece for searches
+// that update memory and busy time move by move.
+class ObjectiveJudge
+{
+public:
+    ObjectiveJudge(const Graph &graph, const Cluster &cluster, const Constraints &constraints,
+                   const Objective &objective);
+
+    ObjectiveTerms terms(const Schedule &schedule, const std::vector<int> &devices) const;
+    // checkFeasible = false leaves `feasible` true (searches track memory themselves).
+    ObjectiveTerms terms(double makespan, double movedBytes, const std::vector<double> &memory,
+                         const std::vector<double> &busy, const std::vector<int> &devices,
+                         bool checkFeasible = true) const;
+    double score(const ObjectiveTerms &t) const { return objectiveScore(m_objective, t); }
+    // Busy time per device: the compute time of its ops, summed in node order.
+    std::vector<double> busyTime(const std::vector<int> &devices) const;
+    double computeTime(int v, int d) const;
+    double preferencePenalty(const std::vector<int> &devices) const;
+    // True when the score reads nothing but makespan and memory (a cutoff on makespan applies).
+    bool makespanOnly() const;
+    const Objective &objective() const { return m_objective; }
+    double bound() const { return m_bound; }
+
+private:
+    const Graph &m_graph;
+    const Cluster &m_cluster;
+    const Constraints &m_constraints;
+    Objective m_objective;
+    CostModel m_cost;
+    double m_bound = 0, m_preferenceTotal = 0;
+};
+
+} // namespace ps

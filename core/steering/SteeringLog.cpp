@@ -1,0 +1,381 @@
+#include "core/steering/SteeringLog.h"
+
+#include "core/InputError.h"
+#include "core/cluster/Cluster.h"
+#include "core/graph/Graph.h"
+#include "core/io/FileBytes.h"
+#include "core/steering/SteeringSession.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cstdio>
+
+namespace ps {
+
+using Json = nlohmann::ordered_json;
+
+namespace {
+
+Json termsJson(const ObjectiveTerms &t)
+{
+    return Json{{"makespan_s", t.makespan},         {"overflow_factor", t.overflowFactor},
+                {"communication_s", t.communication}, {"moved_bytes", t.movedBytes},
+                {"peak_memory_share", t.peakMemoryShare}, {"imbalance_s", t.imbalance},
+                {"preference_penalty", t.preferencePenalty}, {"bound_s", t.bound},
+                {"feasible", t.feasible}};
+}
+
+ObjectiveTerms termsFrom(const Json &j)
+{
+    ObjectiveTerms t;
+    t.makespan = j.at("makespan_s").get<double>();
+    t.overflowFactor = j.at("overflow_factor").get<double>();
+    t.communication = j.at("communication_s").get<double>();
+    t.movedBytes = j.at("moved_bytes").get<double>();
+    t.peakMemoryShare = j.at("peak_memory_share").get<double>();
+    t.imbalance = j.at("imbalance_s").get<double>();
+    t.preferencePenalty = j.at("preference_penalty").get<double>();
+    t.bound = j.at("bound_s").get<double>();
+    t.feasible = j.at("feasible").get<bool>();
+    return t;
+}
+
+std::string hexHash(uint64_t h)
+{
+    char buf[20];
+    std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h));
+    return buf;
+}
+
+const char *verdictName(Candidate::Verdict v)
+{
+    return v == Candidate::Verdict::Accepted ? "accepted" : v == Candidate::Verdict::Rejected ? "rejected" : "";
+}
+
+Json feedbackJson(const SteeringFeedback &f, int round, const Graph &g, const Cluster &c)
+{
+    Json j{{"round", round}};
+    if (f.setWeights)
+        j["objective"] = f.weights.weightsText();
+    auto pairs = [&](const std::vector<std::pair<int, int>> &list) {
+        Json o = Json::object();
+        for (const auto &[v, d] : list)
+            o[g.id(v)] = d >= 0 ? c.device(d).name : std::string();
+        return o;
+    };
+    if (!f.pins.empty())
+        j["pins"] = pairs(f.pins);
+    if (!f.prefer.empty())
+        j["prefer"] = pairs(f.prefer);
+    if (!f.together.empty()) {
+        Json groups = Json::array();
+        for (const auto &group : f.together) {
+            Json ids = Json::array();
+            for (int v : group)
+                ids.push_back(g.id(v));
+            groups.push_back(ids);
+        }
+        j["together"] = groups;
+    }
+    if (!f.important.empty()) {
+        Json ids = Json::array();
+        for (int v : f.important)
+            ids.push_back(g.id(v));
+        j["important"] = ids;
+    }
+    if (!f.familyWeights.empty()) {
+        Json w = Json::object();
+        for (const auto &[name, weight] : f.familyWeights)
+            w[name] = weight;
+        j["family_weights"] = w;
+    }
+    auto ids = [](const std::vector<int> &list) {
+        Json a = Json::array();
+        for (int id : list)
+            a.push_back(std::to_string(id));
+        return a;
+    };
+    if (!f.accept.empty())
+        j["accept"] = ids(f.accept);
+    if (!f.reject.empty())
+        j["reject"] = ids(f.reject);
+    return j;
+}
+
+FeedbackText feedbackFrom(const Json &j, const std::string &where)
+{
+    if (!j.is_object())
+        throw InputError(where + ": each feedback entry must be a JSON object");
+    FeedbackText f;
+    static const char *const known[] = {"round", "objective", "pins", "prefer", "together",
+                                        "important", "family_weights", "accept", "reject"};
+    for (const auto &item : j.items())
+        if (std::find(std::begin(known), std::end(known), item.key()) == std::end(known))
+            throw InputError(where + ": unknown feedback key '" + item.key() +
+                             "' (known: round, objective, pins, prefer, together, important, family_weights, "
+                             "accept, reject)");
+    if (!j.contains("round") || !j["round"].is_number_integer() || j["round"].get<int>() < 1)
+        throw InputError(where + ": feedback needs \"round\": N (the round it precedes, from 1)");
+    f.round = j["round"].get<int>();
+    if (j.contains("objective")) {
+        if (!j["objective"].is_string())
+            throw InputError(where + ": \"objective\" must be a string such as \"makespan=1,bytes=0.2\"");
+        f.objective = j["objective"].get<std::string>();
+    }
+    auto pairs = [&](const char *key, std::vector<std::pair<std::string, std::string>> &out) {
+        if (!j.contains(key))
+            return;
+        if (!j[key].is_object())
+            throw InputError(where + ": \"" + key + "\" must map node ids to device names");
+        for (const auto &item : j[key].items()) {
+            if (!item.value().is_string())
+                throw InputError(where + ": \"" + key + "\" of '" + item.key() + "' must be a device name");
+            out.emplace_back(item.key(), item.value().get<std::string>());
+        }
+    };
+    pairs("pins", f.pins);
+    pairs("prefer", f.prefer);
+    auto strings = [&](const Json &a, const std::string &what) {
+        if (!a.is_array())
+            throw InputError(where + ": " + what + " must be an array of strings");
+        std::vector<std::string> out;
+        for (const Json &s : a) {
+            if (!s.is_string())
+                throw InputError(where + ": " + what + " must be an array of strings");
+            out.push_back(s.get<std::string>());
+        }
+        return out;
+    };
+    if (j.contains("together")) {
+        if (!j["together"].is_array())
+            throw InputError(where + ": \"together\" must be an array of arrays of node ids");
+        for (const Json &group : j["together"])
+            f.together.push_back(strings(group, "each \"together\" group"));
+    }
+    if (j.contains("important"))
+        f.important = strings(j["important"], "\"important\"");
+    if (j.contains("family_weights")) {
+        if (!j["family_weights"].is_object())
+            throw InputError(where + ": \"family_weights\" must map family names to numbers");
+        for (const auto &item : j["family_weights"].items()) {
+            if (!item.value().is_number())
+                throw InputError(where + ": the weight of '" + item.key() + "' must be a number");
+            f.familyWeights.emplace_back(item.key(), item.value().get<double>());
+        }
+    }
+    if (j.contains("accept"))
+        f.accept = strings(j["accept"], "\"accept\"");
+    if (j.contains("reject"))
+        f.reject = strings(j["reject"], "\"reject\"");
+    return f;
+}
+
+Json parseJson(const std::string &text, const std::string &source)
+{
+    try {
+        return Json::parse(text);
+    } catch (const Json::exception &e) {
+        throw InputError(source + ": not valid JSON (" + e.what() + ")");
+    }
+}
+
+} // namespace
+
+std::vector<FeedbackText> readFeedbackFile(const std::string &path)
+{
+    const Json j = parseJson(readFileBytes(path), path);
+    const Json &list = j.is_object() && j.contains("feedback") ? j["feedback"] : j;
+    if (!list.is_array())
+        throw InputError(path + ": a feedback file is a JSON array of {\"round\": N, ...} objects");
+    std::vector<FeedbackText> out;
+    for (size_t i = 0; i < list.size(); ++i)
+        out.push_back(feedbackFrom(list[i], path + " entry " + std::to_string(i + 1)));
+    return out;
+}
+
+SteeringFeedback resolveFeedback(const FeedbackText &t, const Graph &graph, const Cluster &cluster,
+                                 const SteeringSession &session, const std::string &source)
+{
+    SteeringFeedback f;
+    auto node = [&](const std::string &id) {
+        const int v = graph.findNode(id);
+        if (v < 0)
+            throw InputError(source + ": feedback names unknown node '" + id + "'");
+        return v;
+    };
+    auto device = [&](const std::string &name) {
+        if (name.empty())
+            return -1;
+        const int d = cluster.findDevice(name);
+        if (d < 0)
+            throw InputError(source + ": feedback names unknown device '" + name + "'");
+        return d;
+    };
+    if (!t.objective.empty()) {
+        f.setWeights = true;
+        f.weights = Objective::parse(t.objective);
+    }
+    for (const auto &[v, d] : t.pins)
+        f.pins.emplace_back(node(v), device(d));
+    for (const auto &[v, d] : t.prefer)
+        f.prefer.emplace_back(node(v), device(d));
+    for (const auto &group : t.together) {
+        std::vector<int> nodes;
+        for (const std::string &id : group)
+            nodes.push_back(node(id));
+        f.together.push_back(nodes);
+    }
+    for (const std::string &id : t.important)
+        f.important.push_back(node(id));
+    f.familyWeights = t.familyWeights;
+    auto candidate = [&](const std::string &text) {
+        if (text == "best") {
+            const std::vector<int> ranked = session.ranking();
+            if (ranked.empty())
+                throw InputError(source + ": feedback names the best candidate before there is one");
+            return ranked.front();
+        }
+        try {
+            size_t used = 0;
+            const int id = std::stoi(text, &used);
+            if (used == text.size())
+                return id;
+        } catch (const std::exception &) {
+        }
+        throw InputError(source + ": candidate '" + text + "' must be an id or \"best\"");
+    };
+    for (const std::string &id : t.accept)
+        f.accept.push_back(candidate(id));
+    for (const std::string &id : t.reject)
+        f.reject.push_back(candidate(id));
+    return f;
+}
+
+std::string steeringLogJson(const SteeringSession &session, const Graph &graph, const Cluster &cluster,
+                            const EnsembleResult *ensemble)
+{
+    const SteeringSettings &s = session.settings();
+    Json j{{"format", "steering-log"}, {"version", 1}, {"graph", graph.name()}, {"cluster", cluster.name()}};
+    j["settings"] = Json{{"seed", s.seed},       {"per_round", s.perRound},
+                         {"round_evaluations", s.roundEvaluations}, {"families", s.families},
+                         {"threads", s.threads}, {"guided", s.guided}, {"exploration", s.exploration}};
+    j["objective"] = session.objective().weightsText();
+    j["evaluations"] = session.evaluationsSpent();
+    Json devices = Json::array();
+    for (int d = 0; d < cluster.deviceCount(); ++d)
+        devices.push_back(cluster.device(d).name);
+    j["devices"] = devices;
+    Json rounds = Json::array();
+    for (const RoundRecord &r : session.rounds())
+        rounds.push_back({{"round", r.round},
+                          {"feedback", feedbackJson(r.feedback, r.round, graph, cluster)},
+                          {"candidates", r.candidates},
+                          {"evaluations", r.evaluations}});
+    j["rounds"] = rounds;
+    Json candidates = Json::array();
+    for (const Candidate &c : session.candidates()) {
+        Json cj{{"id", c.id},       {"round", c.round}, {"arm", c.arm},   {"spec", c.spec},
+                {"params", c.params}, {"x", c.x},       {"seed", c.seed}, {"refines", c.refines}};
+        if (!c.error.empty()) {
+            cj["error"] = c.error;
+        } else {
+            cj["hash"] = hexHash(c.hash);
+            cj["duplicate_of"] = c.duplicateOf;
+            cj["score"] = c.score;
+            cj["agreement"] = session.agreement(c.devices);
+            cj["terms"] = termsJson(c.terms);
+            cj["evaluations"] = c.evaluations;
+            cj["wall_s"] = c.wallS;
+            cj["verdict"] = verdictName(c.verdict);
+            cj["placement"] = c.devices;
+        }
+        candidates.push_back(cj);
+    }
+    j["candidates"] = candidates;
+    j["ranking"] = session.ranking();
+    if (ensemble)
+        j["ensemble"] = Json{{"members", ensemble->members},
+                             {"score", ensemble->score},
+                             {"terms", termsJson(ensemble->terms)},
+                             {"evaluations", ensemble->evaluations},
+                             {"unanimous_share", ensemble->agreementWithMembers},
+                             {"placement", ensemble->devices}};
+    return j.dump(1) + "\n";
+}
+
+void writeSteeringLog(const std::string &path, const SteeringSession &session, const Graph &graph,
+                      const Cluster &cluster, const EnsembleResult *ensemble)
+{
+    writeFileAtomic(path, steeringLogJson(session, graph, cluster, ensemble));
+}
+
+SteeringLogDoc parseSteeringLog(const std::string &text, const std::string &source)
+{
+    const Json j = parseJson(text, source);
+    if (!j.is_object() || j.value("format", "") != "steering-log")
+        throw InputError(source + ": not a steering log (\"format\": \"steering-log\")");
+    SteeringLogDoc doc;
+    try {
+        doc.graphName = j.value("graph", "");
+        doc.clusterName = j.value("cluster", "");
+        const Json &s = j.at("settings");
+        doc.settings.seed = s.at("seed").get<uint64_t>();
+        doc.settings.perRound = s.at("per_round").get<int>();
+        doc.settings.roundEvaluations = s.at("round_evaluations").get<long long>();
+        doc.settings.families = s.at("families").get<std::vector<std::string>>();
+        doc.settings.threads = s.at("threads").get<int>();
+        doc.settings.guided = s.at("guided").get<bool>();
+        doc.settings.exploration = s.at("exploration").get<double>();
+        doc.objective = j.at("objective").get<std::string>();
+        doc.deviceNames = j.at("devices").get<std::vector<std::string>>();
+        for (const Json &r : j.at("rounds")) {
+            doc.feedback.push_back(feedbackFrom(r.at("feedback"), source));
+            doc.roundCandidates.push_back(r.at("candidates").get<std::vector<int>>());
+        }
+        for (const Json &cj : j.at("candidates")) {
+            Candidate c;
+            c.id = cj.at("id").get<int>();
+            c.round = cj.at("round").get<int>();
+            c.arm = cj.at("arm").get<std::string>();
+            c.spec = cj.at("spec").get<std::string>();
+            c.params = cj.at("params").get<std::vector<std::string>>();
+            c.x = cj.at("x").get<std::vector<double>>();
+            c.seed = cj.at("seed").get<uint64_t>();
+            c.refines = cj.at("refines").get<int>();
+            if (cj.contains("error")) {
+                c.error = cj["error"].get<std::string>();
+            } else {
+                c.hash = std::stoull(cj.at("hash").get<std::string>(), nullptr, 16);
+                c.duplicateOf = cj.at("duplicate_of").get<int>();
+                c.score = cj.at("score").get<double>();
+                c.terms = termsFrom(cj.at("terms"));
+                c.evaluations = cj.at("evaluations").get<long long>();
+                c.wallS = cj.at("wall_s").get<double>();
+                const std::string v = cj.at("verdict").get<std::string>();
+                c.verdict = v == "accepted" ? Candidate::Verdict::Accepted
+                            : v == "rejected" ? Candidate::Verdict::Rejected
+                                              : Candidate::Verdict::None;
+                c.devices = cj.at("placement").get<std::vector<int>>();
+            }
+            doc.candidates.push_back(std::move(c));
+        }
+        if (j.contains("ensemble")) {
+            const Json &e = j["ensemble"];
+            doc.haveEnsemble = true;
+            doc.ensemble.members = e.at("members").get<std::vector<int>>();
+            doc.ensemble.score = e.at("score").get<double>();
+            doc.ensemble.terms = termsFrom(e.at("terms"));
+            doc.ensemble.evaluations = e.at("evaluations").get<long long>();
+            doc.ensemble.devices = e.at("placement").get<std::vector<int>>();
+        }
+    } catch (const Json::exception &e) {
+        throw InputError(source + ": malformed steering log (" + e.what() + ")");
+    } catch (const std::logic_error &e) {
+        throw InputError(source + ": malformed steering log (" + e.what() + ")");
+    }
+    return doc;
+}
+
+SteeringLogDoc readSteeringLog(const std::string &path) { return parseSteeringLog(readFileBytes(path), path); }
+
+} // namespace ps

@@ -1,0 +1,57 @@
+#pragma once
+// A steering session on disk: its settings, each round's feedback (nodes and devices by name)
+// and candidates (family, hyperparameters, seed, what it refined, objective terms, placement),
+// and the ensemble if one was formed. The same file scripts a person's feedback for the CLI
+// (`steer --feedback`), replays a session (`steer --replay`) and re-ranks it without simulating
+// (`rank`).
+#include "core/steering/SteeringTypes.h"
+
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace ps {
+
+class Graph;
+class Cluster;
+class SteeringSession;
+
+// Feedback as written: node ids, device names, candidate ids as text ("best": the top candidate
+// when the feedback is applied).
+struct FeedbackText
+{
+    int round = 0; // the round it precedes (1: before the first)
+    std::string objective; // "bytes=0.5,..." (empty: unchanged)
+    std::vector<std::pair<std::string, std::string>> pins, prefer; // node -> device ("" removes)
+    std::vector<std::vector<std::string>> together;
+    std::vector<std::string> important;
+    std::vector<std::pair<std::string, double>> familyWeights;
+    std::vector<std::string> accept, reject;
+};
+
+struct SteeringLogDoc
+{
+    std::string graphName, clusterName;
+    SteeringSettings settings;
+    std::string objective;                  // the final weights
+    std::vector<std::string> deviceNames;   // the cluster's, in order (placements index them)
+    std::vector<FeedbackText> feedback;     // one per round, in order
+    std::vector<std::vector<int>> roundCandidates;
+    std::vector<Candidate> candidates;
+    bool haveEnsemble = false;
+    EnsembleResult ensemble;
+};
+
+// Feedback files: a JSON array of feedback objects, each with "round". InputError on bad input.
+std::vector<FeedbackText> readFeedbackFile(const std::string &path);
+SteeringFeedback resolveFeedback(const FeedbackText &text, const Graph &graph, const Cluster &cluster,
+                                 const SteeringSession &session, const std::string &source);
+
+void writeSteeringLog(const std::string &path, const SteeringSession &session, const Graph &graph,
+                      const Cluster &cluster, const EnsembleResult *ensemble);
+std::string steeringLogJson(const SteeringSession &session, const Graph &graph, const Cluster &cluster,
+                            const EnsembleResult *ensemble);
+SteeringLogDoc readSteeringLog(const std::string &path);
+SteeringLogDoc parseSteeringLog(const std::string &text, const std::string &source);
+
+} // namespace ps

@@ -1,0 +1,528 @@
+#include "core/steering/SteeringSession.h"
+
+#include "core/InputError.h"
+#include "core/cluster/Cluster.h"
+#include "core/graph/Graph.h"
+#include "core/placers/PlacerRegistry.h"
+#include "core/sim/Simulator.h"
+
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <mutex>
+#include <numeric>
+#include <thread>
+
+namespace ps {
+
+struct SteeringSession::Arm
+{
+    std::string name; // a family, a composition, or "local-search" (refines earlier candidates)
+    ParamSpace space;
+    bool refine = false;
+    bool trains = false;
+    bool searches = false; // has a local-search stage: takes an evaluation budget
+    double weight = 1;
+    int duplicates = 0; // proposals that found an already known placement
+    int earned = 0;     // learned arms: rounds in which they placed in the top three
+};
+
+namespace {
+
+uint64_t mix(uint64_t a, uint64_t b)
+{
+    // splitmix64 of a combination: independent streams per round and per candidate.
+    uint64_t z = a * 0x9E3779B97F4A7C15ULL + b + 0x632BE59BD9B4E019ULL;
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
+}
+
+bool hasStage(const std::string &spec, const std::string &stage)
+{
+    size_t pos = 0;
+    while (pos <= spec.size()) {
+        size_t plus = spec.find('+', pos);
+        if (plus == std::string::npos)
+            plus = spec.size();
+        if (spec.compare(pos, plus - pos, stage) == 0)
+            return true;
+        pos = plus + 1;
+    }
+    return false;
+}
+
+} // namespace
+
+uint64_t placementHash(const std::vector<int> &devices)
+{
+    uint64_t h = 1469598103934665603ULL;
+    for (int d : devices) {
+        h ^= static_cast<uint64_t>(static_cast<uint32_t>(d));
+        h *= 1099511628211ULL;
+    }
+    return h;
+}
+
+SteeringSession::SteeringSession(const Graph &graph, const Cluster &cluster, const PlacerRegistry &registry,
+                                 SteeringSettings settings)
+    : m_graph(graph), m_cluster(cluster), m_registry(registry), m_settings(std::move(settings)),
+      m_constraints(Constraints::fromGraph(graph, cluster)), m_personPins(graph.nodeCount(), -1)
+{
+    if (graph.nodeCount() == 0)
+        throw InputError("the graph has no nodes to place");
+    if (m_settings.perRound < 1)
+        throw InputError("a round needs at least one candidate");
+    if (m_settings.roundEvaluations < 1)
+        throw InputError("a round needs a budget of at least one simulator run");
+    if (!m_constraints.unknownPins().empty())
+        throw InputError("node '" + graph.id(m_constraints.unknownPins().front()) +
+                         "' is pinned to a device the cluster lacks");
+    std::vector<std::string> names = m_settings.families;
+    if (names.empty()) {
+        for (const Placer *p : registry.all())
+            if (!p->refines() && !p->info().trains)
+                names.push_back(p->info().name);
+        names.push_back("local-search");
+    }
+    for (const std::string &name : names) {
+        if (std::any_of(m_arms.begin(), m_arms.end(), [&](const Arm &a) { return a.name == name; }))
+            continue;
+        Arm arm;
+        arm.name = name;
+        arm.space = ParamSpace(registry, name); // throws on an unknown family
+        const Placer &first = registry.require(name.substr(0, name.find('+')), "model");
+        arm.refine = first.refines();
+        arm.searches = hasStage(name, "local-search");
+        for (size_t pos = 0; pos != std::string::npos;) {
+            const size_t plus = name.find('+', pos);
+            arm.trains = arm.trains ||
+                         registry.require(name.substr(pos, plus == std::string::npos ? plus : plus - pos), "model")
+                             .info()
+                             .trains;
+            pos = plus == std::string::npos ? plus : plus + 1;
+        }
+        m_arms.push_back(std::move(arm));
+    }
+    m_settings.families = names;
+}
+
+SteeringSession::~SteeringSession() = default;
+
+std::vector<std::pair<std::string, double>> SteeringSession::arms() const
+{
+    std::vector<std::pair<std::string, double>> out;
+    for (const Arm &a : m_arms)
+        out.emplace_back(a.name, a.weight);
+    return out;
+}
+
+const SteeringSession::Arm &SteeringSession::armNamed(const std::string &name) const
+{
+    for (const Arm &a : m_arms)
+        if (a.name == name)
+            return a;
+    std::string known;
+    for (const Arm &a : m_arms)
+        known += (known.empty() ? "" : ", ") + a.name;
+    throw InputError("no family '" + name + "' in this steering session (it has: " + known + ")");
+}
+
+const ParamSpace &SteeringSession::space(const std::string &arm) const { return armNamed(arm).space; }
+
+void SteeringSession::apply(const SteeringFeedback &f)
+{
+    const int n = m_graph.nodeCount(), k = m_cluster.deviceCount();
+    auto checkNode = [&](int v) {
+        if (v < 0 || v >= n)
+            throw InputError("feedback names node " + std::to_string(v) + " of a graph with " + std::to_string(n));
+    };
+    auto checkDevice = [&](int d, bool allowNone) {
+        if (d < (allowNone ? -1 : 0) || d >= k)
+            throw InputError("feedback names device " + std::to_string(d) + " of a cluster with " + std::to_string(k));
+    };
+    auto checkCandidate = [&](int id) {
+        if (id < 0 || id >= static_cast<int>(m_candidates.size()))
+            throw InputError("feedback names candidate " + std::to_string(id) + ", which does not exist");
+    };
+    for (const auto &[v, d] : f.pins) {
+        checkNode(v);
+        checkDevice(d, true);
+        if (d < 0 && m_graph.pin(v) >= 0)
+            throw InputError("node '" + m_graph.id(v) + "' is pinned by the graph file and cannot be unpinned");
+    }
+    for (const auto &[v, d] : f.prefer) {
+        checkNode(v);
+        checkDevice(d, true);
+    }
+    for (const auto &group : f.together)
+        for (int v : group)
+            checkNode(v);
+    for (int v : f.important)
+        checkNode(v);
+    for (const auto &entry : f.familyWeights) {
+        armNamed(entry.first);
+        if (!(entry.second >= 0) || !std::isfinite(entry.second))
+            throw InputError("the weight of family '" + entry.first + "' must be a number >= 0");
+    }
+    for (int id : f.accept)
+        checkCandidate(id);
+    for (int id : f.reject)
+        checkCandidate(id);
+
+    // Everything checked: apply.
+    if (f.setWeights) {
+        Preferences keep = std::move(m_objective.preferences);
+        m_objective = f.weights;
+        m_objective.preferences = std::move(keep);
+        m_pending.setWeights = true;
+        m_pending.weights = f.weights;
+    }
+    if (!f.pins.empty()) {
+        for (const auto &[v, d] : f.pins)
+            m_personPins[v] = d;
+        m_constraints = Constraints::fromGraph(m_graph, m_cluster);
+        for (int v = 0; v < n; ++v)
+            if (m_personPins[v] >= 0)
+                m_constraints.pin(v, m_personPins[v]);
+    }
+    Preferences &p = m_objective.preferences;
+    for (const auto &[v, d] : f.prefer) {
+        p.preferDevice.erase(std::remove_if(p.preferDevice.begin(), p.preferDevice.end(),
+                                            [v = v](const auto &e) { return e.first == v; }),
+                             p.preferDevice.end());
+        if (d >= 0)
+            p.preferDevice.emplace_back(v, d);
+    }
+    p.together.insert(p.together.end(), f.together.begin(), f.together.end());
+    for (int v : f.important)
+        if (!p.isImportant(v))
+            p.important.push_back(v);
+    for (const auto &[name, weight] : f.familyWeights)
+        for (Arm &a : m_arms)
+            if (a.name == name)
+                a.weight = weight;
+    for (int id : f.accept)
+        m_candidates[id].verdict = Candidate::Verdict::Accepted;
+    for (int id : f.reject)
+        m_candidates[id].verdict = Candidate::Verdict::Rejected;
+
+    auto append = [](auto &to, const auto &from) { to.insert(to.end(), from.begin(), from.end()); };
+    append(m_pending.pins, f.pins);
+    append(m_pending.prefer, f.prefer);
+    append(m_pending.together, f.together);
+    append(m_pending.important, f.important);
+    append(m_pending.familyWeights, f.familyWeights);
+    append(m_pending.accept, f.accept);
+    append(m_pending.reject, f.reject);
+    rescore();
+}
+
+void SteeringSession::rescore()
+{
+    // Zero simulator runs: what a change of weights, pins or preferences alters is either a
+    // weight on a kept term or a function of the placement alone.
+    const ObjectiveJudge judge(m_graph, m_cluster, m_constraints, m_objective);
+    for (Candidate &c : m_candidates) {
+        if (!c.error.empty() || c.devices.empty())
+            continue;
+        c.terms.preferencePenalty = judge.preferencePenalty(c.devices);
+        c.terms.feasible = constraintViolations(m_graph, m_cluster, m_constraints, c.devices,
+                                                memoryUsage(m_graph, m_cluster, c.devices))
+                               .empty();
+        c.score = judge.score(c.terms);
+    }
+}
+
+std::vector<int> SteeringSession::ranking() const
+{
+    std::vector<int> ids;
+    for (const Candidate &c : m_candidates)
+        if (c.usable())
+            ids.push_back(c.id);
+    std::sort(ids.begin(), ids.end(), [&](int a, int b) {
+        const Candidate &x = m_candidates[a], &y = m_candidates[b];
+        if (x.terms.feasible != y.terms.feasible)
+            return x.terms.feasible;
+        if (x.score != y.score)
+            return x.score < y.score;
+        return a < b;
+    });
+    return ids;
+}
+
+double SteeringSession::agreement(const std::vector<int> &devices) const
+{
+    const Preferences &p = m_objective.preferences;
+    double total = 0, kept = 0;
+    for (int v = 0; v < static_cast<int>(m_personPins.size()); ++v)
+        if (m_personPins[v] >= 0) {
+            const double w = p.isImportant(v) ? Preferences::kImportantWeight : 1;
+            total += w;
+            kept += devices[v] == m_personPins[v] ? w : 0;
+        }
+    for (const auto &[v, d] : p.preferDevice) {
+        const double w = p.isImportant(v) ? Preferences::kImportantWeight : 1;
+        total += w;
+        kept += devices[v] == d ? w : 0;
+    }
+    for (const auto &group : p.together) {
+        if (group.size() < 2)
+            continue;
+        std::vector<int> count(m_cluster.deviceCount(), 0);
+        for (int v : group)
+            ++count[devices[v]];
+        total += 1;
+        kept += double(*std::max_element(count.begin(), count.end()) - 1) / double(group.size() - 1);
+    }
+    return total > 0 ? kept / total : 1.0;
+}
+
+std::vector<ConfigObservation> SteeringSession::observations(const Arm &arm) const
+{
+    const std::vector<int> ranked = ranking();
+    std::vector<ConfigObservation> obs;
+    if (ranked.empty())
+        return obs;
+    const double best = std::max(1e-300, m_candidates[ranked.front()].score);
+    for (const Candidate &c : m_candidates) {
+        if (c.arm != arm.name || !c.error.empty() || c.devices.empty())
+            continue;
+        const Candidate &judged = c.duplicateOf >= 0 ? m_candidates[c.duplicateOf] : c;
+        double value = std::log(std::max(judged.score, best) / best);
+        if (!judged.terms.feasible)
+            value += 1;
+        obs.push_back({c.x, value});
+    }
+    return obs;
+}
+
+std::vector<std::vector<double>> SteeringSession::rejectedPoints(const Arm &arm) const
+{
+    std::vector<std::vector<double>> points;
+    for (const Candidate &c : m_candidates)
+        if (c.arm == arm.name && c.verdict == Candidate::Verdict::Rejected)
+            points.push_back(c.x);
+    return points;
+}
+
+ConfigEstimate SteeringSession::estimate(const std::string &arm, const std::vector<double> &x) const
+{
+    const Arm &a = armNamed(arm);
+    return ConfigSearch(observations(a), rejectedPoints(a)).estimate(x);
+}
+
+double SteeringSession::armShare(const Arm &arm, double bestScore) const
+{
+    if (arm.weight <= 0)
+        return 0;
+    double best = std::numeric_limits<double>::infinity();
+    bool any = false;
+    for (const Candidate &c : m_candidates)
+        if (c.arm == arm.name && c.usable()) {
+            any = true;
+            best = std::min(best, c.terms.feasible ? c.score : 10 * c.score);
+        }
+    // Unproven arms count as promising; proven ones by how close their best came to the best.
+    double share = any ? std::exp(-(best / std::max(bestScore, 1e-300) - 1) / 0.05) : 1.0;
+    share = std::max(share, 1e-3);
+    share *= std::pow(0.5, arm.duplicates);
+    if (arm.trains)
+        share *= arm.earned > 0 ? 1.0 : 0.25; // expensive until they earn their place
+    return arm.weight * share;
+}
+
+int SteeringSession::chooseBase(std::mt19937_64 &rng) const
+{
+    std::vector<int> ranked;
+    for (int id : ranking())
+        if (m_candidates[id].verdict == Candidate::Verdict::Accepted)
+            ranked.push_back(id);
+    for (int id : ranking())
+        if (m_candidates[id].verdict == Candidate::Verdict::None)
+            ranked.push_back(id);
+    if (ranked.empty())
+        return -1;
+    static const double kWeights[] = {0.6, 0.25, 0.15};
+    const size_t top = std::min<size_t>(3, ranked.size());
+    std::discrete_distribution<size_t> pick(kWeights, kWeights + top);
+    return ranked[pick(rng)];
+}
+
+std::vector<Candidate> SteeringSession::propose() const
+{
+    return proposeRound(static_cast<int>(m_rounds.size()) + 1);
+}
+
+std::vector<Candidate> SteeringSession::proposeRound(int round) const
+{
+    std::mt19937_64 rng(mix(m_settings.seed, static_cast<uint64_t>(round)));
+    const std::vector<int> ranked = ranking();
+    const double bestScore = ranked.empty() ? 1.0 : m_candidates[ranked.front()].score;
+    const bool haveBase = chooseBase(rng) >= 0;
+
+    std::vector<int> active;
+    for (size_t i = 0; i < m_arms.size(); ++i)
+        if (m_arms[i].weight > 0 && (!m_arms[i].refine || haveBase))
+            active.push_back(static_cast<int>(i));
+    if (active.empty())
+        throw InputError("every family is excluded (or only refiners remain and nothing to refine yet)");
+
+    const int slots = m_settings.perRound;
+    const int explore = slots >= 2 ? static_cast<int>(std::lround(slots * m_settings.exploration)) : 0;
+    std::vector<double> share(m_arms.size(), 0.0);
+    for (int i : active)
+        share[i] = armShare(m_arms[i], bestScore);
+    std::vector<int> picked;
+    for (int s = 0; s < slots; ++s) {
+        int arm;
+        if (s >= slots - explore) {
+            arm = active[std::uniform_int_distribution<size_t>(0, active.size() - 1)(rng)];
+        } else {
+            std::vector<double> w;
+            for (int i : active)
+                w.push_back(share[i]);
+            arm = active[std::discrete_distribution<size_t>(w.begin(), w.end())(rng)];
+        }
+        // A family with nothing to tune gives the same placement again: pick it once a round.
+        if (m_arms[arm].space.dimension() == 0 && !m_arms[arm].refine)
+            share[arm] *= 0.05;
+        picked.push_back(arm);
+    }
+
+    int searching = 0, other = 0;
+    for (int arm : picked)
+        (m_arms[arm].searches || m_arms[arm].refine ? searching : other) += 1;
+    // Local-search stages share what the others (about three runs each) leave of the budget.
+    const long long perSearch =
+        searching ? std::max(1LL, (m_settings.roundEvaluations - 3LL * other) / searching) : 0;
+
+    std::vector<Candidate> batch;
+    const int firstId = static_cast<int>(m_candidates.size());
+    for (size_t s = 0; s < picked.size(); ++s) {
+        const Arm &arm = m_arms[picked[s]];
+        Candidate c;
+        c.id = firstId + static_cast<int>(s);
+        c.round = round;
+        c.arm = arm.name;
+        c.spec = arm.name;
+        c.seed = mix(m_settings.seed ^ 0xA5A5A5A5ULL, static_cast<uint64_t>(c.id));
+        const bool firstOfArm =
+            std::none_of(m_candidates.begin(), m_candidates.end(), [&](const Candidate &o) { return o.arm == arm.name; }) &&
+            std::none_of(batch.begin(), batch.end(), [&](const Candidate &o) { return o.arm == arm.name; });
+        if (firstOfArm)
+            c.x = arm.space.defaults();
+        else
+            c.x = ConfigSearch(observations(arm), rejectedPoints(arm)).propose(arm.space.dimension(), rng,
+                                                                                m_settings.guided);
+        c.params = arm.space.assignments(c.x);
+        if (arm.refine)
+            c.refines = chooseBase(rng);
+        if (arm.searches || arm.refine)
+            c.params.push_back("evaluations=" + std::to_string(perSearch));
+        if (arm.trains) {
+            c.params.push_back("iterations=" + std::to_string(4 << std::min(arm.earned, 6)));
+            c.params.push_back("threads=1");
+        }
+        batch.push_back(std::move(c));
+    }
+    return batch;
+}
+
+void SteeringSession::evaluate(std::vector<Candidate> &batch, const RunControl &control) const
+{
+    std::atomic<size_t> next{0};
+    std::mutex lock;
+    size_t done = 0;
+    long long spent = 0;
+    double best = std::numeric_limits<double>::infinity();
+    auto work = [&] {
+        for (size_t i = next++; i < batch.size(); i = next++) {
+            Candidate &c = batch[i];
+            if (control.cancelled()) {
+                c.error = "cancelled";
+                continue;
+            }
+            try {
+                const PlacementProblem problem{m_graph, m_cluster, m_constraints, m_objective};
+                RunControl rc;
+                rc.seed = c.seed;
+                rc.cancel = control.cancel;
+                rc.pause = control.pause;
+                const Placement start(c.refines >= 0 ? m_candidates[c.refines].devices : std::vector<int>{});
+                const PlacerResult r = runPlacer(m_registry, c.spec, problem, c.params, rc,
+                                                 c.refines >= 0 ? &start : nullptr);
+                c.devices = r.placement.devices();
+                c.terms = r.terms;
+                c.score = r.score;
+                c.evaluations = r.evaluations;
+                c.wallS = r.wallS;
+            } catch (const std::exception &e) {
+                c.error = e.what();
+            }
+            std::lock_guard<std::mutex> guard(lock);
+            ++done;
+            spent += c.evaluations;
+            if (c.error.empty() && c.terms.feasible)
+                best = std::min(best, c.score);
+            Progress p;
+            p.fraction = double(done) / double(batch.size());
+            p.evaluations = spent;
+            p.bestMakespan = best;
+            p.message = "candidate " + std::to_string(done) + "/" + std::to_string(batch.size()) + ": " + c.spec;
+            control.report(p);
+        }
+    };
+    const int threads = std::max(1, std::min<int>(m_settings.threads, static_cast<int>(batch.size())));
+    std::vector<std::thread> pool;
+    for (int t = 1; t < threads; ++t)
+        pool.emplace_back(work);
+    work();
+    for (std::thread &t : pool)
+        t.join();
+}
+
+std::vector<int> SteeringSession::runRound(const RunControl &control)
+{
+    const int round = static_cast<int>(m_rounds.size()) + 1;
+    std::vector<Candidate> batch = proposeRound(round);
+    evaluate(batch, control);
+
+    RoundRecord record;
+    record.round = round;
+    record.feedback = std::move(m_pending);
+    m_pending = SteeringFeedback{};
+    for (Candidate &c : batch) {
+        if (c.error == "cancelled")
+            continue;
+        c.id = static_cast<int>(m_candidates.size()); // ids stay dense when some were dropped
+        if (c.error.empty()) {
+            c.hash = placementHash(c.devices);
+            for (const Candidate &o : m_candidates)
+                if (o.usable() && o.hash == c.hash && o.devices == c.devices) {
+                    c.duplicateOf = o.id;
+                    for (Arm &a : m_arms)
+                        if (a.name == c.arm)
+                            ++a.duplicates;
+                    break;
+                }
+        }
+        record.evaluations += c.evaluations;
+        record.candidates.push_back(c.id);
+        m_candidates.push_back(std::move(c));
+    }
+    m_evaluations += record.evaluations;
+    m_rounds.push_back(std::move(record));
+    // Learned arms earn a larger training budget by placing in the top three.
+    const std::vector<int> ranked = ranking();
+    for (Arm &a : m_arms)
+        if (a.trains)
+            for (size_t i = 0; i < std::min<size_t>(3, ranked.size()); ++i)
+                if (m_candidates[ranked[i]].arm == a.name && m_candidates[ranked[i]].round == round) {
+                    ++a.earned;
+                    break;
+                }
+    return m_rounds.back().candidates;
+}
+
+} // namespace ps

@@ -1,0 +1,101 @@
+#pragma once
+// The steering engine (BEAMES for placement): many models at once instead of one tuned by hand.
+// Each round proposes a batch of candidates across model families ("arms"): an arm's share of
+// the round follows the best score it has reached under the current objective, a quarter goes to
+// exploration, and the person may weight or exclude arms. Within an arm, hyperparameters come
+// from ConfigSearch (predictor + region estimate). Local search refines the best candidates so
+// far; learned families are expensive arms whose training budget grows only when they place in
+// the top three. Candidates are evaluated in parallel, identical placements are found by hash,
+// and every candidate is kept with its objective terms, so a change of weights re-ranks them
+// without a simulator run. Feedback (weights, pins, preferences, accept/reject) is recorded with
+// the round it preceded: the same settings and feedback reproduce the same candidates.
+#include "core/placement/Constraints.h"
+#include "core/placers/ModelFamily.h"
+#include "core/steering/ConfigSearch.h"
+#include "core/steering/ParamSpace.h"
+#include "core/steering/SteeringTypes.h"
+
+#include <memory>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace ps {
+
+class Graph;
+class Cluster;
+class PlacerRegistry;
+
+class SteeringSession
+{
+public:
+    SteeringSession(const Graph &graph, const Cluster &cluster, const PlacerRegistry &registry,
+                    SteeringSettings settings);
+    ~SteeringSession();
+
+    // Takes effect at once (re-ranking) and is recorded for the next round. InputError on a node,
+    // device, family or candidate that does not exist.
+    void apply(const SteeringFeedback &feedback);
+    // Proposes, evaluates and records one round; returns the new candidates' ids. Honours the
+    // control's cancel flag (candidates not yet run are dropped) and reports progress per candidate.
+    std::vector<int> runRound(const RunControl &control);
+    // The proposals the next round would evaluate (for previews and tests); nothing is run.
+    std::vector<Candidate> propose() const;
+
+    // Usable candidates, best first: feasible before infeasible, then by score, then by id.
+    std::vector<int> ranking() const;
+    const Candidate &candidate(int id) const { return m_candidates.at(static_cast<size_t>(id)); }
+    const std::vector<Candidate> &candidates() const { return m_candidates; }
+    const std::vector<RoundRecord> &rounds() const { return m_rounds; }
+    const SteeringSettings &settings() const { return m_settings; }
+    void setRoundEvaluations(long long evaluations) { m_settings.roundEvaluations = evaluations; }
+    void setPerRound(int perRound) { m_settings.perRound = perRound; }
+    const Objective &objective() const { return m_objective; }
+    const Constraints &constraints() const { return m_constraints; }
+    const std::vector<int> &personPins() const { return m_personPins; } // device per node, -1 none
+    // Arms and the person's weight on each (0: excluded).
+    std::vector<std::pair<std::string, double>> arms() const;
+
+    // Share (0..1) of the person's pins and preferences the placement honours (important ops
+    // weigh more); 1 when there are none.
+    double agreement(const std::vector<int> &devices) const;
+    long long evaluationsSpent() const { return m_evaluations; }
+    // Simulator runs spent on re-ranking after feedback: always 0 (the terms are kept).
+    long long rerankSimulations() const { return 0; }
+
+    // The predictor's view of one arm: each evaluated candidate's coordinates and value, and the
+    // estimate at given points (lower is better; log of score over the best score).
+    ConfigEstimate estimate(const std::string &arm, const std::vector<double> &x) const;
+    const ParamSpace &space(const std::string &arm) const;
+
+    // A consensus of the top `size` candidates: a weighted per-op vote (device labels of equal
+    // devices aligned to the best member first), repaired for pins, groups and memory, then
+    // refined by local search with `evaluations` simulator runs. Counted in evaluationsSpent().
+    EnsembleResult ensemble(int size, long long evaluations, const RunControl &control);
+
+private:
+    struct Arm;
+    std::vector<Candidate> proposeRound(int round) const;
+    void evaluate(std::vector<Candidate> &batch, const RunControl &control) const;
+    void rescore();
+    double armShare(const Arm &arm, double bestScore) const;
+    int chooseBase(std::mt19937_64 &rng) const;
+    std::vector<ConfigObservation> observations(const Arm &arm) const;
+    std::vector<std::vector<double>> rejectedPoints(const Arm &arm) const;
+    const Arm &armNamed(const std::string &name) const;
+
+    const Graph &m_graph;
+    const Cluster &m_cluster;
+    const PlacerRegistry &m_registry;
+    SteeringSettings m_settings;
+    Constraints m_constraints;
+    std::vector<int> m_personPins;
+    Objective m_objective;
+    std::vector<Arm> m_arms;
+    std::vector<Candidate> m_candidates;
+    std::vector<RoundRecord> m_rounds;
+    SteeringFeedback m_pending; // feedback since the last round
+    long long m_evaluations = 0;
+};
+
+} // namespace ps

@@ -1,0 +1,89 @@
+#pragma once
+// The plain data of a steering session: its settings, the person's feedback between rounds, and
+// the candidates (a model family or composition with hyperparameters and a seed, perhaps refining
+// an earlier candidate's placement) with what the simulator said of them.
+#include "core/sim/Objective.h"
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace ps {
+
+struct SteeringSettings
+{
+    uint64_t seed = 1;
+    int perRound = 8;               // candidates proposed per round
+    long long roundEvaluations = 2000; // simulator runs a round may spend (all candidates)
+    std::vector<std::string> families; // arms; empty: every classical constructive family + local-search
+    int threads = 1;                // candidates evaluated at once
+    bool guided = true;             // predictor and region estimate; false: uniform hyperparameters
+    double exploration = 0.25;      // share of a round given to arms regardless of their scores
+};
+
+// What the person says between two rounds. Nodes and devices are indices into the graph and the
+// cluster; a device of -1 in `pins` removes the person's pin.
+struct SteeringFeedback
+{
+    bool setWeights = false;
+    Objective weights; // only its weights are read
+    std::vector<std::pair<int, int>> pins;
+    std::vector<std::pair<int, int>> prefer;
+    std::vector<std::vector<int>> together;
+    std::vector<int> important;
+    std::vector<std::pair<std::string, double>> familyWeights; // 0 excludes the family
+    std::vector<int> accept, reject;                           // candidate ids
+
+    bool empty() const
+    {
+        return !setWeights && pins.empty() && prefer.empty() && together.empty() && important.empty() &&
+               familyWeights.empty() && accept.empty() && reject.empty();
+    }
+};
+
+struct Candidate
+{
+    int id = 0;
+    int round = 0;
+    std::string arm;                 // the family (or "local-search" refining `refines`)
+    std::string spec;                // what runPlacer ran
+    std::vector<std::string> params; // "key=value"
+    std::vector<double> x;           // the tunable parameters as unit coordinates
+    uint64_t seed = 0;
+    int refines = -1;                // the candidate whose placement it started from
+    std::vector<int> devices;
+    uint64_t hash = 0;               // of devices
+    int duplicateOf = -1;            // an earlier candidate with the same placement
+    ObjectiveTerms terms;
+    double score = 0;                // under the session's current objective
+    long long evaluations = 0;
+    double wallS = 0;
+    enum class Verdict { None, Accepted, Rejected } verdict = Verdict::None;
+    std::string error;               // why the run failed (then nothing else is set)
+
+    bool usable() const { return error.empty() && duplicateOf < 0 && !devices.empty(); }
+};
+
+struct RoundRecord
+{
+    int round = 0;
+    SteeringFeedback feedback; // applied before the round's proposals
+    std::vector<int> candidates;
+    long long evaluations = 0;
+};
+
+// A consensus of the top candidates, repaired and refined.
+struct EnsembleResult
+{
+    std::vector<int> members; // candidate ids, best first
+    std::vector<int> devices;
+    ObjectiveTerms terms;
+    double score = 0;
+    long long evaluations = 0;
+    double agreementWithMembers = 0; // share of ops where the vote was unanimous
+};
+
+uint64_t placementHash(const std::vector<int> &devices);
+
+} // namespace ps
