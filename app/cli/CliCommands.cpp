@@ -28,10 +28,12 @@ const std::vector<Command> &commands()
          {}, {}, metricsCommand},
         {"models", "", "list the model families and their hyperparameters (JSON)", {}, {}, modelsCommand},
         {"place", "GRAPH CLUSTER --model NAME[+NAME...] [--param key=value]... [--seed N] "
-                  "[--time-limit S] [--pins FILE] [--checkpoint FILE] --out P.placement.json",
+                  "[--time-limit S] [--evaluations E] [--objective W] [--pins FILE] [--checkpoint FILE] "
+                  "[--start P.placement.json] --out P.placement.json",
          "place a graph with a model family or a composition such as heft+local-search; --checkpoint: "
          "a trained policy, zero-shot",
-         {"model", "param", "seed", "time-limit", "pins", "checkpoint", "out"}, {}, placeCommand},
+         {"model", "param", "seed", "time-limit", "evaluations", "objective", "pins", "checkpoint", "start", "out"},
+         {}, placeCommand},
         {"train", "--model NAME GRAPH CLUSTER [--graphs G1,G2...] [--iterations N] [--time-limit S] "
                   "[--device auto|cpu|cuda] [--checkpoint OUT] [--curve CSV] [--param key=value]... --out P "
                   "(gap: GRAPH --k K)",
@@ -39,6 +41,17 @@ const std::vector<Command> &commands()
          {"model", "graphs", "iterations", "time-limit", "device", "checkpoint", "curve", "param", "seed", "k",
           "out"},
          {}, trainCommand},
+        {"steer", "GRAPH CLUSTER [--rounds N] [--per-round K] [--evaluations E] [--objective makespan=1,bytes=0.2,"
+                  "memory=0,balance=0,preference=1] [--pins FILE] [--feedback FILE] [--families LIST] [--seed N] "
+                  "[--threads T] [--ensemble M] [--uniform] [--replay LOG] [--out BEST.placement.json] [--log STEER.json]",
+         "steer many model families at once: rounds of candidates (E simulator runs in all), feedback scripted "
+         "from a file, an ensemble; --replay LOG reruns a log and checks it reproduces",
+         {"rounds", "per-round", "evaluations", "objective", "pins", "feedback", "families", "seed", "threads",
+          "ensemble", "replay", "out", "log"},
+         {"uniform"}, steerCommand},
+        {"rank", "STEER.json [--objective W] [--top N]",
+         "re-rank a steering log under other objective weights, without simulating (0 simulations)",
+         {"objective", "top"}, {}, rankCommand},
         {"partition", "GRAPH --k K --model NAME [--param key=value]... [--imbalance 1.03] [--seed N] "
                       "--out P.partition.json",
          "partition a graph (metis, spectral) and print edge cut, imbalance and normalized cut",

@@ -32,6 +32,8 @@ int metricsCommand(const CliArgs &args, std::ostream &out, std::ostream &err);
 int modelsCommand(const CliArgs &args, std::ostream &out, std::ostream &err);
 int placeCommand(const CliArgs &args, std::ostream &out, std::ostream &err);
 int partitionCommand(const CliArgs &args, std::ostream &out, std::ostream &err);
+int steerCommand(const CliArgs &args, std::ostream &out, std::ostream &err);
+int rankCommand(const CliArgs &args, std::ostream &out, std::ostream &err);
 int trainCommand(const CliArgs &args, std::ostream &out, std::ostream &err);
 
 } // namespace ps::cli

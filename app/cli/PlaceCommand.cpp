@@ -14,6 +14,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <optional>
 #include <ostream>
 
 namespace ps::cli {
@@ -114,8 +115,18 @@ int placeCommand(const CliArgs &args, std::ostream &out, std::ostream &err)
         params.insert(params.begin(), "checkpoint=" + *checkpoint);
         params.insert(params.begin(), "iterations=0");
     }
-    const PlacementProblem problem{graph, cluster, constraints, Objective{}};
-    const PlacerResult r = runPlacer(PlacerRegistry::builtin(), *model, problem, params, control);
+    if (auto e = args.integer("evaluations")) {
+        if (*e < 1)
+            throw InputError("--evaluations needs a positive number of simulator runs");
+        control.budget.maxEvaluations = *e;
+    }
+    const Objective objective = Objective::parse(args.value("objective").value_or(""));
+    std::optional<Placement> start;
+    if (auto startPath = args.value("start"))
+        start = requirePlacement(*startPath, graph, cluster);
+    const PlacementProblem problem{graph, cluster, constraints, objective};
+    const PlacerResult r =
+        runPlacer(PlacerRegistry::builtin(), *model, problem, params, control, start ? &*start : nullptr);
     bar.finish();
     const Json report = writePlacementResult(r, graph, cluster, *outPath);
     out << report.dump() << "\n";

@@ -33,8 +33,13 @@ Json writePlacementResult(const PlacerResult &r, const Graph &graph, const Clust
                  {"ratio", r.lowerBound > 0 ? r.makespan / r.lowerBound : 1.0},
                  {"feasible", r.feasible},
                  {"violations", r.violations},
+                 {"score", r.score},
+                 {"moved_bytes", r.terms.movedBytes},
+                 {"peak_memory_share", r.terms.peakMemoryShare},
+                 {"imbalance_s", r.terms.imbalance},
                  {"wall_s", r.wallS},
-                 {"evaluations", r.evaluations}};
+                 {"evaluations", r.evaluations},
+                 {"seed", r.seed}};
     writePlacementJson(outPath, toDoc(r.placement, graph, cluster), metrics.dump());
     Json report = metrics;
     report["notes"] = r.notes;

@@ -127,6 +127,7 @@ EnsembleResult SteeringSession::ensemble(int size, long long evaluations, const 
 
     EnsembleResult r;
     r.members = members;
+    r.budget = std::max(1LL, evaluations);
     std::vector<std::vector<int>> placements;
     std::vector<double> weights;
     for (size_t i = 0; i < members.size(); ++i) {
@@ -147,7 +148,7 @@ EnsembleResult SteeringSession::ensemble(int size, long long evaluations, const 
     rc.progress = control.progress;
     const Placement start(voted);
     const PlacerResult refined = runPlacer(m_registry, "local-search", problem,
-                                           {"evaluations=" + std::to_string(std::max(1LL, evaluations))}, rc, &start);
+                                           {"evaluations=" + std::to_string(r.budget)}, rc, &start);
     r.devices = refined.placement.devices();
     r.terms = refined.terms;
     r.score = refined.score;

@@ -270,6 +270,7 @@ std::string steeringLogJson(const SteeringSession &session, const Graph &graph, 
         rounds.push_back({{"round", r.round},
                           {"feedback", feedbackJson(r.feedback, r.round, graph, cluster)},
                           {"candidates", r.candidates},
+                          {"budget", r.budget},
                           {"evaluations", r.evaluations}});
     j["rounds"] = rounds;
     Json candidates = Json::array();
@@ -297,6 +298,7 @@ std::string steeringLogJson(const SteeringSession &session, const Graph &graph, 
         j["ensemble"] = Json{{"members", ensemble->members},
                              {"score", ensemble->score},
                              {"terms", termsJson(ensemble->terms)},
+                             {"budget", ensemble->budget},
                              {"evaluations", ensemble->evaluations},
                              {"unanimous_share", ensemble->agreementWithMembers},
                              {"placement", ensemble->devices}};
@@ -331,6 +333,7 @@ SteeringLogDoc parseSteeringLog(const std::string &text, const std::string &sour
         for (const Json &r : j.at("rounds")) {
             doc.feedback.push_back(feedbackFrom(r.at("feedback"), source));
             doc.roundCandidates.push_back(r.at("candidates").get<std::vector<int>>());
+            doc.roundBudgets.push_back(r.at("budget").get<long long>());
         }
         for (const Json &cj : j.at("candidates")) {
             Candidate c;
@@ -366,6 +369,7 @@ SteeringLogDoc parseSteeringLog(const std::string &text, const std::string &sour
             doc.ensemble.score = e.at("score").get<double>();
             doc.ensemble.terms = termsFrom(e.at("terms"));
             doc.ensemble.evaluations = e.at("evaluations").get<long long>();
+            doc.ensemble.budget = e.at("budget").get<long long>();
             doc.ensemble.devices = e.at("placement").get<std::vector<int>>();
         }
     } catch (const Json::exception &e) {

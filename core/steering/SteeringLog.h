@@ -37,6 +37,7 @@ struct SteeringLogDoc
     std::vector<std::string> deviceNames;   // the cluster's, in order (placements index them)
     std::vector<FeedbackText> feedback;     // one per round, in order
     std::vector<std::vector<int>> roundCandidates;
+    std::vector<long long> roundBudgets;
     std::vector<Candidate> candidates;
     bool haveEnsemble = false;
     EnsembleResult ensemble;

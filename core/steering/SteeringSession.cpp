@@ -326,7 +326,11 @@ double SteeringSession::armShare(const Arm &arm, double bestScore) const
     // Unproven arms count as promising; proven ones by how close their best came to the best.
     double share = any ? std::exp(-(best / std::max(bestScore, 1e-300) - 1) / 0.05) : 1.0;
     share = std::max(share, 1e-3);
-    share *= std::pow(0.5, arm.duplicates);
+    // An arm that keeps finding known placements has little left to give (a refiner's repeat
+    // only says its start was a local optimum, so it is penalised less).
+    share *= std::pow(arm.refine ? 0.7 : 0.1, arm.duplicates);
+    if (any && arm.space.dimension() == 0 && !arm.refine)
+        share *= 0.2; // nothing to tune: another run differs only by its seed
     if (arm.trains)
         share *= arm.earned > 0 ? 1.0 : 0.25; // expensive until they earn their place
     return arm.weight * share;
@@ -334,6 +338,7 @@ double SteeringSession::armShare(const Arm &arm, double bestScore) const
 
 int SteeringSession::chooseBase(std::mt19937_64 &rng) const
 {
+    // Accepted candidates first, then the rest by rank; rejected ones are never refined.
     std::vector<int> ranked;
     for (int id : ranking())
         if (m_candidates[id].verdict == Candidate::Verdict::Accepted)
@@ -343,10 +348,16 @@ int SteeringSession::chooseBase(std::mt19937_64 &rng) const
             ranked.push_back(id);
     if (ranked.empty())
         return -1;
-    static const double kWeights[] = {0.6, 0.25, 0.15};
-    const size_t top = std::min<size_t>(3, ranked.size());
-    std::discrete_distribution<size_t> pick(kWeights, kWeights + top);
-    return ranked[pick(rng)];
+    // The best start for a search is not always the best placement: the top five get a chance,
+    // and a base whose refinement already came back unchanged (a local optimum) much less.
+    static const double kWeights[] = {0.4, 0.2, 0.15, 0.15, 0.1};
+    const size_t top = std::min<size_t>(5, ranked.size());
+    std::vector<double> w(kWeights, kWeights + top);
+    for (size_t i = 0; i < top; ++i)
+        for (const Candidate &c : m_candidates)
+            if (c.refines == ranked[i] && c.duplicateOf == ranked[i])
+                w[i] *= 0.3;
+    return ranked[std::discrete_distribution<size_t>(w.begin(), w.end())(rng)];
 }
 
 std::vector<Candidate> SteeringSession::propose() const
@@ -377,7 +388,22 @@ std::vector<Candidate> SteeringSession::proposeRound(int round) const
     for (int s = 0; s < slots; ++s) {
         int arm;
         if (s >= slots - explore) {
-            arm = active[std::uniform_int_distribution<size_t>(0, active.size() - 1)(rng)];
+            // Exploration ignores scores, not what arms have shown: unproven arms first, then
+            // arms with something to tune, then repeats.
+            std::vector<double> w;
+            for (int i : active) {
+                const Arm &a = m_arms[i];
+                if (share[i] <= 0) {
+                    w.push_back(0);
+                    continue;
+                }
+                const bool tried = std::any_of(m_candidates.begin(), m_candidates.end(),
+                                               [&](const Candidate &c) { return c.arm == a.name; }) ||
+                                   std::count(picked.begin(), picked.end(), i) > 0;
+                const double open = a.space.dimension() > 0 || a.refine ? 0.3 : 0.01;
+                w.push_back(a.weight * (tried ? open * std::pow(0.5, a.duplicates) : 1.0));
+            }
+            arm = active[std::discrete_distribution<size_t>(w.begin(), w.end())(rng)];
         } else {
             std::vector<double> w;
             for (int i : active)
@@ -387,15 +413,27 @@ std::vector<Candidate> SteeringSession::proposeRound(int round) const
         // A family with nothing to tune gives the same placement again: pick it once a round.
         if (m_arms[arm].space.dimension() == 0 && !m_arms[arm].refine)
             share[arm] *= 0.05;
+        // Searches need length more than number: at most one per thread each round, so the
+        // round's budget makes a few long searches rather than many short ones.
         picked.push_back(arm);
+        if (m_arms[arm].refine || m_arms[arm].searches) {
+            int searches = 0;
+            for (int p : picked)
+                searches += m_arms[p].refine || m_arms[p].searches;
+            if (searches >= std::max(1, m_settings.threads))
+                for (size_t i = 0; i < m_arms.size(); ++i)
+                    if (m_arms[i].refine || m_arms[i].searches)
+                        share[i] = 0;
+        }
+        if (std::all_of(active.begin(), active.end(), [&](int i) { return share[i] <= 0; }))
+            break;
     }
 
     int searching = 0, other = 0;
     for (int arm : picked)
         (m_arms[arm].searches || m_arms[arm].refine ? searching : other) += 1;
-    // Local-search stages share what the others (about three runs each) leave of the budget.
-    const long long perSearch =
-        searching ? std::max(1LL, (m_settings.roundEvaluations - 3LL * other) / searching) : 0;
+    // Local-search stages share what the others (one judgement each) leave of the budget.
+    const long long perSearch = searching ? std::max(1LL, (m_settings.roundEvaluations - other) / searching) : 0;
 
     std::vector<Candidate> batch;
     const int firstId = static_cast<int>(m_candidates.size());
@@ -490,6 +528,7 @@ std::vector<int> SteeringSession::runRound(const RunControl &control)
 
     RoundRecord record;
     record.round = round;
+    record.budget = m_settings.roundEvaluations;
     record.feedback = std::move(m_pending);
     m_pending = SteeringFeedback{};
     for (Candidate &c : batch) {

@@ -70,7 +70,8 @@ struct RoundRecord
     int round = 0;
     SteeringFeedback feedback; // applied before the round's proposals
     std::vector<int> candidates;
-    long long evaluations = 0;
+    long long budget = 0;      // the simulator runs it was given
+    long long evaluations = 0; // and spent
 };
 
 // A consensus of the top candidates, repaired and refined.
@@ -80,7 +81,8 @@ struct EnsembleResult
     std::vector<int> devices;
     ObjectiveTerms terms;
     double score = 0;
-    long long evaluations = 0;
+    long long budget = 0;      // simulator runs its local search was given
+    long long evaluations = 0; // spent, the judgements included
     double agreementWithMembers = 0; // share of ops where the vote was unanimous
 };
 

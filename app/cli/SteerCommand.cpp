@@ -1,0 +1,243 @@
+// placement-cli steer / rank: steer many models at once (rounds of candidates across families,
+// feedback scripted from a file, an ensemble at the end), replay a log, and re-rank a log under
+// other weights without simulating.
+#include "app/cli/CliCommands.h"
+
+#include "app/cli/CliLoad.h"
+#include "app/cli/ProgressBar.h"
+#include "core/InputError.h"
+#include "core/io/PlacementJson.h"
+#include "core/placers/PlacerRegistry.h"
+#include "core/sim/Objective.h"
+#include "core/steering/SteeringLog.h"
+#include "core/steering/SteeringSession.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <ostream>
+#include <sstream>
+
+namespace ps::cli {
+
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+std::vector<std::string> splitList(const std::string &text)
+{
+    std::vector<std::string> out;
+    std::stringstream in(text);
+    for (std::string item; std::getline(in, item, ',');)
+        if (!item.empty())
+            out.push_back(item);
+    return out;
+}
+
+Json candidateRow(const Candidate &c, const SteeringSession *session)
+{
+    Json j{{"id", c.id},
+           {"family", c.arm},
+           {"params", c.params},
+           {"seed", c.seed},
+           {"refines", c.refines},
+           {"score", c.score},
+           {"makespan_s", c.terms.makespan},
+           {"ratio", c.terms.bound > 0 ? c.terms.makespan / c.terms.bound : 1.0},
+           {"moved_bytes", c.terms.movedBytes},
+           {"peak_memory_share", c.terms.peakMemoryShare},
+           {"imbalance_s", c.terms.imbalance},
+           {"feasible", c.terms.feasible},
+           {"evaluations", c.evaluations}};
+    if (session)
+        j["agreement"] = session->agreement(c.devices);
+    return j;
+}
+
+void writeBest(const std::string &path, const std::vector<int> &devices, const Candidate &from,
+               const std::string &what, const Graph &graph, const Cluster &cluster, long long evaluations,
+               double wallS, const Json &metrics)
+{
+    Placement p(devices);
+    p.graphName = graph.name();
+    p.clusterName = cluster.name();
+    p.producerModel = what;
+    p.producerParamsJson = paramsJson(from.params);
+    p.producerSeed = from.seed;
+    p.producerEvaluations = evaluations;
+    p.producerWallS = wallS;
+    writePlacementJson(path, toDoc(p, graph, cluster), metrics.dump());
+}
+
+} // namespace
+
+int steerCommand(const CliArgs &args, std::ostream &out, std::ostream &err)
+{
+    if (args.positionals().size() != 2)
+        throw InputError("steer needs GRAPH CLUSTER");
+    const Graph graph = requireGraph(args.positionals()[0]);
+    const Cluster cluster = requireCluster(args.positionals()[1]);
+
+    SteeringLogDoc replayed;
+    const bool replay = args.value("replay").has_value();
+    SteeringSettings settings;
+    int rounds = static_cast<int>(args.integer("rounds").value_or(5));
+    long long evaluations = args.integer("evaluations").value_or(10000);
+    std::vector<FeedbackText> feedback;
+    if (replay) {
+        replayed = readSteeringLog(*args.value("replay"));
+        settings = replayed.settings;
+        settings.threads = static_cast<int>(args.integer("threads").value_or(settings.threads));
+        rounds = static_cast<int>(replayed.feedback.size());
+        feedback = replayed.feedback;
+    } else {
+        if (rounds < 1 || rounds > 100000)
+            throw InputError("--rounds must be between 1 and 100000");
+        if (evaluations < rounds)
+            throw InputError("--evaluations must allow at least one simulator run per round");
+        settings.seed = static_cast<uint64_t>(args.integer("seed").value_or(1));
+        settings.perRound = static_cast<int>(args.integer("per-round").value_or(8));
+        settings.threads = static_cast<int>(args.integer("threads").value_or(1));
+        if (settings.threads < 1 || settings.threads > 256)
+            throw InputError("--threads must be between 1 and 256");
+        if (auto families = args.value("families"))
+            settings.families = splitList(*families);
+        settings.guided = !args.flag("uniform");
+        if (auto f = args.value("feedback"))
+            feedback = readFeedbackFile(*f);
+    }
+    const int ensembleSize = static_cast<int>(args.integer("ensemble").value_or(5));
+    // The ensemble's local search takes a tenth of the budget; the rounds share the rest.
+    const long long ensembleEvaluations = ensembleSize > 0 ? evaluations / 10 : 0;
+    if (!replay)
+        settings.roundEvaluations = std::max(1LL, (evaluations - ensembleEvaluations) / rounds);
+
+    SteeringSession session(graph, cluster, PlacerRegistry::builtin(), settings);
+    SteeringFeedback initial;
+    if (auto objective = args.value("objective")) {
+        initial.setWeights = true;
+        initial.weights = Objective::parse(*objective);
+    }
+    if (auto pins = args.value("pins")) {
+        LoadedFile file = loadFile(*pins);
+        if (!file.placement)
+            throw InputError(*pins + ": pins must be a placement file (JSON or CSV) naming node and device");
+        FeedbackText t;
+        t.pins = file.placement->assignment;
+        initial.pins = resolveFeedback(t, graph, cluster, session, *pins).pins;
+    }
+    if (!initial.empty())
+        session.apply(initial);
+
+    std::atomic<bool> cancel{false};
+    RunControl control;
+    control.cancel = &cancel;
+    ProgressBar bar(err, "steer");
+    Json roundsOut = Json::array();
+    for (int r = 1; r <= rounds; ++r) {
+        for (const FeedbackText &f : feedback)
+            if (f.round == r)
+                session.apply(resolveFeedback(f, graph, cluster, session,
+                                              args.value("feedback").value_or("the log")));
+        // What earlier rounds left unspent (a round of constructive families spends little)
+        // goes to the rounds still to come.
+        session.setRoundEvaluations(
+            replay ? replayed.roundBudgets[r - 1]
+                   : std::max(1LL, (evaluations - ensembleEvaluations - session.evaluationsSpent()) / (rounds - r + 1)));
+        control.progress = [&](const Progress &p) {
+            bar.update((r - 1 + p.fraction) / rounds, "round " + std::to_string(r) + ": " + p.message);
+        };
+        const std::vector<int> ids = session.runRound(control);
+        const std::vector<int> ranked = session.ranking();
+        Json row{{"round", r}, {"candidates", ids.size()}, {"evaluations", session.evaluationsSpent()}};
+        if (!ranked.empty())
+            row["best"] = candidateRow(session.candidate(ranked.front()), &session);
+        roundsOut.push_back(row);
+    }
+    EnsembleResult ensemble;
+    const bool haveEnsemble = ensembleSize > 0 && !session.ranking().empty();
+    if (haveEnsemble)
+        ensemble = session.ensemble(
+            ensembleSize,
+            replay ? replayed.ensemble.budget : std::max(1LL, evaluations - session.evaluationsSpent() - 1), control);
+    bar.finish();
+
+    const std::vector<int> ranked = session.ranking();
+    if (ranked.empty())
+        throw InputError("no candidate could be evaluated (see the log's errors)");
+    const Candidate &best = session.candidate(ranked.front());
+    Json report{{"evaluations", session.evaluationsSpent()}, {"rounds", roundsOut}};
+    report["best"] = candidateRow(best, &session);
+    if (haveEnsemble)
+        report["ensemble"] = Json{{"members", ensemble.members},
+                                  {"score", ensemble.score},
+                                  {"makespan_s", ensemble.terms.makespan},
+                                  {"ratio", ensemble.terms.bound > 0 ? ensemble.terms.makespan / ensemble.terms.bound : 1.0},
+                                  {"feasible", ensemble.terms.feasible},
+                                  {"evaluations", ensemble.evaluations},
+                                  {"better_than_best", ensemble.terms.feasible >= best.terms.feasible &&
+                                                           ensemble.score < best.score}};
+    Json top = Json::array();
+    for (size_t i = 0; i < std::min<size_t>(10, ranked.size()); ++i)
+        top.push_back(candidateRow(session.candidate(ranked[i]), &session));
+    report["top"] = top;
+
+    if (replay) {
+        // The same settings and feedback must give the same candidates, placement for placement.
+        bool same = replayed.candidates.size() == session.candidates().size();
+        for (size_t i = 0; same && i < replayed.candidates.size(); ++i) {
+            const Candidate &a = replayed.candidates[i], &b = session.candidates()[i];
+            same = a.spec == b.spec && a.params == b.params && a.seed == b.seed && a.refines == b.refines &&
+                   a.hash == b.hash;
+        }
+        report["reproduced"] = same;
+    }
+    if (auto outPath = args.value("out")) {
+        const bool useEnsemble = haveEnsemble && ensemble.terms.feasible >= best.terms.feasible &&
+                                 ensemble.score < best.score;
+        const Json metrics{{"makespan_s", useEnsemble ? ensemble.terms.makespan : best.terms.makespan},
+                           {"score", useEnsemble ? ensemble.score : best.score},
+                           {"objective", session.objective().weightsText()},
+                           {"steering_evaluations", session.evaluationsSpent()}};
+        writeBest(*outPath, useEnsemble ? ensemble.devices : best.devices, best,
+                  useEnsemble ? "steering-ensemble" : "steering:" + best.arm, graph, cluster,
+                  session.evaluationsSpent(), 0, metrics);
+        report["out"] = *outPath;
+    }
+    if (auto logPath = args.value("log")) {
+        writeSteeringLog(*logPath, session, graph, cluster, haveEnsemble ? &ensemble : nullptr);
+        report["log"] = *logPath;
+    }
+    out << report.dump() << "\n";
+    return replay && !report["reproduced"].get<bool>() ? 1 : 0;
+}
+
+int rankCommand(const CliArgs &args, std::ostream &out, std::ostream &)
+{
+    if (args.positionals().size() != 1)
+        throw InputError("rank needs STEER.json (a log written by steer --log)");
+    SteeringLogDoc doc = readSteeringLog(args.positionals()[0]);
+    const Objective objective = Objective::parse(args.value("objective").value_or(doc.objective));
+    std::vector<Candidate *> usable;
+    for (Candidate &c : doc.candidates)
+        if (c.usable()) {
+            c.score = objectiveScore(objective, c.terms);
+            usable.push_back(&c);
+        }
+    std::sort(usable.begin(), usable.end(), [](const Candidate *a, const Candidate *b) {
+        if (a->terms.feasible != b->terms.feasible)
+            return a->terms.feasible;
+        return a->score != b->score ? a->score < b->score : a->id < b->id;
+    });
+    const size_t top = static_cast<size_t>(args.integer("top").value_or(10));
+    Json rows = Json::array();
+    for (size_t i = 0; i < std::min(top, usable.size()); ++i)
+        rows.push_back(candidateRow(*usable[i], nullptr));
+    out << Json{{"objective", objective.weightsText()}, {"simulations", 0}, {"candidates", usable.size()},
+                {"ranking", rows}}
+               .dump()
+        << "\n";
+    return 0;
+}
+
+} // namespace ps::cli
