@@ -350,7 +350,7 @@ int SteeringSession::chooseBase(std::mt19937_64 &rng) const
         return -1;
     // The best start for a search is not always the best placement: the top five get a chance,
     // and a base whose refinement already came back unchanged (a local optimum) much less.
-    static const double kWeights[] = {0.4, 0.2, 0.15, 0.15, 0.1};
+    static const double kWeights[] = {0.55, 0.15, 0.1, 0.1, 0.1};
     const size_t top = std::min<size_t>(5, ranked.size());
     std::vector<double> w(kWeights, kWeights + top);
     for (size_t i = 0; i < top; ++i)
@@ -384,10 +384,22 @@ std::vector<Candidate> SteeringSession::proposeRound(int round) const
     std::vector<double> share(m_arms.size(), 0.0);
     for (int i : active)
         share[i] = armShare(m_arms[i], bestScore);
+    // Probes first: a constructive family not run yet costs one simulator run and tells where
+    // searches should start, so every such family runs once, beside the round's slots.
     std::vector<int> picked;
+    for (int i : active) {
+        const Arm &a = m_arms[i];
+        const bool tried = std::any_of(m_candidates.begin(), m_candidates.end(),
+                                       [&](const Candidate &c) { return c.arm == a.name; });
+        if (!tried && !a.refine && !a.searches && !a.trains) {
+            picked.push_back(i);
+            share[i] *= 0.05;
+        }
+    }
+    const int probes = static_cast<int>(picked.size());
     for (int s = 0; s < slots; ++s) {
         int arm;
-        if (s >= slots - explore) {
+        if (s >= slots - explore && probes == 0) {
             // Exploration ignores scores, not what arms have shown: unproven arms first, then
             // arms with something to tune, then repeats.
             std::vector<double> w;

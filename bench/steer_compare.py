@@ -1,0 +1,158 @@
+#!/usr/bin/env python3
+"""Steering against the best single family at an equal budget of simulator evaluations.
+
+For every built-in graph (at its defaults, plus an 8-layer RNN LM) and cluster preset: each
+classical constructive family is run once; the three whose placements simulate fastest become
+the baselines, each as `F+local-search` given the same E simulator runs as steering
+(`place --evaluations E --param evaluations=E`), per seed. Steering runs `steer --evaluations E`
+(rounds of candidates, then the ensemble) with the same seed. Reported: steering's best over the
+best baseline (lower is better), the ensemble over steering's best candidate, and per E the
+geomean and the worst case. The simulator judges everything (makespan, default objective).
+
+    python3 bench/steer_compare.py [--evaluations 2000,10000] [--seeds 1,2,3] [--jobs 2]
+    python3 bench/steer_compare.py --efficiency   # guided vs uniform hyperparameter sampling
+"""
+import argparse
+import concurrent.futures as cf
+import json
+import math
+import os
+import subprocess
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+GRAPHS = [("inception-v3", []), ("resnet-50", []), ("vgg-16", []), ("transformer", []),
+          ("rnnlm", []), ("rnnlm-8", ["--set", "layers=8"]), ("gnmt", []), ("moe", []),
+          ("layered-random", [])]
+CLUSTERS = ["2gpu", "4gpu", "8gpu-2node", "hetero-edge"]
+CONSTRUCTIVE = ["single", "round-robin", "human", "heft", "heft-c", "cpop", "m-topo", "m-etf",
+                "m-sct", "m-etf-c", "metis", "spectral"]
+
+
+def run(cli, *args):
+    p = subprocess.run([cli, *args], capture_output=True, text=True)
+    lines = [l for l in p.stdout.strip().splitlines() if l.startswith("{")]
+    if p.returncode != 0 or not lines:
+        raise RuntimeError(" ".join(args[:3]) + ": " + (p.stderr.strip().splitlines() or ["failed"])[-1])
+    return json.loads(lines[-1])
+
+
+def geomean(xs):
+    return math.exp(sum(math.log(x) for x in xs) / len(xs)) if xs else float("nan")
+
+
+def rounds_for(e):
+    return 5 if e <= 2000 else 10
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--cli", default=os.path.join(ROOT, "build/app/cli/placement-cli"))
+    ap.add_argument("--evaluations", default="2000,10000")
+    ap.add_argument("--seeds", default="1,2,3")
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--graphs", default=",".join(g for g, _ in GRAPHS))
+    ap.add_argument("--clusters", default=",".join(CLUSTERS))
+    ap.add_argument("--efficiency", action="store_true")
+    a = ap.parse_args()
+    budgets = [int(e) for e in a.evaluations.split(",")]
+    seeds = [int(s) for s in a.seeds.split(",")]
+    graphs = [g for g in GRAPHS if g[0] in a.graphs.split(",")]
+    clusters = a.clusters.split(",")
+    pool = cf.ThreadPoolExecutor(a.jobs)
+    with tempfile.TemporaryDirectory() as tmp:
+        cases = []
+        for name, sets in graphs:
+            gpath = os.path.join(tmp, name + ".graph.json")
+            subprocess.run([a.cli, "generate", name.split("-8")[0], *sets, "--out", gpath], check=True,
+                           capture_output=True)
+            for c in clusters:
+                cases.append((name, gpath, c, os.path.join(ROOT, "resources/clusters", c + ".cluster.json")))
+        out = lambda: os.path.join(tmp, "p%d.placement.json" % os.getpid())  # noqa: E731
+        if a.efficiency:
+            efficiency(a, pool, cases, budgets, seeds, tmp)
+            return
+        # The three best constructive starts per case.
+        starts = {}
+        for name, gpath, c, cpath in cases:
+            futs = {f: pool.submit(run, a.cli, "place", gpath, cpath, "--model", f, "--out",
+                                   os.path.join(tmp, "s-%s-%s-%s.json" % (name, c, f))) for f in CONSTRUCTIVE}
+            made = sorted((fu.result()["makespan_s"], f) for f, fu in futs.items()
+                          if fu.result()["feasible"])
+            starts[(name, c)] = [f for _, f in made[:3]]
+        print("| graph | cluster | E | best baseline (family: makespan/bound) | steering (makespan/bound) | steering/baseline per seed | ensemble/best candidate per seed |")
+        print("|---|---|---|---|---|---|---|")
+        ratios = {e: [] for e in budgets}
+        ens = {e: [] for e in budgets}
+        for e in budgets:
+            for name, gpath, c, cpath in cases:
+                jobs = []
+                for s in seeds:
+                    for f in starts[(name, c)]:
+                        jobs.append(("base", s, f, pool.submit(
+                            run, a.cli, "place", gpath, cpath, "--model", f + "+local-search", "--evaluations",
+                            str(e), "--param", "evaluations=%d" % e, "--seed", str(s), "--out",
+                            os.path.join(tmp, "b-%s-%s-%s-%d.json" % (name, c, f, s)))))
+                    jobs.append(("steer", s, None, pool.submit(
+                        run, a.cli, "steer", gpath, cpath, "--evaluations", str(e), "--rounds",
+                        str(rounds_for(e)), "--seed", str(s), "--out",
+                        os.path.join(tmp, "st-%s-%s-%d.json" % (name, c, s)))))
+                per_seed = []
+                for s in seeds:
+                    base = [(j[3].result()["makespan_s"] / j[3].result()["lower_bound_s"], j[2]) for j in jobs
+                            if j[0] == "base" and j[1] == s]
+                    st = [j[3].result() for j in jobs if j[0] == "steer" and j[1] == s][0]
+                    bound = st["best"]["makespan_s"] / st["best"]["ratio"]
+                    best_base = min(base)
+                    # What steer hands back: the better of its best candidate and the ensemble.
+                    final = min(st["best"]["ratio"], st["ensemble"]["ratio"] if st["ensemble"]["feasible"] else 1e300)
+                    r = final / best_base[0]
+                    ratios[e].append(r)
+                    ensemble = st["ensemble"]["score"] / st["best"]["score"]
+                    ens[e].append(ensemble)
+                    per_seed.append((best_base, final, r, ensemble, st["best"]["family"]))
+                    assert st["evaluations"] <= e + 1, st["evaluations"]
+                bb = min(p[0] for p in per_seed)
+                print("| %s | %s | %d | %s: %.3f | %.3f | %s | %s |" % (
+                    name, c, e, bb[1], bb[0], min(p[1] for p in per_seed),
+                    " ".join("%.3f" % p[2] for p in per_seed), " ".join("%.3f" % p[3] for p in per_seed)),
+                    flush=True)
+        for e in budgets:
+            print("\nE = %d: steering/best-baseline geomean %.4f, worst %.4f, share of cases <= 1.0: %.2f; "
+                  "ensemble/best geomean %.4f, best %.4f" % (
+                      e, geomean(ratios[e]), max(ratios[e]), sum(r <= 1.0 for r in ratios[e]) / len(ratios[e]),
+                      geomean(ens[e]), min(ens[e])))
+
+
+def efficiency(a, pool, cases, budgets, seeds, tmp):
+    """Simulator evaluations until steering's best comes within 1% of the final best of both modes."""
+    print("| graph | cluster | E | seed | guided evals to 1% | uniform evals to 1% |")
+    print("|---|---|---|---|---|---|")
+    saved = []
+    for e in budgets:
+        for name, gpath, c, cpath in cases:
+            for s in seeds:
+                res = {}
+                for mode in ("guided", "uniform"):
+                    extra = ["--uniform"] if mode == "uniform" else []
+                    res[mode] = pool.submit(run, a.cli, "steer", gpath, cpath, "--evaluations", str(e), "--rounds",
+                                            str(rounds_for(e) * 2), "--per-round", "4", "--ensemble", "0",
+                                            "--seed", str(s), *extra)
+                traj = {m: [(r["evaluations"], r["best"]["score"]) for r in f.result()["rounds"]]
+                        for m, f in res.items()}
+                final = min(t[-1][1] for t in traj.values())
+                reach = {m: next((ev for ev, sc in t if sc <= 1.01 * final), None) for m, t in traj.items()}
+                saved.append(reach)
+                print("| %s | %s | %d | %d | %s | %s |" % (name, c, e, s, reach["guided"], reach["uniform"]),
+                      flush=True)
+    both = [r for r in saved if r["guided"] and r["uniform"]]
+    never = {m: sum(1 for r in saved if r[m] is None) for m in ("guided", "uniform")}
+    if both:
+        g = geomean([r["guided"] for r in both])
+        u = geomean([r["uniform"] for r in both])
+        print("\ngeomean evaluations to 1%%: guided %.0f, uniform %.0f (%.0f%% fewer); never reached: %s" % (
+            g, u, 100 * (1 - g / u), never))
+
+
+if __name__ == "__main__":
+    main()
