@@ -72,6 +72,11 @@ PlacerOutput LocalSearchPlacer::place(const PlacementProblem &pb, const ParamVal
         return true;
     };
 
+    if (maxEvals < 4 || k < 2) { // the base, its critical path and one move at the least
+        PlacerOutput out;
+        out.placement = Placement(std::move(current));
+        return out;
+    }
     sim.setIncrementalBase(current);
     double currentScore = score(sim.makespan(current), usage, busy);
     bool currentFits = fitsMemory(usage);
@@ -183,17 +188,22 @@ PlacerOutput LocalSearchPlacer::place(const PlacementProblem &pb, const ParamVal
         const double newScore = std::isinf(makespan) ? makespan : score(makespan, newUsage, newBusy);
         if (newScore < threshold) {
             ++accepted;
-            sim.setIncrementalBase(current);
             usage = newUsage;
             busy = newBusy;
             currentScore = newScore;
             currentFits = newFits;
-            if ((currentFits && !bestFits) || (currentFits == bestFits && currentScore < bestScore)) {
+            const bool improved = (currentFits && !bestFits) || (currentFits == bestFits && currentScore < bestScore);
+            if (improved) {
                 best = current;
                 bestScore = currentScore;
                 bestFits = currentFits;
-                refreshCritical();
             }
+            // Re-basing costs a run, and so does the next move: stop when the budget has not both.
+            if (spent() + 2 > maxEvals)
+                break;
+            sim.setIncrementalBase(current);
+            if (improved && spent() + 2 <= maxEvals)
+                refreshCritical();
         } else {
             revert();
         }

@@ -126,8 +126,9 @@ PlacerResult runPlacer(const PlacerRegistry &registry, const std::string &spec,
         RunControl stageControl = control;
         const double used = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         stageControl.budget.timeLimitS = std::max(0.0, control.budget.timeLimitS - used);
+        // The judgement after the stage is one more run: the stage gets what is left after it.
         const long long spent = result.evaluations + sim.evaluations();
-        stageControl.budget.maxEvaluations = std::max(0LL, control.budget.maxEvaluations - spent);
+        stageControl.budget.maxEvaluations = std::max(0LL, control.budget.maxEvaluations - spent - 1);
         // A refiner gets its own copy: judgeAndKeep may replace the result while it runs.
         const Placement base = haveResult ? result.placement : Placement();
         PlacerOutput out = stage->place(problem, values, stageControl, haveResult ? &base : nullptr);

@@ -1,0 +1,491 @@
+// The steering engine and the ground it stands on: one objective score, pins the person set seen
+// by the judge, budgets that count every simulator run, refining a given placement, feedback,
+// record and replay, the ensemble, and the hyperparameter search's estimates.
+#include "core/InputError.h"
+#include "core/cluster/Cluster.h"
+#include "core/generators/Generators.h"
+#include "core/graph/GraphBuilder.h"
+#include "core/placers/PlacerRegistry.h"
+#include "core/sim/Objective.h"
+#include "core/sim/Simulator.h"
+#include "core/steering/ConfigSearch.h"
+#include "core/steering/Ensemble.h"
+#include "core/steering/ParamSpace.h"
+#include "core/steering/SteeringLog.h"
+#include "core/steering/SteeringSession.h"
+
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <cmath>
+#include <set>
+
+using namespace ps;
+
+namespace {
+
+Cluster gpus(int k, double memory = 1e12)
+{
+    ClusterBuilder b("gpus");
+    for (int d = 0; d < k; ++d)
+        b.addDevice({"g" + std::to_string(d), "gpu", 1e12, memory, 1e-6});
+    b.setDefaultLink({1e9, 1e-5});
+    return b.build();
+}
+
+Graph layered(int nodes, uint64_t seed = 3)
+{
+    return generate("layered-random", {{"nodes", double(nodes)}}, seed);
+}
+
+// Steering on a small graph: every classical constructive family and local search.
+SteeringSettings small(int perRound = 6, long long roundEvaluations = 300)
+{
+    SteeringSettings s;
+    s.perRound = perRound;
+    s.roundEvaluations = roundEvaluations;
+    s.seed = 7;
+    return s;
+}
+
+} // namespace
+
+class TestSteering : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void objectiveScoreIsTheMakespanByDefault()
+    {
+        const Graph g = layered(60);
+        const Cluster c = gpus(3);
+        const Constraints cons = Constraints::fromGraph(g, c);
+        const ObjectiveJudge judge(g, c, cons, Objective{});
+        Simulator sim(g, c);
+        std::vector<int> devices(g.nodeCount());
+        for (int v = 0; v < g.nodeCount(); ++v)
+            devices[v] = v % 3;
+        const Schedule s = sim.simulate(devices);
+        const ObjectiveTerms t = judge.terms(s, devices);
+        QCOMPARE(judge.score(t), s.makespan);
+        // The terms by hand: moved bytes at the mean inverse bandwidth, imbalance of busy time.
+        QCOMPARE(t.communication, s.movedBytes / 1e9);
+        std::vector<double> busy = judge.busyTime(devices);
+        const double mean = (busy[0] + busy[1] + busy[2]) / 3;
+        QCOMPARE(t.imbalance, *std::max_element(busy.begin(), busy.end()) - mean);
+        Objective weighted = Objective::parse("makespan=1,bytes=0.5,balance=2,memory=0.25");
+        const double expected = s.makespan + 0.5 * t.communication + 2 * t.imbalance + 0.25 * t.peakMemoryShare * t.bound;
+        QCOMPARE(objectiveScore(weighted, t), expected);
+    }
+
+    void objectiveParseRejectsBadWeights()
+    {
+        QCOMPARE(Objective::parse("bytes=0.2").bytesWeight, 0.2);
+        QCOMPARE(Objective::parse("").makespanWeight, 1.0);
+        for (const char *bad : {"speed=1", "bytes=-1", "bytes=x", "bytes", "memory=inf"}) {
+            try {
+                Objective::parse(bad);
+                QFAIL(bad);
+            } catch (const InputError &e) {
+                QVERIFY2(std::string(e.what()).find("objective weight") != std::string::npos ||
+                             std::string(e.what()).find("unknown") != std::string::npos,
+                         e.what());
+            }
+        }
+    }
+
+    void preferencesCostAShareOfTheBound()
+    {
+        const Graph g = layered(40);
+        const Cluster c = gpus(2);
+        const Constraints cons = Constraints::fromGraph(g, c);
+        Objective o;
+        o.preferences.preferDevice = {{0, 1}, {1, 1}};
+        o.preferences.important = {1};
+        const ObjectiveJudge judge(g, c, cons, o);
+        std::vector<int> devices(g.nodeCount(), 0);
+        // Both broken: (1 + 4) / (1 + 4); node 1 kept: 1 / 5.
+        QCOMPARE(judge.preferencePenalty(devices), 1.0);
+        devices[1] = 1;
+        QCOMPARE(judge.preferencePenalty(devices), 0.2);
+    }
+
+    void personPinsAreConstraintsTheJudgeSees()
+    {
+        const Graph g = layered(50);
+        const Cluster c = gpus(4);
+        Constraints cons = Constraints::fromGraph(g, c);
+        cons.pin(3, 2);
+        cons.pin(10, 1);
+        std::vector<int> devices(g.nodeCount(), 0);
+        const std::vector<double> usage = memoryUsage(g, c, devices);
+        const std::vector<std::string> bad = constraintViolations(g, c, cons, devices, usage);
+        QCOMPARE(bad, (std::vector<std::string>{"pin:" + g.id(3), "pin:" + g.id(10)}));
+        enforceConstraints(cons, devices);
+        QCOMPARE(devices[3], 2);
+        QVERIFY(constraintViolations(g, c, cons, devices, usage).empty());
+        // Every family's result honours them (runPlacer enforces, the simulator judges).
+        for (const char *model : {"single", "heft", "metis", "m-etf", "local-search"}) {
+            const std::vector<std::string> params =
+                std::string(model) == "local-search" ? std::vector<std::string>{"evaluations=50"}
+                                                     : std::vector<std::string>{};
+            const PlacerResult r =
+                runPlacer(PlacerRegistry::builtin(), model, {g, c, cons, Objective{}}, params, RunControl{});
+            QCOMPARE(r.placement.device(3), 2);
+            QCOMPARE(r.placement.device(10), 1);
+            QVERIFY2(r.feasible, model);
+        }
+    }
+
+    void compositionKeepsTheLocalSearchUnderACommunicationWeight()
+    {
+        // The regression: with bytes weighted, heft+local-search used to keep HEFT's placement
+        // whenever the local search's makespan was not lower.
+        const Graph g = layered(80);
+        const Cluster c = gpus(4);
+        const Constraints cons = Constraints::fromGraph(g, c);
+        const Objective o = Objective::parse("makespan=1,bytes=5");
+        const PlacementProblem pb{g, c, cons, o};
+        const PlacerResult heft = runPlacer(PlacerRegistry::builtin(), "heft", pb, {}, RunControl{});
+        const PlacerResult both =
+            runPlacer(PlacerRegistry::builtin(), "heft+local-search", pb, {"evaluations=1500"}, RunControl{});
+        QVERIFY2(both.score < heft.score, qPrintable(QString("%1 vs %2").arg(both.score).arg(heft.score)));
+        QVERIFY(both.placement.devices() != heft.placement.devices());
+        QVERIFY(both.terms.movedBytes < heft.terms.movedBytes);
+    }
+
+    void budgetsCountEverySimulatorRun()
+    {
+        const Graph g = layered(100);
+        const Cluster c = gpus(4);
+        const Constraints cons = Constraints::fromGraph(g, c);
+        RunControl rc;
+        rc.budget.maxEvaluations = 300;
+        const PlacerResult r = runPlacer(PlacerRegistry::builtin(), "heft+local-search", {g, c, cons, Objective{}},
+                                         {"evaluations=100000"}, rc);
+        // heft's judgement, the search's runs (its own base and critical path included) and the
+        // last judgement: never over the cap.
+        QVERIFY2(r.evaluations >= 290 && r.evaluations <= 300, qPrintable(QString::number(r.evaluations)));
+        QCOMPARE(r.placement.producerEvaluations, r.evaluations);
+        QCOMPARE(r.placement.producerSeed, rc.seed);
+        QCOMPARE(r.spec, std::string("heft+local-search"));
+    }
+
+    void aRefinerStartsFromTheGivenPlacement()
+    {
+        const Graph g = layered(60);
+        const Cluster c = gpus(3);
+        const Constraints cons = Constraints::fromGraph(g, c);
+        const Placement start(std::vector<int>(g.nodeCount(), 2));
+        const PlacerResult none = runPlacer(PlacerRegistry::builtin(), "local-search", {g, c, cons, Objective{}},
+                                            {"evaluations=1"}, RunControl{}, &start);
+        // One move at most from everything on device 2: almost all ops stay there.
+        int onTwo = 0;
+        for (int d : none.placement.devices())
+            onTwo += d == 2;
+        QVERIFY(onTwo >= g.nodeCount() - 2);
+        const Placement wrong(std::vector<int>(3, 0));
+        QVERIFY_THROWS_EXCEPTION(InputError, runPlacer(PlacerRegistry::builtin(), "local-search",
+                                                       {g, c, cons, Objective{}}, {}, RunControl{}, &wrong));
+    }
+
+    void paramSpaceDecodesOnEachScale()
+    {
+        const ParamSpace space(PlacerRegistry::builtin(), "heft+local-search");
+        QStringList names;
+        for (const HyperParam &h : space.params())
+            names << QString::fromStdString(h.name);
+        // evaluations is a budget: never tuned.
+        QCOMPARE(names, QStringList({"insertion", "initial_temperature", "swap_share", "critical_share",
+                                     "neighbour_share"}));
+        // Log scale: 1e-6 .. 1, the midpoint is 1e-3.
+        QVERIFY(std::abs(space.value(1, 0.5) - 1e-3) < 1e-9);
+        QCOMPARE(space.value(0, 0.2), 0.0);
+        QCOMPARE(space.value(2, 0.25), 0.25);
+        const std::vector<std::string> a = space.assignments(space.defaults());
+        QCOMPARE(a.front(), std::string("insertion=true"));
+        QCOMPARE(a[1], std::string("initial_temperature=0.002"));
+    }
+
+    void predictorAndRegionEstimateLearnAValley()
+    {
+        // value = (x - 0.3)^2 + (y - 0.7)^2 sampled on a grid: the predictor (quadratic ridge)
+        // recovers the valley and the proposals go there.
+        std::vector<ConfigObservation> obs;
+        for (double x = 0; x <= 1.0001; x += 0.25)
+            for (double y = 0; y <= 1.0001; y += 0.25)
+                obs.push_back({{x, y}, (x - 0.3) * (x - 0.3) + (y - 0.7) * (y - 0.7)});
+        const ConfigSearch search(obs, {});
+        QVERIFY(search.predictorFitted());
+        const ConfigEstimate at = search.estimate({0.3, 0.7});
+        QVERIFY2(std::abs(at.predicted) < 0.06, qPrintable(QString::number(at.predicted)));
+        QVERIFY(at.neighbours > 0);
+        const ConfigEstimate far = search.estimate({1.0, 0.0});
+        QVERIFY(far.predicted > 0.8);
+        std::mt19937_64 rng(1);
+        const std::vector<double> p = search.propose(2, rng, true);
+        QVERIFY2(std::hypot(p[0] - 0.3, p[1] - 0.7) < 0.3, qPrintable(QString("%1 %2").arg(p[0]).arg(p[1])));
+        // A rejected region is avoided.
+        const ConfigSearch avoid(obs, {{0.3, 0.7}});
+        std::mt19937_64 rng2(1);
+        const std::vector<double> q = avoid.propose(2, rng2, true);
+        QVERIFY(std::hypot(q[0] - 0.3, q[1] - 0.7) > 0.05);
+    }
+
+    void roundsProposeAcrossFamiliesAndDetectDuplicates()
+    {
+        const Graph g = layered(120);
+        const Cluster c = gpus(4);
+        SteeringSession s(g, c, PlacerRegistry::builtin(), small());
+        s.runRound(RunControl{});
+        // Round one probes every constructive family once.
+        for (const auto &[arm, weight] : s.arms())
+            if (arm != "local-search")
+                QVERIFY2(std::any_of(s.candidates().begin(), s.candidates().end(),
+                                     [&](const Candidate &c) { return c.arm == arm; }),
+                         arm.c_str());
+        for (int r = 0; r < 3; ++r)
+            s.runRound(RunControl{});
+        QVERIFY(std::any_of(s.candidates().begin(), s.candidates().end(),
+                            [](const Candidate &c) { return c.arm == "local-search" && c.refines >= 0; }));
+        // Duplicates point at an earlier candidate with the very same placement and are not ranked.
+        std::set<uint64_t> seen;
+        for (int id : s.ranking())
+            QVERIFY(seen.insert(s.candidate(id).hash).second);
+        for (const Candidate &c : s.candidates())
+            if (c.duplicateOf >= 0)
+                QCOMPARE(c.devices, s.candidate(c.duplicateOf).devices);
+        long long sum = 0;
+        for (const Candidate &c : s.candidates())
+            sum += c.evaluations;
+        QCOMPARE(s.evaluationsSpent(), sum);
+        // Searches refine: the best is at least as good as the best constructive family.
+        double bestProbe = 1e300;
+        for (const Candidate &c : s.candidates())
+            if (c.round == 1 && c.usable())
+                bestProbe = std::min(bestProbe, c.score);
+        QVERIFY(s.candidate(s.ranking().front()).score <= bestProbe);
+    }
+
+    void pinsHoldForEveryLaterCandidate()
+    {
+        const Graph g = layered(100);
+        const Cluster c = gpus(4);
+        SteeringSession s(g, c, PlacerRegistry::builtin(), small());
+        s.runRound(RunControl{});
+        SteeringFeedback f;
+        f.pins = {{0, 3}, {17, 2}, {50, 1}};
+        s.apply(f);
+        const size_t before = s.candidates().size();
+        s.runRound(RunControl{});
+        s.runRound(RunControl{});
+        QVERIFY(s.candidates().size() > before);
+        for (size_t i = before; i < s.candidates().size(); ++i) {
+            const Candidate &cand = s.candidates()[i];
+            if (!cand.error.empty())
+                continue;
+            QCOMPARE(cand.devices[0], 3);
+            QCOMPARE(cand.devices[17], 2);
+            QCOMPARE(cand.devices[50], 1);
+            QVERIFY(cand.terms.feasible);
+        }
+        // Earlier candidates that break the pins rank after every feasible one.
+        const std::vector<int> ranked = s.ranking();
+        QVERIFY(s.candidate(ranked.front()).terms.feasible);
+        QCOMPARE(s.candidate(ranked.front()).devices[17], 2);
+        QCOMPARE(s.agreement(s.candidate(ranked.front()).devices), 1.0);
+    }
+
+    void weightsReRankWithoutSimulating()
+    {
+        const Graph g = layered(100);
+        const Cluster c = gpus(4);
+        SteeringSession s(g, c, PlacerRegistry::builtin(), small());
+        s.runRound(RunControl{});
+        s.runRound(RunControl{});
+        const long long spent = s.evaluationsSpent();
+        SteeringFeedback f;
+        f.setWeights = true;
+        f.weights = Objective::parse("makespan=0.01,bytes=1");
+        s.apply(f);
+        QCOMPARE(s.evaluationsSpent(), spent);
+        QCOMPARE(s.rerankSimulations(), 0LL);
+        // Ranked by the new score, which is the kept terms under the new weights.
+        const std::vector<int> ranked = s.ranking();
+        for (size_t i = 0; i + 1 < ranked.size(); ++i) {
+            const Candidate &a = s.candidate(ranked[i]), &b = s.candidate(ranked[i + 1]);
+            QCOMPARE(a.score, objectiveScore(s.objective(), a.terms));
+            if (a.terms.feasible == b.terms.feasible)
+                QVERIFY(a.score <= b.score);
+        }
+        // With bytes weighing most, the top candidate moves no more bytes than any feasible one.
+        for (int id : ranked)
+            if (s.candidate(id).terms.feasible)
+                QVERIFY(s.candidate(ranked.front()).terms.movedBytes <= s.candidate(id).terms.movedBytes * 1.0001 ||
+                        s.candidate(ranked.front()).score <= s.candidate(id).score);
+    }
+
+    void anExcludedFamilyIsNeverSampled()
+    {
+        const Graph g = layered(80);
+        const Cluster c = gpus(3);
+        SteeringSettings settings = small();
+        settings.families = {"heft", "m-etf", "human", "local-search"};
+        SteeringSession s(g, c, PlacerRegistry::builtin(), settings);
+        SteeringFeedback f;
+        f.familyWeights = {{"human", 0.0}};
+        s.apply(f);
+        for (int r = 0; r < 4; ++r)
+            s.runRound(RunControl{});
+        for (const Candidate &cand : s.candidates())
+            QVERIFY(cand.arm != "human");
+        SteeringFeedback unknown;
+        unknown.familyWeights = {{"cpop", 1.0}};
+        QVERIFY_THROWS_EXCEPTION(InputError, s.apply(unknown));
+    }
+
+    void feedbackWithBadIndicesIsRefusedWhole()
+    {
+        const Graph g = layered(30);
+        const Cluster c = gpus(2);
+        SteeringSession s(g, c, PlacerRegistry::builtin(), small());
+        SteeringFeedback f;
+        f.pins = {{0, 1}, {1, 5}};
+        QVERIFY_THROWS_EXCEPTION(InputError, s.apply(f));
+        QCOMPARE(s.personPins()[0], -1); // nothing applied
+        SteeringFeedback r;
+        r.reject = {4};
+        QVERIFY_THROWS_EXCEPTION(InputError, s.apply(r));
+    }
+
+    void rejectedCandidatesAreNotRefined()
+    {
+        const Graph g = layered(80);
+        const Cluster c = gpus(3);
+        SteeringSession s(g, c, PlacerRegistry::builtin(), small());
+        s.runRound(RunControl{});
+        const int best = s.ranking().front();
+        SteeringFeedback f;
+        f.reject = {best};
+        s.apply(f);
+        s.runRound(RunControl{});
+        s.runRound(RunControl{});
+        for (const Candidate &cand : s.candidates())
+            QVERIFY(cand.refines != best);
+        QCOMPARE(s.candidate(best).verdict, Candidate::Verdict::Rejected);
+    }
+
+    void replayingTheLogReproducesTheCandidates()
+    {
+        const Graph g = layered(90);
+        const Cluster c = gpus(4);
+        QTemporaryDir dir;
+        const std::string path = dir.filePath("steer.json").toStdString();
+        SteeringSettings settings = small();
+        settings.threads = 2;
+        SteeringSession s(g, c, PlacerRegistry::builtin(), settings);
+        s.runRound(RunControl{});
+        SteeringFeedback f;
+        f.pins = {{5, 1}};
+        f.prefer = {{6, 2}};
+        f.important = {6};
+        f.setWeights = true;
+        f.weights = Objective::parse("bytes=0.3");
+        s.apply(f);
+        s.runRound(RunControl{});
+        s.runRound(RunControl{});
+        writeSteeringLog(path, s, g, c, nullptr);
+
+        const SteeringLogDoc doc = readSteeringLog(path);
+        QCOMPARE(doc.candidates.size(), s.candidates().size());
+        QCOMPARE(doc.feedback.size(), size_t(3));
+        SteeringSession again(g, c, PlacerRegistry::builtin(), doc.settings);
+        for (size_t r = 0; r < doc.feedback.size(); ++r) {
+            again.setRoundEvaluations(doc.roundBudgets[r]);
+            again.apply(resolveFeedback(doc.feedback[r], g, c, again, path));
+            again.runRound(RunControl{});
+        }
+        QCOMPARE(again.candidates().size(), s.candidates().size());
+        for (size_t i = 0; i < s.candidates().size(); ++i) {
+            const Candidate &a = s.candidates()[i], &b = again.candidates()[i];
+            QCOMPARE(b.spec, a.spec);
+            QCOMPARE(b.params, a.params);
+            QCOMPARE(b.seed, a.seed);
+            QCOMPARE(b.refines, a.refines);
+            QCOMPARE(b.devices, a.devices);
+            QCOMPARE(b.score, a.score);
+            QCOMPARE(doc.candidates[i].hash, a.hash);
+            QCOMPARE(doc.candidates[i].terms.makespan, a.terms.makespan);
+        }
+    }
+
+    void ensembleVotesRepairsAndHonoursPins()
+    {
+        const Graph g = layered(100);
+        const Cluster c = gpus(4);
+        SteeringSession s(g, c, PlacerRegistry::builtin(), small());
+        SteeringFeedback f;
+        f.pins = {{2, 3}};
+        s.apply(f);
+        s.runRound(RunControl{});
+        s.runRound(RunControl{});
+        const EnsembleResult e = s.ensemble(4, 200, RunControl{});
+        QVERIFY(!e.members.empty() && e.members.size() <= 4);
+        QCOMPARE(e.devices[2], 3);
+        QVERIFY(e.terms.feasible);
+        QVERIFY(e.evaluations > 0 && e.evaluations <= 202);
+        QVERIFY(e.agreementWithMembers > 0 && e.agreementWithMembers <= 1);
+    }
+
+    void alignmentRenamesInterchangeableDevices()
+    {
+        const Cluster c = gpus(3);
+        const std::vector<int> ref{0, 0, 1, 1, 2, 2};
+        const std::vector<int> member{2, 2, 0, 0, 1, 1};
+        QCOMPARE(alignDevices(c, ref, member), ref);
+        const std::vector<int> vote = weightedVote({{0, 1, 2}, {0, 2, 2}, {1, 2, 0}}, {1.0, 0.6, 0.5});
+        QCOMPARE(vote, (std::vector<int>{0, 2, 2}));
+    }
+
+    void feedbackFilesAreCheckedWithClearErrors()
+    {
+        QTemporaryDir dir;
+        auto write = [&](const char *text) {
+            const QString p = dir.filePath("f.json");
+            QFile f(p);
+            f.open(QIODevice::WriteOnly);
+            f.write(text);
+            return p.toStdString();
+        };
+        auto message = [&](const char *text) -> std::string {
+            try {
+                readFeedbackFile(write(text));
+            } catch (const InputError &e) {
+                return e.what();
+            }
+            return "";
+        };
+        QVERIFY(message("{\"round\": 1}").find("JSON array") != std::string::npos);
+        QVERIFY(message("[{\"pins\": {}}]").find("\"round\"") != std::string::npos);
+        QVERIFY(message("[{\"round\": 2, \"colour\": 1}]").find("unknown feedback key 'colour'") != std::string::npos);
+        QVERIFY(message("[{\"round\": 2, \"pins\": {\"a\": 3}}]").find("device name") != std::string::npos);
+        const auto ok = readFeedbackFile(write("[{\"round\": 2, \"objective\": \"bytes=1\", \"reject\": [\"best\"]}]"));
+        QCOMPARE(ok.size(), size_t(1));
+        const Graph g = layered(20);
+        const Cluster c = gpus(2);
+        SteeringSession s(g, c, PlacerRegistry::builtin(), small());
+        FeedbackText t;
+        t.pins = {{"nope", "g0"}};
+        try {
+            resolveFeedback(t, g, c, s, "f.json");
+            QFAIL("no error");
+        } catch (const InputError &e) {
+            QVERIFY(std::string(e.what()).find("unknown node 'nope'") != std::string::npos);
+        }
+        t.pins = {};
+        t.reject = {"best"};
+        QVERIFY_THROWS_EXCEPTION(InputError, resolveFeedback(t, g, c, s, "f.json")); // no candidate yet
+    }
+};
+
+QTEST_GUILESS_MAIN(TestSteering)
+#include "tst_steering.moc"
