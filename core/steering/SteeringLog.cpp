@@ -215,10 +215,14 @@ SteeringFeedback resolveFeedback(const FeedbackText &t, const Graph &graph, cons
         f.setWeights = true;
         f.weights = Objective::parse(t.objective);
     }
-    for (const auto &[v, d] : t.pins)
-        f.pins.emplace_back(node(v), device(d));
-    for (const auto &[v, d] : t.prefer)
-        f.prefer.emplace_back(node(v), device(d));
+    for (const auto &[id, name] : t.pins) {
+        const int v = node(id); // the node's error first, then the device's
+        f.pins.emplace_back(v, device(name));
+    }
+    for (const auto &[id, name] : t.prefer) {
+        const int v = node(id);
+        f.prefer.emplace_back(v, device(name));
+    }
     for (const auto &group : t.together) {
         std::vector<int> nodes;
         for (const std::string &id : group)

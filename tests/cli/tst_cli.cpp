@@ -153,6 +153,60 @@ private Q_SLOTS:
         expectInputError({"simulate", kExample, kCluster, kExample}, "expected a placement file, found a graph");
     }
 
+    // steer with scripted feedback, rank without simulating, replay, and their errors.
+    void steerRankReplay()
+    {
+        const QString pins = file("pins.csv", "node,device\nmixed/concat,gpu:2\n");
+        const QString feedback = file("feedback.json", R"([
+            {"round": 2, "objective": "makespan=1,bytes=0.5", "prefer": {"stem/conv": "gpu:1"}, "important": ["stem/conv"]},
+            {"round": 3, "reject": ["best"], "family_weights": {"cpop": 0}}
+        ])");
+        const QString log = m_dir.filePath("steer.json"), best = m_dir.filePath("best.placement.json");
+        auto lastLine = [](const QByteArray &out) { return out.trimmed().split('\n').last(); };
+        auto steer = cli({"steer", kExample, kCluster, "--rounds", "3", "--per-round", "4", "--evaluations", "600",
+                          "--pins", pins, "--feedback", feedback, "--seed", "5", "--out", best, "--log", log});
+        QCOMPARE(steer.exitCode, 0);
+        const QJsonObject r = QJsonDocument::fromJson(lastLine(steer.out)).object();
+        QVERIFY2(r["evaluations"].toInt() <= 601, lastLine(steer.out).constData());
+        QCOMPARE(r["rounds"].toArray().size(), 3);
+        QVERIFY(r["best"].toObject()["feasible"].toBool());
+        // The best placement honours the pin, and its file carries its provenance.
+        auto validate = cli({"simulate", kExample, kCluster, best, "--ops"});
+        QCOMPARE(validate.exitCode, 0);
+        QVERIFY(QJsonDocument::fromJson(validate.out).object()["feasible"].toBool());
+        const QJsonObject placed = QJsonDocument::fromJson(ps::test::readFile(best.toStdString())).object();
+        QCOMPARE(placed["assignment"].toObject()["mixed/concat"].toString(), QString("gpu:2"));
+        QVERIFY(placed["producer"].toObject()["model"].toString().startsWith("steering"));
+        QVERIFY(placed["producer"].toObject()["evaluations"].toInt() > 0);
+        // Logged: the feedback with the round it preceded, every candidate with its placement.
+        const QJsonObject l = QJsonDocument::fromJson(ps::test::readFile(log.toStdString())).object();
+        QCOMPARE(l["rounds"].toArray()[1].toObject()["feedback"].toObject()["objective"].toString().left(24),
+                 QString("makespan=1,bytes=0.5,mem"));
+        for (const auto &c : l["candidates"].toArray()) {
+            QVERIFY(c.toObject()["arm"].toString() != "cpop" || c.toObject()["round"].toInt() < 3);
+            if (!c.toObject().contains("error"))
+                QCOMPARE(c.toObject()["placement"].toArray().size(), 23);
+        }
+
+        auto rank = cli({"rank", log, "--objective", "makespan=0,bytes=1", "--top", "3"});
+        QCOMPARE(rank.exitCode, 0);
+        const QJsonObject ranked = QJsonDocument::fromJson(rank.out).object();
+        QCOMPARE(ranked["simulations"].toInt(), 0);
+        const QJsonArray rows = ranked["ranking"].toArray();
+        QVERIFY(rows.size() >= 2);
+        QVERIFY(rows[0].toObject()["moved_bytes"].toDouble() <= rows[1].toObject()["moved_bytes"].toDouble());
+
+        auto replay = cli({"steer", kExample, kCluster, "--replay", log});
+        QCOMPARE(replay.exitCode, 0);
+        QVERIFY(QJsonDocument::fromJson(lastLine(replay.out)).object()["reproduced"].toBool());
+
+        expectInputError({"steer", kExample, kCluster, "--families", "heft,nope"}, "unknown model 'nope'");
+        expectInputError({"steer", kExample, kCluster, "--objective", "speed=2"}, "unknown objective weight 'speed'");
+        expectInputError({"steer", kExample, kCluster, "--feedback", file("bad.json", "[{\"round\": 1, \"pins\": {\"x\": \"gpu:0\"}}]")},
+                         "unknown node 'x'");
+        expectInputError({"rank", kExample}, "not a steering log");
+    }
+
     void convertByExtension()
     {
         const QString dot = m_dir.filePath("ex.dot"), metis = m_dir.filePath("ex.graph"),
