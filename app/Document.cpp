@@ -101,7 +101,11 @@ void Document::resimulate()
     if (m_simulator && static_cast<int>(m_placement.size()) == m_graph->nodeCount()) {
         QElapsedTimer timer;
         timer.start();
-        m_schedule = std::make_shared<Schedule>(m_simulator->simulate(m_placement));
+        auto schedule = std::make_shared<Schedule>(m_simulator->simulate(m_placement));
+        // The person's pins are constraints like the graph's: the core reports both.
+        schedule->violations = constraintViolations(*m_graph, m_cluster, constraints(), m_placement, schedule->memory);
+        schedule->feasible = schedule->violations.empty();
+        m_schedule = std::move(schedule);
         m_simulationMs = static_cast<double>(timer.nsecsElapsed()) / 1e6;
     } else {
         m_schedule.reset();
@@ -209,15 +213,6 @@ std::vector<int> Document::opCountPerDevice() const
         if (d >= 0 && d < static_cast<int>(count.size()))
             ++count[d];
     return count;
-}
-
-std::vector<std::string> Document::userPinViolations() const
-{
-    std::vector<std::string> out;
-    for (size_t v = 0; v < m_pins.size(); ++v)
-        if (m_pins[v] >= 0 && m_placement[v] != m_pins[v])
-            out.push_back("pin:" + m_graph->id(static_cast<int>(v)));
-    return out;
 }
 
 std::vector<char> Document::flaggedNodes() const

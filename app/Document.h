@@ -58,7 +58,6 @@ public:
     // Derived state.
     Constraints constraints() const; // the graph's pins and groups, plus the user's pins
     std::vector<int> opCountPerDevice() const;
-    std::vector<std::string> userPinViolations() const;
     std::vector<char> flaggedNodes() const; // on an overflowing device, off its pin, or a split group
     std::vector<std::string> deviceNames() const;
 

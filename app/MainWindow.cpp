@@ -727,14 +727,13 @@ void MainWindow::refreshPlacement()
     m_deviceView->setState(d.cluster(), schedule.get(), counts);
     m_timeline->setData(d.graph(), d.cluster(), schedule, d.placement());
     m_timeline->setSelection(m_selection);
-    m_metrics->setState(d.cluster(), schedule.get(), counts, d.userPinViolations());
+    m_metrics->setState(d.cluster(), schedule.get(), counts);
     m_runs->setProblem(d.graph(), d.cluster(), d.constraints());
     if (schedule)
         m_status->setText(tr("Makespan %1 (%2× bound)%3")
                               .arg(formatSeconds(schedule->makespan))
                               .arg(schedule->ratio(), 0, 'f', 3)
-                              .arg(schedule->violations.empty() && d.userPinViolations().empty() ? QString()
-                                                                                                 : tr(" — infeasible")));
+                              .arg(schedule->violations.empty() ? QString() : tr(" — infeasible")));
     updateTitle();
 }
 

@@ -14,8 +14,7 @@ MetricsView::MetricsView(QWidget *parent) : QLabel(parent)
     setWordWrap(true);
 }
 
-void MetricsView::setState(const Cluster &cluster, const Schedule *s, const std::vector<int> &opCount,
-                           const std::vector<std::string> &extraViolations)
+void MetricsView::setState(const Cluster &cluster, const Schedule *s, const std::vector<int> &opCount)
 {
     if (!s) {
         setText(tr("<i>Open a graph and a cluster to see metrics.</i>"));
@@ -30,8 +29,7 @@ void MetricsView::setState(const Cluster &cluster, const Schedule *s, const std:
     row(tr("Ratio to bound"), QString::number(s->ratio(), 'f', 3) + "×");
     row(tr("Bytes moved"), formatBytes(s->movedBytes));
     row(tr("Transfers"), QString::number(s->transferCount));
-    std::vector<std::string> violations = s->violations;
-    violations.insert(violations.end(), extraViolations.begin(), extraViolations.end());
+    const std::vector<std::string> &violations = s->violations;
     const bool feasible = violations.empty();
     row(tr("Feasible"), feasible ? tr("<span style='color:#2a7a2a'>yes</span>")
                                  : tr("<span style='color:#c00'>no</span>"));

@@ -13,8 +13,7 @@ class MetricsView : public QLabel
     Q_OBJECT
 public:
     explicit MetricsView(QWidget *parent = nullptr);
-    void setState(const Cluster &cluster, const Schedule *schedule, const std::vector<int> &opCount,
-                  const std::vector<std::string> &extraViolations);
+    void setState(const Cluster &cluster, const Schedule *schedule, const std::vector<int> &opCount);
 };
 
 } // namespace ps

@@ -88,7 +88,7 @@ int steerCommand(const CliArgs &args, std::ostream &out, std::ostream &err)
         replayed = readSteeringLog(*args.value("replay"));
         settings = replayed.settings;
         settings.threads = static_cast<int>(args.integer("threads").value_or(settings.threads));
-        rounds = static_cast<int>(replayed.feedback.size());
+        rounds = static_cast<int>(replayed.roundBudgets.size());
         feedback = replayed.feedback;
     } else {
         if (rounds < 1 || rounds > 100000)

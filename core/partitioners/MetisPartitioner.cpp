@@ -6,6 +6,7 @@
 
 #include <metis.h>
 
+#include <mutex>
 #include <stdexcept>
 #include <string>
 
@@ -41,6 +42,10 @@ std::vector<int> metisPartition(const MetisGraph &graph, int k, const std::vecto
         adjwgt.push_back(1);
     }
     auto call = recursive ? METIS_PartGraphRecursive : METIS_PartGraphKway;
+    // METIS keeps its random state in a global: concurrent calls (steering rounds, several runs
+    // in the app) would draw from each other's stream and lose their seed's determinism.
+    static std::mutex metisLock;
+    std::lock_guard<std::mutex> guard(metisLock);
     const int rc = call(&nvtxs, &ncon, xadj.data(), adjncy.data(), vwgt.data(), nullptr,
                         adjwgt.data(), &nparts, tpwgts.empty() ? nullptr : tpwgts.data(), ubvec.data(),
                         options, &objval, part.data());

@@ -77,12 +77,18 @@ Json feedbackJson(const SteeringFeedback &f, int round, const Graph &g, const Cl
         }
         j["together"] = groups;
     }
-    if (!f.important.empty()) {
+    auto nodes = [&](const std::vector<int> &list) {
         Json ids = Json::array();
-        for (int v : f.important)
+        for (int v : list)
             ids.push_back(g.id(v));
-        j["important"] = ids;
-    }
+        return ids;
+    };
+    if (!f.important.empty())
+        j["important"] = nodes(f.important);
+    if (!f.unimportant.empty())
+        j["unimportant"] = nodes(f.unimportant);
+    if (f.dropTogether > 0)
+        j["drop_together"] = f.dropTogether;
     if (!f.familyWeights.empty()) {
         Json w = Json::object();
         for (const auto &[name, weight] : f.familyWeights)
@@ -99,7 +105,17 @@ Json feedbackJson(const SteeringFeedback &f, int round, const Graph &g, const Cl
         j["accept"] = ids(f.accept);
     if (!f.reject.empty())
         j["reject"] = ids(f.reject);
+    if (!f.clearVerdict.empty())
+        j["clear_verdict"] = ids(f.clearVerdict);
     return j;
+}
+
+Json feedbackList(const std::vector<SteeringFeedback> &list, int round, const Graph &g, const Cluster &c)
+{
+    Json a = Json::array();
+    for (const SteeringFeedback &f : list)
+        a.push_back(feedbackJson(f, round, g, c));
+    return a;
 }
 
 FeedbackText feedbackFrom(const Json &j, const std::string &where)
@@ -107,13 +123,14 @@ FeedbackText feedbackFrom(const Json &j, const std::string &where)
     if (!j.is_object())
         throw InputError(where + ": each feedback entry must be a JSON object");
     FeedbackText f;
-    static const char *const known[] = {"round", "objective", "pins", "prefer", "together",
-                                        "important", "family_weights", "accept", "reject"};
+    static const char *const known[] = {"round",          "objective",    "pins",   "prefer",
+                                        "together",       "important",    "unimportant", "drop_together",
+                                        "family_weights", "accept",       "reject", "clear_verdict"};
     for (const auto &item : j.items())
         if (std::find(std::begin(known), std::end(known), item.key()) == std::end(known))
             throw InputError(where + ": unknown feedback key '" + item.key() +
-                             "' (known: round, objective, pins, prefer, together, important, family_weights, "
-                             "accept, reject)");
+                             "' (known: round, objective, pins, prefer, together, important, unimportant, "
+                             "drop_together, family_weights, accept, reject, clear_verdict)");
     if (!j.contains("round") || !j["round"].is_number_integer() || j["round"].get<int>() < 1)
         throw InputError(where + ": feedback needs \"round\": N (the round it precedes, from 1)");
     f.round = j["round"].get<int>();
@@ -154,6 +171,15 @@ FeedbackText feedbackFrom(const Json &j, const std::string &where)
     }
     if (j.contains("important"))
         f.important = strings(j["important"], "\"important\"");
+    if (j.contains("unimportant"))
+        f.unimportant = strings(j["unimportant"], "\"unimportant\"");
+    if (j.contains("drop_together")) {
+        if (!j["drop_together"].is_number_integer() || j["drop_together"].get<int>() < 0)
+            throw InputError(where + ": \"drop_together\" must be a count >= 0");
+        f.dropTogether = j["drop_together"].get<int>();
+    }
+    if (j.contains("clear_verdict"))
+        f.clearVerdict = strings(j["clear_verdict"], "\"clear_verdict\"");
     if (j.contains("family_weights")) {
         if (!j["family_weights"].is_object())
             throw InputError(where + ": \"family_weights\" must map family names to numbers");
@@ -231,6 +257,9 @@ SteeringFeedback resolveFeedback(const FeedbackText &t, const Graph &graph, cons
     }
     for (const std::string &id : t.important)
         f.important.push_back(node(id));
+    for (const std::string &id : t.unimportant)
+        f.unimportant.push_back(node(id));
+    f.dropTogether = t.dropTogether;
     f.familyWeights = t.familyWeights;
     auto candidate = [&](const std::string &text) {
         if (text == "best") {
@@ -252,6 +281,8 @@ SteeringFeedback resolveFeedback(const FeedbackText &t, const Graph &graph, cons
         f.accept.push_back(candidate(id));
     for (const std::string &id : t.reject)
         f.reject.push_back(candidate(id));
+    for (const std::string &id : t.clearVerdict)
+        f.clearVerdict.push_back(candidate(id));
     return f;
 }
 
@@ -272,7 +303,7 @@ std::string steeringLogJson(const SteeringSession &session, const Graph &graph, 
     Json rounds = Json::array();
     for (const RoundRecord &r : session.rounds())
         rounds.push_back({{"round", r.round},
-                          {"feedback", feedbackJson(r.feedback, r.round, graph, cluster)},
+                          {"feedback", feedbackList(r.feedback, r.round, graph, cluster)},
                           {"candidates", r.candidates},
                           {"budget", r.budget},
                           {"evaluations", r.evaluations}});
@@ -335,7 +366,8 @@ SteeringLogDoc parseSteeringLog(const std::string &text, const std::string &sour
         doc.objective = j.at("objective").get<std::string>();
         doc.deviceNames = j.at("devices").get<std::vector<std::string>>();
         for (const Json &r : j.at("rounds")) {
-            doc.feedback.push_back(feedbackFrom(r.at("feedback"), source));
+            for (const Json &f : r.at("feedback"))
+                doc.feedback.push_back(feedbackFrom(f, source));
             doc.roundCandidates.push_back(r.at("candidates").get<std::vector<int>>());
             doc.roundBudgets.push_back(r.at("budget").get<long long>());
         }

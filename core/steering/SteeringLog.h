@@ -24,9 +24,10 @@ struct FeedbackText
     std::string objective; // "bytes=0.5,..." (empty: unchanged)
     std::vector<std::pair<std::string, std::string>> pins, prefer; // node -> device ("" removes)
     std::vector<std::vector<std::string>> together;
-    std::vector<std::string> important;
+    std::vector<std::string> important, unimportant;
+    int dropTogether = 0;
     std::vector<std::pair<std::string, double>> familyWeights;
-    std::vector<std::string> accept, reject;
+    std::vector<std::string> accept, reject, clearVerdict;
 };
 
 struct SteeringLogDoc
@@ -35,7 +36,7 @@ struct SteeringLogDoc
     SteeringSettings settings;
     std::string objective;                  // the final weights
     std::vector<std::string> deviceNames;   // the cluster's, in order (placements index them)
-    std::vector<FeedbackText> feedback;     // one per round, in order
+    std::vector<FeedbackText> feedback;     // in the order given, each with its round
     std::vector<std::vector<int>> roundCandidates;
     std::vector<long long> roundBudgets;
     std::vector<Candidate> candidates;

@@ -160,6 +160,11 @@ void SteeringSession::apply(const SteeringFeedback &f)
             checkNode(v);
     for (int v : f.important)
         checkNode(v);
+    for (int v : f.unimportant)
+        checkNode(v);
+    if (f.dropTogether < 0 || f.dropTogether > static_cast<int>(m_objective.preferences.together.size()))
+        throw InputError("feedback drops " + std::to_string(f.dropTogether) + " 'keep together' groups of " +
+                         std::to_string(m_objective.preferences.together.size()));
     for (const auto &entry : f.familyWeights) {
         armNamed(entry.first);
         if (!(entry.second >= 0) || !std::isfinite(entry.second))
@@ -169,14 +174,14 @@ void SteeringSession::apply(const SteeringFeedback &f)
         checkCandidate(id);
     for (int id : f.reject)
         checkCandidate(id);
+    for (int id : f.clearVerdict)
+        checkCandidate(id);
 
     // Everything checked: apply.
     if (f.setWeights) {
         Preferences keep = std::move(m_objective.preferences);
         m_objective = f.weights;
         m_objective.preferences = std::move(keep);
-        m_pending.setWeights = true;
-        m_pending.weights = f.weights;
     }
     if (!f.pins.empty()) {
         for (const auto &[v, d] : f.pins)
@@ -194,10 +199,13 @@ void SteeringSession::apply(const SteeringFeedback &f)
         if (d >= 0)
             p.preferDevice.emplace_back(v, d);
     }
+    p.together.resize(p.together.size() - static_cast<size_t>(f.dropTogether));
     p.together.insert(p.together.end(), f.together.begin(), f.together.end());
     for (int v : f.important)
         if (!p.isImportant(v))
             p.important.push_back(v);
+    for (int v : f.unimportant)
+        p.important.erase(std::remove(p.important.begin(), p.important.end(), v), p.important.end());
     for (const auto &[name, weight] : f.familyWeights)
         for (Arm &a : m_arms)
             if (a.name == name)
@@ -206,15 +214,10 @@ void SteeringSession::apply(const SteeringFeedback &f)
         m_candidates[id].verdict = Candidate::Verdict::Accepted;
     for (int id : f.reject)
         m_candidates[id].verdict = Candidate::Verdict::Rejected;
+    for (int id : f.clearVerdict)
+        m_candidates[id].verdict = Candidate::Verdict::None;
 
-    auto append = [](auto &to, const auto &from) { to.insert(to.end(), from.begin(), from.end()); };
-    append(m_pending.pins, f.pins);
-    append(m_pending.prefer, f.prefer);
-    append(m_pending.together, f.together);
-    append(m_pending.important, f.important);
-    append(m_pending.familyWeights, f.familyWeights);
-    append(m_pending.accept, f.accept);
-    append(m_pending.reject, f.reject);
+    m_pending.push_back(f);
     rescore();
 }
 
@@ -542,7 +545,7 @@ std::vector<int> SteeringSession::runRound(const RunControl &control)
     record.round = round;
     record.budget = m_settings.roundEvaluations;
     record.feedback = std::move(m_pending);
-    m_pending = SteeringFeedback{};
+    m_pending.clear();
     for (Candidate &c : batch) {
         if (c.error == "cancelled")
             continue;

@@ -94,7 +94,7 @@ private:
     std::vector<Arm> m_arms;
     std::vector<Candidate> m_candidates;
     std::vector<RoundRecord> m_rounds;
-    SteeringFeedback m_pending; // feedback since the last round
+    std::vector<SteeringFeedback> m_pending; // feedback since the last round, in order
     long long m_evaluations = 0;
 };
 

@@ -32,13 +32,17 @@ struct SteeringFeedback
     std::vector<std::pair<int, int>> prefer;
     std::vector<std::vector<int>> together;
     std::vector<int> important;
+    std::vector<int> unimportant;  // takes "important" back (undo)
+    int dropTogether = 0;          // removes the last N "together" groups (undo)
     std::vector<std::pair<std::string, double>> familyWeights; // 0 excludes the family
     std::vector<int> accept, reject;                           // candidate ids
+    std::vector<int> clearVerdict;                             // back to neither (undo)
 
     bool empty() const
     {
         return !setWeights && pins.empty() && prefer.empty() && together.empty() && important.empty() &&
-               familyWeights.empty() && accept.empty() && reject.empty();
+               unimportant.empty() && dropTogether == 0 && familyWeights.empty() && accept.empty() &&
+               reject.empty() && clearVerdict.empty();
     }
 };
 
@@ -68,7 +72,7 @@ struct Candidate
 struct RoundRecord
 {
     int round = 0;
-    SteeringFeedback feedback; // applied before the round's proposals
+    std::vector<SteeringFeedback> feedback; // applied before the round's proposals, in order
     std::vector<int> candidates;
     long long budget = 0;      // the simulator runs it was given
     long long evaluations = 0; // and spent

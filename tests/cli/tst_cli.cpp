@@ -180,7 +180,7 @@ private Q_SLOTS:
         QVERIFY(placed["producer"].toObject()["evaluations"].toInt() > 0);
         // Logged: the feedback with the round it preceded, every candidate with its placement.
         const QJsonObject l = QJsonDocument::fromJson(ps::test::readFile(log.toStdString())).object();
-        QCOMPARE(l["rounds"].toArray()[1].toObject()["feedback"].toObject()["objective"].toString().left(24),
+        QCOMPARE(l["rounds"].toArray()[1].toObject()["feedback"].toArray()[0].toObject()["objective"].toString().left(24),
                  QString("makespan=1,bytes=0.5,mem"));
         for (const auto &c : l["candidates"].toArray()) {
             QVERIFY(c.toObject()["arm"].toString() != "cpop" || c.toObject()["round"].toInt() < 3);

@@ -1,0 +1,247 @@
+#include "views/ModelMapView.h"
+
+#include "views/DeviceColors.h"
+#include "views/Format.h"
+
+#include <QMouseEvent>
+#include <QPainter>
+#include <QPainterPath>
+
+#include <algorithm>
+#include <cmath>
+
+namespace ps {
+
+QString ModelMapView::axisName(Axis a)
+{
+    switch (a) {
+    case Axis::Ratio: return tr("makespan / bound");
+    case Axis::Bytes: return tr("moved bytes");
+    case Axis::Memory: return tr("peak memory share");
+    case Axis::Imbalance: return tr("busy-time imbalance");
+    case Axis::Score: return tr("score");
+    }
+    return {};
+}
+
+double ModelMapView::axisValue(Axis a, const Candidate &c)
+{
+    switch (a) {
+    case Axis::Ratio: return c.terms.bound > 0 ? c.terms.makespan / c.terms.bound : c.terms.makespan;
+    case Axis::Bytes: return c.terms.movedBytes;
+    case Axis::Memory: return c.terms.peakMemoryShare;
+    case Axis::Imbalance: return c.terms.imbalance;
+    case Axis::Score: return c.score;
+    }
+    return 0;
+}
+
+QColor ModelMapView::familyColor(const std::string &family)
+{
+    // Stable across sessions: by the family's name, through the device palette.
+    unsigned h = 2166136261u;
+    for (char ch : family)
+        h = (h ^ static_cast<unsigned char>(ch)) * 16777619u;
+    return deviceQColor(static_cast<int>(h % 23));
+}
+
+ModelMapView::ModelMapView(QWidget *parent) : QWidget(parent)
+{
+    setMinimumSize(220, 160);
+    setMouseTracking(false);
+}
+
+void ModelMapView::setCandidates(std::vector<Candidate> candidates, std::vector<double> agreement, int best)
+{
+    m_candidates = std::move(candidates);
+    m_agreement = std::move(agreement);
+    m_agreement.resize(m_candidates.size(), 1.0);
+    m_best = best;
+    updateRanges();
+    update();
+}
+
+void ModelMapView::setAxes(Axis x, Axis y)
+{
+    m_x = x;
+    m_y = y;
+    updateRanges();
+    update();
+}
+
+void ModelMapView::setSelection(const std::vector<int> &ids)
+{
+    m_selection = ids;
+    update();
+}
+
+void ModelMapView::updateRanges()
+{
+    if (m_candidates.empty())
+        return;
+    m_x0 = m_y0 = std::numeric_limits<double>::infinity();
+    m_x1 = m_y1 = -m_x0;
+    for (const Candidate &c : m_candidates) {
+        m_x0 = std::min(m_x0, axisValue(m_x, c));
+        m_x1 = std::max(m_x1, axisValue(m_x, c));
+        m_y0 = std::min(m_y0, axisValue(m_y, c));
+        m_y1 = std::max(m_y1, axisValue(m_y, c));
+    }
+    auto pad = [](double &a, double &b) {
+        const double span = b - a > 0 ? b - a : std::max(std::abs(a), 1e-12);
+        a -= 0.06 * span;
+        b += 0.06 * span;
+    };
+    pad(m_x0, m_x1);
+    pad(m_y0, m_y1);
+}
+
+QRectF ModelMapView::plotRect() const { return QRectF(52, 8, width() - 60, height() - 40); }
+
+QPointF ModelMapView::toWidget(double x, double y) const
+{
+    const QRectF r = plotRect();
+    return {r.left() + (x - m_x0) / (m_x1 - m_x0) * r.width(), r.bottom() - (y - m_y0) / (m_y1 - m_y0) * r.height()};
+}
+
+QPointF ModelMapView::glyphCentre(int id) const
+{
+    for (const Candidate &c : m_candidates)
+        if (c.id == id)
+            return toWidget(axisValue(m_x, c), axisValue(m_y, c));
+    return {-1, -1};
+}
+
+std::vector<int> ModelMapView::paretoFront() const
+{
+    std::vector<const Candidate *> sorted;
+    for (const Candidate &c : m_candidates)
+        sorted.push_back(&c);
+    std::sort(sorted.begin(), sorted.end(), [&](const Candidate *a, const Candidate *b) {
+        const double ax = axisValue(m_x, *a), bx = axisValue(m_x, *b);
+        return ax != bx ? ax < bx : axisValue(m_y, *a) < axisValue(m_y, *b);
+    });
+    std::vector<int> front;
+    double bestY = std::numeric_limits<double>::infinity();
+    for (const Candidate *c : sorted)
+        if (axisValue(m_y, *c) < bestY) {
+            bestY = axisValue(m_y, *c);
+            front.push_back(c->id);
+        }
+    return front;
+}
+
+int ModelMapView::candidateAt(const QPoint &p) const
+{
+    int hit = -1;
+    double nearest = 10.0;
+    for (const Candidate &c : m_candidates) {
+        const QPointF q = toWidget(axisValue(m_x, c), axisValue(m_y, c));
+        const double d = std::hypot(q.x() - p.x(), q.y() - p.y());
+        if (d < nearest) {
+            nearest = d;
+            hit = c.id;
+        }
+    }
+    return hit;
+}
+
+void ModelMapView::paintEvent(QPaintEvent *)
+{
+    QPainter p(this);
+    p.setRenderHint(QPainter::Antialiasing);
+    p.fillRect(rect(), palette().base());
+    const QRectF r = plotRect();
+    p.setPen(palette().mid().color());
+    p.drawRect(r);
+    QFont small = font();
+    small.setPointSizeF(std::max(6.5, small.pointSizeF() - 1.5));
+    p.setFont(small);
+    p.setPen(palette().text().color());
+    if (m_candidates.empty()) {
+        p.drawText(r, Qt::AlignCenter, tr("Run a round to see candidates here"));
+        return;
+    }
+    auto label = [&](Axis a, double v) {
+        return a == Axis::Bytes ? formatBytes(v) : a == Axis::Imbalance || a == Axis::Score ? formatSeconds(v)
+                                                                                           : QString::number(v, 'g', 4);
+    };
+    p.drawText(QRectF(r.left(), r.bottom() + 2, r.width(), 14), Qt::AlignLeft, label(m_x, m_x0));
+    p.drawText(QRectF(r.left(), r.bottom() + 2, r.width(), 14), Qt::AlignRight, label(m_x, m_x1));
+    p.drawText(QRectF(r.left(), r.bottom() + 16, r.width(), 14), Qt::AlignHCenter, axisName(m_x));
+    p.save();
+    p.translate(10, r.center().y());
+    p.rotate(-90);
+    p.drawText(QRectF(-r.height() / 2, -8, r.height(), 14), Qt::AlignHCenter, axisName(m_y));
+    p.restore();
+    p.drawText(QRectF(0, r.top(), r.left() - 4, 14), Qt::AlignRight, label(m_y, m_y1));
+    p.drawText(QRectF(0, r.bottom() - 14, r.left() - 4, 14), Qt::AlignRight, label(m_y, m_y0));
+
+    // The Pareto front, as a staircase.
+    const std::vector<int> front = paretoFront();
+    if (front.size() > 1) {
+        QPainterPath path;
+        for (size_t i = 0; i < front.size(); ++i) {
+            const QPointF q = glyphCentre(front[i]);
+            if (i == 0)
+                path.moveTo(q);
+            else {
+                path.lineTo(q.x(), path.currentPosition().y());
+                path.lineTo(q);
+            }
+        }
+        p.setPen(QPen(QColor(40, 40, 40, 140), 1.2, Qt::DashLine));
+        p.drawPath(path);
+    }
+    for (size_t i = 0; i < m_candidates.size(); ++i) {
+        const Candidate &c = m_candidates[i];
+        const QPointF q = toWidget(axisValue(m_x, c), axisValue(m_y, c));
+        const double radius = 3.0 + 4.0 * std::clamp(m_agreement[i], 0.0, 1.0);
+        const bool selected = std::find(m_selection.begin(), m_selection.end(), c.id) != m_selection.end();
+        QColor fill = familyColor(c.arm);
+        if (!c.terms.feasible)
+            fill.setAlpha(90);
+        p.setPen(QPen(selected ? QColor(0, 0, 0) : fill.darker(140), selected ? 2.2 : 1.0));
+        p.setBrush(fill);
+        if (c.verdict == Candidate::Verdict::Rejected)
+            p.drawRect(QRectF(q.x() - radius, q.y() - radius, 2 * radius, 2 * radius));
+        else
+            p.drawEllipse(q, radius, radius);
+        if (c.id == m_best) {
+            p.setBrush(Qt::NoBrush);
+            p.setPen(QPen(QColor(200, 30, 30), 1.6));
+            p.drawEllipse(q, radius + 3.5, radius + 3.5);
+        }
+    }
+    // Legend: the families present.
+    std::vector<std::string> families;
+    for (const Candidate &c : m_candidates)
+        if (std::find(families.begin(), families.end(), c.arm) == families.end())
+            families.push_back(c.arm);
+    double y = r.top() + 4;
+    for (const std::string &f : families) {
+        p.setPen(Qt::NoPen);
+        p.setBrush(familyColor(f));
+        p.drawEllipse(QPointF(r.right() - 96, y + 5), 4, 4);
+        p.setPen(palette().text().color());
+        p.drawText(QRectF(r.right() - 88, y - 2, 88, 14), Qt::AlignLeft, QString::fromStdString(f));
+        y += 13;
+    }
+}
+
+void ModelMapView::mousePressEvent(QMouseEvent *event)
+{
+    const int id = candidateAt(event->pos());
+    std::vector<int> sel = (event->modifiers() & Qt::ControlModifier) ? m_selection : std::vector<int>{};
+    if (id >= 0) {
+        auto it = std::find(sel.begin(), sel.end(), id);
+        if (it == sel.end())
+            sel.push_back(id);
+        else
+            sel.erase(it);
+    }
+    setSelection(sel);
+    Q_EMIT selectionChangedByUser(sel);
+}
+
+} // namespace ps

@@ -1,0 +1,55 @@
+#pragma once
+// The model map of a steering session: every candidate as a glyph in objective space (two
+// selectable axes), coloured by family, sized by its agreement with the person's edits, the
+// Pareto front of the two axes outlined, the best candidate ringed. Click selects (Ctrl adds).
+#include "core/steering/SteeringTypes.h"
+
+#include <QWidget>
+
+#include <map>
+#include <vector>
+
+namespace ps {
+
+class ModelMapView : public QWidget
+{
+    Q_OBJECT
+public:
+    enum class Axis { Ratio, Bytes, Memory, Imbalance, Score };
+    static QString axisName(Axis a);
+    static double axisValue(Axis a, const Candidate &c);
+
+    explicit ModelMapView(QWidget *parent = nullptr);
+    // Usable candidates only; agreement in [0, 1] per candidate (same order); best: an id or -1.
+    void setCandidates(std::vector<Candidate> candidates, std::vector<double> agreement, int best);
+    void setAxes(Axis x, Axis y);
+    void setSelection(const std::vector<int> &ids);
+    const std::vector<int> &selection() const { return m_selection; }
+    // Pareto-optimal candidates for the current axes (both minimised), by x.
+    std::vector<int> paretoFront() const;
+    // The candidate whose glyph is under a widget point, or -1.
+    int candidateAt(const QPoint &p) const;
+    QPointF glyphCentre(int id) const;
+    static QColor familyColor(const std::string &family);
+
+Q_SIGNALS:
+    void selectionChangedByUser(const std::vector<int> &ids);
+
+protected:
+    void paintEvent(QPaintEvent *event) override;
+    void mousePressEvent(QMouseEvent *event) override;
+
+private:
+    QRectF plotRect() const;
+    QPointF toWidget(double x, double y) const;
+    void updateRanges();
+
+    std::vector<Candidate> m_candidates;
+    std::vector<double> m_agreement;
+    int m_best = -1;
+    Axis m_x = Axis::Ratio, m_y = Axis::Bytes;
+    double m_x0 = 0, m_x1 = 1, m_y0 = 0, m_y1 = 1;
+    std::vector<int> m_selection;
+};
+
+} // namespace ps
