@@ -5,6 +5,8 @@
 #include "app/FileLoader.h"
 #include "app/RunsPanel.h"
 #include "app/Session.h"
+#include "app/SteeringController.h"
+#include "app/SteeringPanel.h"
 #include "core/InputError.h"
 #include "core/generators/Generators.h"
 #include "core/io/ClusterJson.h"
@@ -163,6 +165,18 @@ void MainWindow::createDocks()
     connect(m_runs, &RunsPanel::applyRequested, this,
             [this](const std::vector<int> &devices, const QString &what) { m_document->applyPlacement(devices, what); });
     connect(m_runs, &RunsPanel::log, this, &MainWindow::log);
+    m_steeringController = new SteeringController(this);
+    m_steering = new SteeringPanel(m_steeringController, m_document->undoStack());
+    connect(m_steering, &SteeringPanel::applyRequested, this,
+            [this](const std::vector<int> &devices, const QString &what) { m_document->applyPlacement(devices, what); });
+    connect(m_steering, &SteeringPanel::opsHighlighted, this, [this](const std::vector<int> &nodes, const QString &why) {
+        setSelection(nodes);
+        if (!nodes.empty())
+            m_graphView->reveal(nodes.front());
+        log(why);
+        m_status->setText(why);
+    });
+    connect(m_steering, &SteeringPanel::log, this, &MainWindow::log);
     m_log = new QPlainTextEdit;
     m_log->setReadOnly(true);
     m_log->setMaximumBlockCount(5000);
@@ -173,11 +187,13 @@ void MainWindow::createDocks()
     QDockWidget *devices = makeDock("devices", tr("Devices"), devicesTabs, Qt::RightDockWidgetArea);
     QDockWidget *metrics = makeDock("metrics", tr("Metrics"), m_metrics, Qt::RightDockWidgetArea);
     QDockWidget *models = makeDock("models", tr("Models"), m_runs, Qt::RightDockWidgetArea);
+    QDockWidget *steering = makeDock("steering", tr("Steering"), m_steering, Qt::RightDockWidgetArea);
     QDockWidget *historyDock = makeDock("history", tr("History"), history, Qt::RightDockWidgetArea);
     makeDock("timeline", tr("Timeline"), m_timeline, Qt::BottomDockWidgetArea);
     QDockWidget *logDock = makeDock("log", tr("Log"), m_log, Qt::BottomDockWidgetArea);
     tabifyDockWidget(metrics, models);
-    tabifyDockWidget(models, historyDock);
+    tabifyDockWidget(models, steering);
+    tabifyDockWidget(steering, historyDock);
     metrics->raise();
     tabifyDockWidget(dock("timeline"), logDock);
     dock("timeline")->raise();
@@ -331,7 +347,8 @@ void MainWindow::cancelLoading()
 
 bool MainWindow::busy() const
 {
-    return m_loader->inFlight() > 0 || m_graphView->layoutRunning() || m_runs->anyRunning();
+    return m_loader->inFlight() > 0 || m_graphView->layoutRunning() || m_runs->anyRunning() ||
+           m_steeringController->running();
 }
 
 void MainWindow::loaded(const LoadResult &r)
@@ -344,12 +361,8 @@ void MainWindow::loaded(const LoadResult &r)
     addRecent(r.path);
     if (r.session) {
         const SessionData &s = *r.session;
-        m_document->graphPath = s.graphPath;
-        m_document->clusterPath = s.clusterPath;
+        restoreSession(s);
         m_document->sessionPath = r.path;
-        m_document->producer = s.producer;
-        m_document->restore(s.graph, s.cluster, s.placement, s.pins);
-        m_runs->restoreRuns(s.runs);
         log(tr("Session %1 restored").arg(r.path));
         updateTitle();
         return;
@@ -515,10 +528,26 @@ void MainWindow::dropEvent(QDropEvent *event)
 
 // ---- sessions, autosave ----------------------------------------------------------------------
 
+void MainWindow::restoreSession(const SessionData &s)
+{
+    m_document->graphPath = s.graphPath;
+    m_document->clusterPath = s.clusterPath;
+    m_document->producer = s.producer;
+    m_document->restore(s.graph, s.cluster, s.placement, s.pins);
+    m_runs->restoreRuns(s.runs);
+    if (!s.steeringLog.empty()) {
+        try {
+            m_steeringController->restore(m_document->graph(), m_document->cluster(), s.steeringLog);
+        } catch (const InputError &e) {
+            log(tr("The steering session was not restored: %1").arg(QString::fromStdString(e.what())));
+        }
+    }
+}
+
 bool MainWindow::saveSessionTo(const QString &path)
 {
     try {
-        ps::saveSession(path, *m_document, m_runs->savedRuns());
+        ps::saveSession(path, *m_document, m_runs->savedRuns(), m_steeringController->logJson());
     } catch (const InputError &e) {
         showError(QString::fromStdString(e.what()));
         return false;
@@ -557,7 +586,7 @@ void MainWindow::autosaveNow()
         m_autosavedIndex == m_document->undoStack()->index())
         return;
     try {
-        ps::saveSession(autosavePath(), *m_document, m_runs->savedRuns());
+        ps::saveSession(autosavePath(), *m_document, m_runs->savedRuns(), m_steeringController->logJson());
         m_autosavedIndex = m_document->undoStack()->index();
     } catch (const InputError &e) {
         log(tr("Autosave failed: %1").arg(QString::fromStdString(e.what())));
@@ -570,12 +599,7 @@ bool MainWindow::recoverAutosave()
     if (!QFile::exists(path))
         return false;
     try {
-        SessionData s = loadSession(path);
-        m_document->graphPath = s.graphPath;
-        m_document->clusterPath = s.clusterPath;
-        m_document->producer = s.producer;
-        m_document->restore(s.graph, s.cluster, s.placement, s.pins);
-        m_runs->restoreRuns(s.runs);
+        restoreSession(loadSession(path));
         log(tr("Recovered the unsaved work of the last session"));
         QFile::remove(path);
         return true;
@@ -675,8 +699,26 @@ void MainWindow::showContextMenu(const std::vector<int> &nodes, const QPoint &gl
             a->setShortcut(QKeySequence(Qt::Key_1 + d));
         connect(a, &QAction::triggered, this, [this, d] { assignSelection(d); });
     }
+    QMenu *pinTo = menu.addMenu(tr("Pin to device"));
+    QMenu *prefer = menu.addMenu(tr("Prefer device"));
+    prefer->setToolTip(tr("A soft wish for steering: candidates that honour it rank higher"));
+    for (int d = 0; d < m_document->cluster().deviceCount(); ++d) {
+        const QString name = QString::fromStdString(m_document->cluster().device(d).name);
+        pinTo->addAction(name, this, [this, d] {
+            // Moving and pinning are one step for the person: one undo step.
+            m_document->undoStack()->beginMacro(tr("Pin %n op(s) to device", nullptr, static_cast<int>(m_selection.size())));
+            m_document->assign(m_selection, d);
+            m_document->setPinned(m_selection, true);
+            m_document->undoStack()->endMacro();
+        });
+        prefer->addAction(name, this, [this, d] { m_steering->preferDevice(m_selection, d); });
+    }
     menu.addAction(tr("Pin to current device"), this, [this] { m_document->setPinned(m_selection, true); });
     menu.addAction(tr("Unpin"), this, [this] { m_document->setPinned(m_selection, false); });
+    menu.addSeparator();
+    menu.addAction(tr("Keep together"), this, [this] { m_steering->keepTogether(m_selection); })
+        ->setEnabled(m_selection.size() > 1);
+    menu.addAction(tr("Mark as important"), this, [this] { m_steering->markImportant(m_selection); });
     menu.exec(globalPos);
 }
 
@@ -729,6 +771,8 @@ void MainWindow::refreshPlacement()
     m_timeline->setSelection(m_selection);
     m_metrics->setState(d.cluster(), schedule.get(), counts);
     m_runs->setProblem(d.graph(), d.cluster(), d.constraints());
+    m_steering->setProblem(d.graph(), d.cluster());
+    m_steering->setPins(d.pins());
     if (schedule)
         m_status->setText(tr("Makespan %1 (%2× bound)%3")
                               .arg(formatSeconds(schedule->makespan))

@@ -21,6 +21,9 @@ namespace ps {
 
 class ClusterTable;
 class DeviceView;
+class SteeringController;
+class SteeringPanel;
+struct SessionData;
 class Document;
 class FileLoader;
 class GraphView;
@@ -43,6 +46,7 @@ public:
     MetricsView *metricsView() const { return m_metrics; }
     ClusterTable *clusterTable() const { return m_clusterTable; }
     RunsPanel *runsPanel() const { return m_runs; }
+    SteeringPanel *steeringPanel() const { return m_steering; }
     FileLoader *loader() const { return m_loader; }
     QDockWidget *dock(const QString &name) const;
     QString logText() const;
@@ -87,6 +91,7 @@ private:
     void runSearch();
     void updateTitle();
     void showContextMenu(const std::vector<int> &nodes, const QPoint &globalPos);
+    void restoreSession(const SessionData &session);
 
     Document *m_document;
     FileLoader *m_loader;
@@ -96,6 +101,8 @@ private:
     TimelineView *m_timeline;
     MetricsView *m_metrics;
     RunsPanel *m_runs;
+    SteeringController *m_steeringController;
+    SteeringPanel *m_steering;
     QPlainTextEdit *m_log;
     QLineEdit *m_search;
     QProgressBar *m_progress;

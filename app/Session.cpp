@@ -24,7 +24,8 @@ bool isGraphJsonPath(const QString &path)
 }
 } // namespace
 
-void saveSession(const QString &path, const Document &document, const std::vector<SavedRun> &runs)
+void saveSession(const QString &path, const Document &document, const std::vector<SavedRun> &runs,
+                 const std::string &steeringLog)
 {
     if (!document.graph())
         throw InputError(path.toStdString() + ": nothing to save (no graph is open)");
@@ -64,6 +65,8 @@ void saveSession(const QString &path, const Document &document, const std::vecto
         j["runs"] = saved;
     }
     j["producer"] = document.producer.toStdString();
+    if (!steeringLog.empty())
+        j["steering"] = Json::parse(steeringLog);
     QSaveFile file(path);
     const std::string text = j.dump(1);
     if (!file.open(QIODevice::WriteOnly) || file.write(text.data(), static_cast<qint64>(text.size())) < 0 ||
@@ -134,6 +137,8 @@ SessionData loadSession(const QString &path)
             }
             s.runs.push_back(std::move(run));
         }
+        if (j.contains("steering"))
+            s.steeringLog = j["steering"].dump();
     } catch (const Json::exception &e) {
         throw InputError(where + ": malformed session (" + e.what() + ")");
     }

@@ -9,6 +9,7 @@
 #include <QString>
 
 #include <memory>
+#include <string>
 #include <vector>
 
 namespace ps {
@@ -33,10 +34,12 @@ struct SessionData
     std::vector<int> placement, pins;
     QString producer;
     std::vector<SavedRun> runs;
+    std::string steeringLog; // the Steering dock's session as its log (JSON); empty: none
 };
 
 // Throws InputError with the file name on any problem.
-void saveSession(const QString &path, const Document &document, const std::vector<SavedRun> &runs = {});
+void saveSession(const QString &path, const Document &document, const std::vector<SavedRun> &runs = {},
+                 const std::string &steeringLog = {});
 SessionData loadSession(const QString &path);
 
 } // namespace ps

@@ -2,6 +2,7 @@
 #include "app/MainWindow.h"
 #include "app/Document.h"
 #include "app/RunsPanel.h"
+#include "app/SteeringPanel.h"
 #include "models/ModelImporters.h"
 #include "views/GraphView.h"
 
@@ -13,6 +14,7 @@
 #include <QThread>
 
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 
 namespace {
@@ -23,9 +25,10 @@ void usage()
               "  FILE        graphs (.graph.json[.gz], .dot, .onnx, .pt, METIS .graph), clusters,\n"
               "              placements or a session (.pstudio); none: a built-in example\n"
               "  --run SPEC  start a model run in the Models dock once the files are open (repeatable)\n"
+              "  --steer N   run N steering rounds in the Steering dock once the files are open\n"
               "  --size WxH  the window's size\n"
               "  --screenshot PNG  render the window (or one dock: graph, devices, timeline, metrics,\n"
-              "              models, history, log) offscreen once everything is loaded, and exit");
+              "              models, steering, history, log) offscreen once everything is loaded, and exit");
 }
 
 // Waits until loads and the graph layout are done (at most `limitMs`).
@@ -49,6 +52,7 @@ bool settle(ps::MainWindow &window, int limitMs)
 int main(int argc, char **argv)
 {
     QString screenshot, dockName, size;
+    int steerRounds = 0;
     QStringList inputs, runs;
     for (int i = 1; i < argc; ++i) {
         if (!std::strcmp(argv[i], "--help") || !std::strcmp(argv[i], "-h")) {
@@ -60,13 +64,21 @@ int main(int argc, char **argv)
             return 0;
         }
         if (!std::strcmp(argv[i], "--screenshot") || !std::strcmp(argv[i], "--dock") ||
-            !std::strcmp(argv[i], "--run") || !std::strcmp(argv[i], "--size")) {
+            !std::strcmp(argv[i], "--run") || !std::strcmp(argv[i], "--size") || !std::strcmp(argv[i], "--steer")) {
             if (i + 1 >= argc) {
                 std::fprintf(stderr, "error: %s needs a value\n", argv[i]);
                 return 2;
             }
             if (!std::strcmp(argv[i], "--run")) {
                 runs << QString::fromLocal8Bit(argv[++i]);
+                continue;
+            }
+            if (!std::strcmp(argv[i], "--steer")) {
+                steerRounds = std::atoi(argv[++i]);
+                if (steerRounds < 1 || steerRounds > 1000) {
+                    std::fprintf(stderr, "error: --steer needs a number of rounds from 1 to 1000\n");
+                    return 2;
+                }
                 continue;
             }
             if (!std::strcmp(argv[i], "--size")) {
@@ -114,6 +126,10 @@ int main(int argc, char **argv)
         settle(window, 120000); // the files first
         for (const QString &spec : runs)
             window.runsPanel()->start(spec.section(' ', 0, 0), 600, 1, spec.section(' ', 1));
+    }
+    if (steerRounds > 0) {
+        settle(window, 120000);
+        window.steeringPanel()->runRounds(steerRounds);
     }
     if (screenshot.isEmpty())
         return app.exec();

@@ -36,13 +36,27 @@ double ModelMapView::axisValue(Axis a, const Candidate &c)
     return 0;
 }
 
-QColor ModelMapView::familyColor(const std::string &family)
+void ModelMapView::setFamilies(const std::vector<std::string> &families)
 {
-    // Stable across sessions: by the family's name, through the device palette.
-    unsigned h = 2166136261u;
-    for (char ch : family)
-        h = (h ^ static_cast<unsigned char>(ch)) * 16777619u;
-    return deviceQColor(static_cast<int>(h % 23));
+    m_families = families;
+    update();
+}
+
+QColor ModelMapView::familyColor(const std::string &family) const
+{
+    // Twenty distinct colours (Tableau 20, darker shades first).
+    static const QRgb kPalette[] = {0x1f77b4, 0xff7f0e, 0x2ca02c, 0xd62728, 0x9467bd, 0x8c564b, 0xe377c2,
+                                    0x7f7f7f, 0xbcbd22, 0x17becf, 0xaec7e8, 0xffbb78, 0x98df8a, 0xff9896,
+                                    0xc5b0d5, 0xc49c94, 0xf7b6d2, 0xc7c7c7, 0xdbdb8d, 0x9edae5};
+    auto it = std::find(m_families.begin(), m_families.end(), family);
+    size_t i = it != m_families.end() ? static_cast<size_t>(it - m_families.begin()) : 0;
+    if (it == m_families.end()) {
+        unsigned h = 2166136261u;
+        for (char ch : family)
+            h = (h ^ static_cast<unsigned char>(ch)) * 16777619u;
+        i = h;
+    }
+    return QColor(kPalette[i % 20]);
 }
 
 ModelMapView::ModelMapView(QWidget *parent) : QWidget(parent)
@@ -87,13 +101,20 @@ void ModelMapView::updateRanges()
         m_y0 = std::min(m_y0, axisValue(m_y, c));
         m_y1 = std::max(m_y1, axisValue(m_y, c));
     }
-    auto pad = [](double &a, double &b) {
+    m_logX = m_x0 > 0 && m_x1 > 10 * m_x0;
+    m_logY = m_y0 > 0 && m_y1 > 10 * m_y0;
+    auto pad = [](double &a, double &b, bool log) {
+        if (log) {
+            a /= 1.15;
+            b *= 1.15;
+            return;
+        }
         const double span = b - a > 0 ? b - a : std::max(std::abs(a), 1e-12);
         a -= 0.06 * span;
         b += 0.06 * span;
     };
-    pad(m_x0, m_x1);
-    pad(m_y0, m_y1);
+    pad(m_x0, m_x1, m_logX);
+    pad(m_y0, m_y1, m_logY);
 }
 
 QRectF ModelMapView::plotRect() const { return QRectF(52, 8, width() - 60, height() - 40); }
@@ -101,7 +122,11 @@ QRectF ModelMapView::plotRect() const { return QRectF(52, 8, width() - 60, heigh
 QPointF ModelMapView::toWidget(double x, double y) const
 {
     const QRectF r = plotRect();
-    return {r.left() + (x - m_x0) / (m_x1 - m_x0) * r.width(), r.bottom() - (y - m_y0) / (m_y1 - m_y0) * r.height()};
+    auto share = [](double v, double lo, double hi, bool log) {
+        return log ? std::log(std::max(v, lo) / lo) / std::log(hi / lo) : (v - lo) / (hi - lo);
+    };
+    return {r.left() + share(x, m_x0, m_x1, m_logX) * r.width(),
+            r.bottom() - share(y, m_y0, m_y1, m_logY) * r.height()};
 }
 
 QPointF ModelMapView::glyphCentre(int id) const
@@ -168,11 +193,13 @@ void ModelMapView::paintEvent(QPaintEvent *)
     };
     p.drawText(QRectF(r.left(), r.bottom() + 2, r.width(), 14), Qt::AlignLeft, label(m_x, m_x0));
     p.drawText(QRectF(r.left(), r.bottom() + 2, r.width(), 14), Qt::AlignRight, label(m_x, m_x1));
-    p.drawText(QRectF(r.left(), r.bottom() + 16, r.width(), 14), Qt::AlignHCenter, axisName(m_x));
+    p.drawText(QRectF(r.left(), r.bottom() + 16, r.width(), 14), Qt::AlignHCenter,
+               axisName(m_x) + (m_logX ? tr(" (log)") : QString()));
     p.save();
     p.translate(10, r.center().y());
     p.rotate(-90);
-    p.drawText(QRectF(-r.height() / 2, -8, r.height(), 14), Qt::AlignHCenter, axisName(m_y));
+    p.drawText(QRectF(-r.height() / 2, -8, r.height(), 14), Qt::AlignHCenter,
+               axisName(m_y) + (m_logY ? tr(" (log)") : QString()));
     p.restore();
     p.drawText(QRectF(0, r.top(), r.left() - 4, 14), Qt::AlignRight, label(m_y, m_y1));
     p.drawText(QRectF(0, r.bottom() - 14, r.left() - 4, 14), Qt::AlignRight, label(m_y, m_y0));

@@ -30,7 +30,11 @@ public:
     // The candidate whose glyph is under a widget point, or -1.
     int candidateAt(const QPoint &p) const;
     QPointF glyphCentre(int id) const;
-    static QColor familyColor(const std::string &family);
+    // Colours follow the order of the families given (distinct for the first twenty).
+    void setFamilies(const std::vector<std::string> &families);
+    QColor familyColor(const std::string &family) const;
+    bool logX() const { return m_logX; }
+    bool logY() const { return m_logY; }
 
 Q_SIGNALS:
     void selectionChangedByUser(const std::vector<int> &ids);
@@ -49,6 +53,8 @@ private:
     int m_best = -1;
     Axis m_x = Axis::Ratio, m_y = Axis::Bytes;
     double m_x0 = 0, m_x1 = 1, m_y0 = 0, m_y1 = 1;
+    bool m_logX = false, m_logY = false; // when the values span more than a factor of ten
+    std::vector<std::string> m_families;
     std::vector<int> m_selection;
 };
 

@@ -33,6 +33,8 @@ RankingTable::RankingTable(QWidget *parent) : QTableWidget(parent)
     verticalHeader()->setVisible(false);
     verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 4);
     horizontalHeader()->setStretchLastSection(true);
+    horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    horizontalHeader()->setSectionResizeMode(Params, QHeaderView::Interactive);
     connect(this, &QTableWidget::itemSelectionChanged, this, [this] {
         if (!m_settingSelection)
             Q_EMIT selectionChangedByUser(selectedIds());
@@ -72,6 +74,7 @@ void RankingTable::setRows(const std::vector<Candidate> &ranked, const std::vect
         item(r, Params)->setToolTip(params);
     }
     setSortingEnabled(true);
+    setColumnWidth(Params, 220);
     setFilter(m_filter);
     m_settingSelection = false;
     setSelectedIds(keep);

@@ -308,6 +308,8 @@ std::string steeringLogJson(const SteeringSession &session, const Graph &graph, 
                           {"budget", r.budget},
                           {"evaluations", r.evaluations}});
     j["rounds"] = rounds;
+    j["pending"] = feedbackList(session.pendingFeedback(), static_cast<int>(session.rounds().size()) + 1, graph,
+                                cluster);
     Json candidates = Json::array();
     for (const Candidate &c : session.candidates()) {
         Json cj{{"id", c.id},       {"round", c.round}, {"arm", c.arm},   {"spec", c.spec},
@@ -371,6 +373,9 @@ SteeringLogDoc parseSteeringLog(const std::string &text, const std::string &sour
             doc.roundCandidates.push_back(r.at("candidates").get<std::vector<int>>());
             doc.roundBudgets.push_back(r.at("budget").get<long long>());
         }
+        if (j.contains("pending"))
+            for (const Json &f : j["pending"])
+                doc.feedback.push_back(feedbackFrom(f, source));
         for (const Json &cj : j.at("candidates")) {
             Candidate c;
             c.id = cj.at("id").get<int>();

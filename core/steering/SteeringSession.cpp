@@ -5,6 +5,7 @@
 #include "core/graph/Graph.h"
 #include "core/placers/PlacerRegistry.h"
 #include "core/sim/Simulator.h"
+#include "core/steering/SteeringLog.h"
 
 #include <algorithm>
 #include <atomic>
@@ -577,6 +578,50 @@ std::vector<int> SteeringSession::runRound(const RunControl &control)
                     break;
                 }
     return m_rounds.back().candidates;
+}
+
+void SteeringSession::restore(const SteeringLogDoc &doc, const Graph &graph, const Cluster &cluster)
+{
+    std::vector<std::string> names;
+    for (int d = 0; d < cluster.deviceCount(); ++d)
+        names.push_back(cluster.device(d).name);
+    if (names != doc.deviceNames)
+        throw InputError("the steering log was made for another cluster (its devices differ)");
+    for (size_t i = 0; i < doc.candidates.size(); ++i) {
+        const Candidate &c = doc.candidates[i];
+        if (c.id != static_cast<int>(i) || (c.error.empty() && static_cast<int>(c.devices.size()) != graph.nodeCount()))
+            throw InputError("the steering log was made for another graph (candidate " + std::to_string(i) +
+                             " does not fit it)");
+    }
+    m_candidates = doc.candidates;
+    m_rounds.clear();
+    m_pending.clear();
+    m_evaluations = 0;
+    for (Arm &a : m_arms)
+        a.duplicates = 0;
+    for (const Candidate &c : m_candidates)
+        if (c.duplicateOf >= 0)
+            for (Arm &a : m_arms)
+                a.duplicates += a.name == c.arm;
+    const int rounds = static_cast<int>(doc.roundBudgets.size());
+    for (int r = 1; r <= rounds + 1; ++r) {
+        for (const FeedbackText &t : doc.feedback)
+            if (t.round == r)
+                apply(resolveFeedback(t, graph, cluster, *this, "the steering log"));
+        if (r > rounds)
+            break;
+        RoundRecord rec;
+        rec.round = r;
+        rec.budget = doc.roundBudgets[r - 1];
+        rec.candidates = doc.roundCandidates[r - 1];
+        for (int id : rec.candidates)
+            rec.evaluations += m_candidates.at(static_cast<size_t>(id)).evaluations;
+        rec.feedback = std::move(m_pending);
+        m_pending.clear();
+        m_evaluations += rec.evaluations;
+        m_rounds.push_back(std::move(rec));
+    }
+    rescore();
 }
 
 } // namespace ps

@@ -25,6 +25,7 @@ namespace ps {
 class Graph;
 class Cluster;
 class PlacerRegistry;
+struct SteeringLogDoc;
 
 class SteeringSession
 {
@@ -47,6 +48,11 @@ public:
     const Candidate &candidate(int id) const { return m_candidates.at(static_cast<size_t>(id)); }
     const std::vector<Candidate> &candidates() const { return m_candidates; }
     const std::vector<RoundRecord> &rounds() const { return m_rounds; }
+    // Feedback given since the last round (it will be recorded with the next one).
+    const std::vector<SteeringFeedback> &pendingFeedback() const { return m_pending; }
+    // Takes a logged session back: its candidates, rounds and feedback (re-applied in order,
+    // without running anything). InputError when the log does not fit this graph and cluster.
+    void restore(const SteeringLogDoc &doc, const Graph &graph, const Cluster &cluster);
     const SteeringSettings &settings() const { return m_settings; }
     void setRoundEvaluations(long long evaluations) { m_settings.roundEvaluations = evaluations; }
     void setPerRound(int perRound) { m_settings.perRound = perRound; }

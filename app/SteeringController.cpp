@@ -1,0 +1,174 @@
+#include "app/SteeringController.h"
+
+#include "core/InputError.h"
+#include "core/placers/PlacerRegistry.h"
+#include "core/steering/SteeringLog.h"
+
+#include <QDateTime>
+#include <QPointer>
+#include <QThread>
+#include <QtConcurrent>
+
+namespace ps {
+
+SteeringController::SteeringController(QObject *parent) : QObject(parent)
+{
+    connect(&m_watcher, &QFutureWatcher<QString>::finished, this, &SteeringController::workDone);
+}
+
+SteeringController::~SteeringController()
+{
+    cancel();
+    waitForIdle();
+}
+
+void SteeringController::waitForIdle()
+{
+    if (m_watcher.isRunning())
+        m_watcher.waitForFinished();
+}
+
+void SteeringController::reset(std::shared_ptr<const Graph> graph, const Cluster &cluster, SteeringSettings settings)
+{
+    cancel();
+    waitForIdle();
+    m_running = false;
+    m_session.reset();
+    m_ensemble.reset();
+    m_queued.clear();
+    m_graph = std::move(graph);
+    m_cluster = cluster;
+    if (m_graph && m_graph->nodeCount() > 0 && m_cluster.deviceCount() > 0)
+        m_session = std::make_unique<SteeringSession>(*m_graph, m_cluster, PlacerRegistry::builtin(), settings);
+    Q_EMIT changed();
+}
+
+void SteeringController::restore(std::shared_ptr<const Graph> graph, const Cluster &cluster, const std::string &logJson)
+{
+    const SteeringLogDoc doc = parseSteeringLog(logJson, "the session's steering log");
+    reset(std::move(graph), cluster, doc.settings);
+    if (m_session)
+        m_session->restore(doc, *m_graph, m_cluster);
+    if (doc.haveEnsemble)
+        m_ensemble = doc.ensemble;
+    Q_EMIT changed();
+}
+
+std::string SteeringController::logJson() const
+{
+    if (!m_session || m_running)
+        return {};
+    return steeringLogJson(*m_session, *m_graph, m_cluster, m_ensemble ? &*m_ensemble : nullptr);
+}
+
+void SteeringController::apply(const SteeringFeedback &feedback)
+{
+    if (!m_session || feedback.empty())
+        return;
+    if (m_running) {
+        m_queued.push_back(feedback);
+        return;
+    }
+    m_session->apply(feedback);
+    Q_EMIT changed();
+}
+
+void SteeringController::syncPins(const std::vector<int> &pins)
+{
+    if (!m_session)
+        return;
+    SteeringFeedback f;
+    const std::vector<int> &have = m_session->personPins();
+    for (size_t v = 0; v < pins.size() && v < have.size(); ++v)
+        if (pins[v] != have[v] && !(pins[v] < 0 && have[v] < 0))
+            f.pins.emplace_back(static_cast<int>(v), pins[v] < 0 ? -1 : pins[v]);
+    apply(f);
+}
+
+void SteeringController::startWork(std::function<void(const RunControl &)> work)
+{
+    m_cancel = false;
+    m_running = true;
+    QPointer<SteeringController> self(this);
+    m_watcher.setFuture(QtConcurrent::run([this, self, work]() -> QString {
+        RunControl control;
+        control.cancel = &m_cancel;
+        control.progress = [this, self](const Progress &p) {
+            // At most 20 updates a second reach the event loop.
+            const qint64 now = QDateTime::currentMSecsSinceEpoch();
+            if (now - m_lastProgressMs < 50 && p.fraction < 1)
+                return;
+            m_lastProgressMs = now;
+            const double fraction = p.fraction;
+            const QString text = QString::fromStdString(p.message);
+            QMetaObject::invokeMethod(
+                this, [self, fraction, text] {
+                    if (self)
+                        Q_EMIT self->progress(fraction, text);
+                },
+                Qt::QueuedConnection);
+        };
+        try {
+            work(control);
+        } catch (const std::exception &e) {
+            return QString::fromStdString(e.what());
+        }
+        return {};
+    }));
+}
+
+void SteeringController::workDone()
+{
+    m_running = false;
+    const QString error = m_watcher.result();
+    std::vector<SteeringFeedback> queued;
+    queued.swap(m_queued);
+    for (const SteeringFeedback &f : queued) {
+        try {
+            m_session->apply(f);
+        } catch (const InputError &e) {
+            Q_EMIT failed(QString::fromStdString(e.what()));
+        }
+    }
+    if (!error.isEmpty())
+        Q_EMIT failed(error);
+    Q_EMIT changed();
+    Q_EMIT finished();
+}
+
+void SteeringController::runRounds(int rounds, int perRound, long long evaluations)
+{
+    if (!m_session || m_running)
+        return;
+    m_session->setPerRound(std::max(1, perRound));
+    m_session->setRoundEvaluations(std::max(1LL, evaluations));
+    SteeringSession *session = m_session.get();
+    startWork([session, rounds](const RunControl &control) {
+        for (int r = 0; r < rounds && !control.cancelled(); ++r) {
+            RunControl each = control;
+            each.progress = [&control, r, rounds](const Progress &p) {
+                Progress q = p;
+                q.fraction = (r + p.fraction) / rounds;
+                q.message = QStringLiteral("round %1/%2: ").arg(r + 1).arg(rounds).toStdString() + p.message;
+                control.report(q);
+            };
+            session->runRound(each);
+        }
+    });
+}
+
+void SteeringController::formEnsemble(int size, long long evaluations)
+{
+    if (!m_session || m_running)
+        return;
+    SteeringSession *session = m_session.get();
+    auto *result = &m_ensemble;
+    startWork([session, result, size, evaluations](const RunControl &control) {
+        EnsembleResult e = session->ensemble(size, evaluations, control);
+        *result = std::move(e); // read by the GUI thread only after finished()
+    });
+}
+
+void SteeringController::cancel() { m_cancel = true; }
+
+} // namespace ps

@@ -1,0 +1,72 @@
+#pragma once
+// Runs a steering session off the GUI thread: rounds (or an ensemble) in a worker, progress
+// throttled to the event loop, cancel. The session is touched by one thread at a time: while a
+// round runs, feedback is queued and applied when it ends; views read the session only while
+// idle (after changed()).
+#include "core/cluster/Cluster.h"
+#include "core/graph/Graph.h"
+#include "core/steering/SteeringSession.h"
+
+#include <QFutureWatcher>
+#include <QObject>
+
+#include <atomic>
+#include <memory>
+#include <optional>
+
+namespace ps {
+
+class SteeringController : public QObject
+{
+    Q_OBJECT
+public:
+    explicit SteeringController(QObject *parent = nullptr);
+    ~SteeringController() override;
+
+    // A new session for this graph and cluster (the old one is cancelled and dropped).
+    void reset(std::shared_ptr<const Graph> graph, const Cluster &cluster, SteeringSettings settings);
+    // Restores a session from its log (the app session's "steering" entry).
+    void restore(std::shared_ptr<const Graph> graph, const Cluster &cluster, const std::string &logJson);
+    std::string logJson() const; // empty without a session
+
+    bool hasSession() const { return m_session != nullptr; }
+    bool running() const { return m_running; }
+    // Valid while idle.
+    const SteeringSession *session() const { return m_running ? nullptr : m_session.get(); }
+    const std::optional<EnsembleResult> &ensemble() const { return m_ensemble; }
+    std::shared_ptr<const Graph> graph() const { return m_graph; }
+    const Cluster &cluster() const { return m_cluster; }
+
+    // Applied at once when idle, else when the running work ends. InputError on bad feedback
+    // (when idle).
+    void apply(const SteeringFeedback &feedback);
+    // The person's pins as a device per node (-1: none): what differs becomes feedback.
+    void syncPins(const std::vector<int> &pins);
+    // `rounds` rounds of `perRound` candidates and `evaluations` simulator runs each.
+    void runRounds(int rounds, int perRound, long long evaluations);
+    void formEnsemble(int size, long long evaluations);
+    void cancel();
+    void waitForIdle();
+
+Q_SIGNALS:
+    void progress(double fraction, const QString &text);
+    void changed();  // ranking, candidates or feedback changed (read the session now)
+    void finished(); // the running work ended (also when cancelled or failed)
+    void failed(const QString &message);
+
+private:
+    void startWork(std::function<void(const RunControl &)> work);
+    void workDone();
+
+    std::shared_ptr<const Graph> m_graph;
+    Cluster m_cluster;
+    std::unique_ptr<SteeringSession> m_session;
+    std::optional<EnsembleResult> m_ensemble;
+    std::vector<SteeringFeedback> m_queued;
+    QFutureWatcher<QString> m_watcher;
+    std::atomic<bool> m_cancel{false};
+    bool m_running = false;
+    qint64 m_lastProgressMs = 0;
+};
+
+} // namespace ps
