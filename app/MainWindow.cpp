@@ -773,6 +773,7 @@ void MainWindow::refreshPlacement()
     m_runs->setProblem(d.graph(), d.cluster(), d.constraints());
     m_steering->setProblem(d.graph(), d.cluster());
     m_steering->setPins(d.pins());
+    m_steering->setPlacement(d.placement());
     if (schedule)
         m_status->setText(tr("Makespan %1 (%2× bound)%3")
                               .arg(formatSeconds(schedule->makespan))

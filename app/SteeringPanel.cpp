@@ -98,10 +98,12 @@ SteeringPanel::SteeringPanel(SteeringController *controller, QUndoStack *undo, Q
     m_perRound->setRange(1, 256);
     m_perRound->setValue(8);
     m_perRound->setToolTip(tr("Candidates per round"));
+    m_perRound->setObjectName("perRound");
     m_evaluations = new QSpinBox;
     m_evaluations->setRange(10, 10000000);
     m_evaluations->setSingleStep(500);
     m_evaluations->setValue(2000);
+    m_evaluations->setObjectName("roundEvaluations");
     m_evaluations->setToolTip(tr("Simulator runs a round may spend, all its candidates together"));
     m_autoRounds = new QSpinBox;
     m_autoRounds->setRange(1, 1000);
@@ -244,8 +246,8 @@ SteeringPanel::SteeringPanel(SteeringController *controller, QUndoStack *undo, Q
     connect(m_accept, &QPushButton::clicked, this, [this] { setVerdict(m_selection, true); });
     connect(m_reject, &QPushButton::clicked, this, [this] { setVerdict(m_selection, false); });
     connect(m_disagree, &QPushButton::clicked, this, &SteeringPanel::showDisagreement);
-    connect(m_map, &ModelMapView::selectionChangedByUser, this, &SteeringPanel::selectCandidates);
-    connect(m_table, &RankingTable::selectionChangedByUser, this, &SteeringPanel::selectCandidates);
+    connect(m_map, &ModelMapView::selectionChangedByUser, this, &SteeringPanel::brushCandidates);
+    connect(m_table, &RankingTable::selectionChangedByUser, this, &SteeringPanel::brushCandidates);
     connect(m_controller, &SteeringController::changed, this, &SteeringPanel::refresh);
     connect(m_controller, &SteeringController::progress, this, [this](double f, const QString &text) {
         m_progress->setValue(static_cast<int>(1000 * f));
@@ -487,6 +489,25 @@ void SteeringPanel::selectCandidates(const std::vector<int> &ids)
     m_table->setSelectedIds(ids);
     m_apply->setEnabled(!ids.empty() && !m_controller->running());
     m_compare->setEnabled(ids.size() >= 2 && !m_controller->running());
+}
+
+void SteeringPanel::brushCandidates(const std::vector<int> &ids)
+{
+    selectCandidates(ids);
+    const SteeringSession *s = m_controller->session();
+    if (!s || ids.size() != 1)
+        return;
+    const Candidate &c = s->candidate(ids.front());
+    std::vector<int> moved;
+    for (size_t v = 0; v < c.devices.size() && v < m_placement.size(); ++v)
+        if (c.devices[v] != m_placement[v])
+            moved.push_back(static_cast<int>(v));
+    Q_EMIT opsHighlighted(moved, tr("Candidate #%1 (%2): %3, %4× bound; applying it moves %n op(s)", nullptr,
+                                    static_cast<int>(moved.size()))
+                                     .arg(c.id)
+                                     .arg(QString::fromStdString(c.arm))
+                                     .arg(formatSeconds(c.terms.makespan))
+                                     .arg(c.terms.bound > 0 ? c.terms.makespan / c.terms.bound : 0, 0, 'f', 3));
 }
 
 void SteeringPanel::setRunning(bool running)

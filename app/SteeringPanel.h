@@ -43,6 +43,9 @@ public:
     void setProblem(std::shared_ptr<const Graph> graph, const Cluster &cluster);
     // The person's pins (device per node, -1 none): every later candidate honours them.
     void setPins(const std::vector<int> &pins) { m_pins = pins; }
+    // The placement being edited: selecting one candidate selects, in the graph, the ops that
+    // applying it would move.
+    void setPlacement(const std::vector<int> &placement) { m_placement = placement; }
 
     // Feedback from the graph view's context menu; one undo step each.
     void preferDevice(const std::vector<int> &nodes, int device);
@@ -60,6 +63,8 @@ public:
     void compareSelected();
     void showDisagreement();
     void selectCandidates(const std::vector<int> &ids);
+    // The same, as a person's click in the map or the table: also brushes the graph view.
+    void brushCandidates(const std::vector<int> &ids);
 
     SteeringController *controller() const { return m_controller; }
     ModelMapView *modelMap() const { return m_map; }
@@ -87,7 +92,7 @@ private:
     QUndoStack *m_undo;
     std::shared_ptr<const Graph> m_graph;
     std::string m_clusterKey;
-    std::vector<int> m_pins;
+    std::vector<int> m_pins, m_placement;
     std::vector<int> m_selection;
     double m_weights[4] = {1, 0, 0, 0};
     bool m_refreshing = false;
