@@ -117,7 +117,7 @@ void ModelMapView::updateRanges()
     pad(m_y0, m_y1, m_logY);
 }
 
-QRectF ModelMapView::plotRect() const { return QRectF(52, 8, width() - 60, height() - 40); }
+QRectF ModelMapView::plotRect() const { return QRectF(66, 8, width() - 74, height() - 40); }
 
 QPointF ModelMapView::toWidget(double x, double y) const
 {

@@ -19,6 +19,17 @@ bool Preferences::isImportant(int v) const
     return std::find(important.begin(), important.end(), v) != important.end();
 }
 
+double Preferences::splitShare(const std::vector<int> &group, const std::vector<int> &devices, int deviceCount)
+{
+    if (group.size() < 2)
+        return 0;
+    std::vector<int> count(deviceCount, 0);
+    for (int v : group)
+        ++count[devices[v]];
+    const int most = *std::max_element(count.begin(), count.end());
+    return double(group.size() - most) / double(group.size() - 1);
+}
+
 namespace {
 
 struct WeightName
@@ -128,16 +139,8 @@ double ObjectiveJudge::preferencePenalty(const std::vector<int> &devices) const
     for (const auto &[v, d] : p.preferDevice)
         if (devices[v] != d)
             broken += p.isImportant(v) ? Preferences::kImportantWeight : 1;
-    for (const auto &group : p.together) {
-        // A group counts by the share of its members off the group's most common device.
-        if (group.size() < 2)
-            continue;
-        std::vector<int> count(m_cluster.deviceCount(), 0);
-        for (int v : group)
-            ++count[devices[v]];
-        const int most = *std::max_element(count.begin(), count.end());
-        broken += double(group.size() - most) / double(group.size() - 1);
-    }
+    for (const auto &group : p.together)
+        broken += Preferences::splitShare(group, devices, m_cluster.deviceCount());
     return broken / m_preferenceTotal;
 }
 

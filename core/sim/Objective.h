@@ -27,6 +27,9 @@ struct Preferences
 
     bool empty() const { return preferDevice.empty() && together.empty(); }
     bool isImportant(int v) const;
+    // How far a "together" group is split: the share of its members off its most common device
+    // (0 together, 1 all apart; 0 for groups of fewer than two).
+    static double splitShare(const std::vector<int> &group, const std::vector<int> &devices, int deviceCount);
 };
 
 struct Objective

@@ -1,5 +1,7 @@
 #include "core/sim/Simulator.h"
 
+#include "core/placement/Constraints.h"
+
 #include "core/InputError.h"
 #include "core/placement/Placement.h"
 #include "core/sim/CostModel.h"
@@ -635,28 +637,7 @@ std::vector<std::string> constraintViolations(const Graph &graph, const Cluster 
                                               const std::vector<int> &deviceOfNode,
                                               const std::vector<double> &usage)
 {
-    std::vector<std::string> bad;
-    for (int d = 0; d < cluster.deviceCount(); ++d)
-        if (usage[d] > cluster.device(d).memoryBytes)
-            bad.push_back("memory:" + cluster.device(d).name);
-    std::vector<int> pinDevice;
-    for (const std::string &name : graph.pinNames())
-        pinDevice.push_back(cluster.findDevice(name));
-    std::map<std::string, int> groupDevice; // sorted by name; -2 once split
-    for (int v = 0; v < graph.nodeCount(); ++v) {
-        if (graph.pin(v) >= 0 && pinDevice[graph.pin(v)] != deviceOfNode[v])
-            bad.push_back("pin:" + graph.id(v));
-        if (graph.colocateGroup(v) >= 0) {
-            auto [it, inserted] =
-                groupDevice.emplace(graph.colocateGroupNames()[graph.colocateGroup(v)], deviceOfNode[v]);
-            if (!inserted && it->second != deviceOfNode[v])
-                it->second = -2;
-        }
-    }
-    for (const auto &[name, device] : groupDevice)
-        if (device == -2)
-            bad.push_back("colocate:" + name);
-    return bad;
+    return constraintViolations(graph, cluster, Constraints::fromGraph(graph, cluster), deviceOfNode, usage);
 }
 
 double penalizedMakespan(double makespan, const Cluster &cluster, const std::vector<double> &usage)

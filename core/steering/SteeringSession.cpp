@@ -270,15 +270,11 @@ double SteeringSession::agreement(const std::vector<int> &devices) const
         total += w;
         kept += devices[v] == d ? w : 0;
     }
-    for (const auto &group : p.together) {
-        if (group.size() < 2)
-            continue;
-        std::vector<int> count(m_cluster.deviceCount(), 0);
-        for (int v : group)
-            ++count[devices[v]];
-        total += 1;
-        kept += double(*std::max_element(count.begin(), count.end()) - 1) / double(group.size() - 1);
-    }
+    for (const auto &group : p.together)
+        if (group.size() >= 2) {
+            total += 1;
+            kept += 1 - Preferences::splitShare(group, devices, m_cluster.deviceCount());
+        }
     return total > 0 ? kept / total : 1.0;
 }
 

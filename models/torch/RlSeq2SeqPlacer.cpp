@@ -125,7 +125,7 @@ public:
                      "Mirhoseini et al. 2017/2018: learned grouper + LSTM encoder-decoder with attention, one device "
                      "per group, REINFORCE with a moving-average baseline",
                      commonParams(200)};
-        f.params.push_back(logTuned({"groups", T::Int, 1, 4096, 32, {}, "groups (the decoder's sequence length)"}));
+        f.params.push_back({"groups", T::Int, 1, 4096, 32, {}, "groups (the decoder's sequence length)"});
         f.params.push_back(linearTuned({"grouping", T::Choice, 0, 0, 0, {"learned", "scope"}, "learned grouper, or by scope"}));
         f.params.push_back({"baseline_decay", T::Real, 0, 0.9999, 0.9, {}, "moving-average baseline decay"});
         f.params.push_back(logTuned({"entropy_weight", T::Real, 0, 10, 0.01, {}, "entropy bonus"}));

@@ -61,6 +61,32 @@ void waitIdle(MainWindow &w)
 {
     QTRY_VERIFY_WITH_TIMEOUT(!w.busy(), 60000);
 }
+
+// The longest the event loop went without firing a 5 ms timer, from construction to stop().
+class EventLoopGapMeter
+{
+public:
+    EventLoopGapMeter()
+    {
+        m_tick.setInterval(5);
+        m_since.start();
+        QObject::connect(&m_tick, &QTimer::timeout, [this] {
+            m_worst = std::max(m_worst, m_since.elapsed());
+            m_since.restart();
+        });
+        m_tick.start();
+    }
+    qint64 stop()
+    {
+        m_tick.stop();
+        return m_worst;
+    }
+
+private:
+    QTimer m_tick;
+    QElapsedTimer m_since;
+    qint64 m_worst = 0;
+};
 } // namespace
 
 class TestMainWindow : public QObject
@@ -508,22 +534,14 @@ private Q_SLOTS:
         SteeringPanel *panel = w.steeringPanel();
         for (const char *slow : {"m-sct", "spectral"}) // seconds each on 58k ops: not what is measured
             panel->setFamilyWeight(slow, 0);
-        QElapsedTimer sinceTick, clock;
-        qint64 worstGap = 0;
-        QTimer tick;
-        tick.setInterval(5);
-        sinceTick.start();
-        connect(&tick, &QTimer::timeout, [&] {
-            worstGap = std::max(worstGap, sinceTick.elapsed());
-            sinceTick.restart();
-        });
-        tick.start();
+        EventLoopGapMeter gaps;
+        QElapsedTimer clock;
         clock.start();
         panel->findChild<QSpinBox *>("perRound")->setValue(16);
         panel->findChild<QSpinBox *>("roundEvaluations")->setValue(600);
         panel->runRounds(2); // the probes, then local searches from the best of them
         QTRY_VERIFY_WITH_TIMEOUT(!w.busy(), 600000);
-        tick.stop();
+        const qint64 worstGap = gaps.stop();
         const SteeringSession *s = panel->controller()->session();
         QVERIFY(s && !s->ranking().empty());
         qInfo("two steering rounds (%zu candidates) on the 57,969-op GNMT: %lld ms, %lld simulator runs; worst "
@@ -542,22 +560,14 @@ private Q_SLOTS:
         dropFiles(&w, {kCluster});
         waitIdle(w);
         // Event-loop latency: a 5 ms timer must keep firing while the graph loads and lays out.
-        QElapsedTimer clock, sinceTick;
-        qint64 worstGap = 0;
-        QTimer tick;
-        tick.setInterval(5);
-        sinceTick.start();
-        connect(&tick, &QTimer::timeout, [&] {
-            worstGap = std::max(worstGap, sinceTick.elapsed());
-            sinceTick.restart();
-        });
-        tick.start();
+        EventLoopGapMeter gaps;
+        QElapsedTimer clock;
         clock.start();
         w.openFiles({path});
         QTRY_VERIFY_WITH_TIMEOUT(w.document()->graph() && w.document()->graph()->nodeCount() > 50000, 60000);
         QTRY_VERIFY_WITH_TIMEOUT(!w.busy() && w.graphView()->visibleItems() > 0, 60000);
         const qint64 usable = clock.elapsed();
-        tick.stop();
+        const qint64 worstGap = gaps.stop();
         qInfo("50k-node GNMT: first usable view after %lld ms; worst event-loop gap %lld ms; "
               "simulation %.1f ms; %d visible items laid out in %lld ms",
               usable, worstGap, w.document()->lastSimulationMs(), w.graphView()->visibleItems(),
