@@ -29,32 +29,6 @@
 
 namespace ps {
 
-namespace {
-// A partitioner's parts as devices (part i on device i), judged like any placement.
-PlacerResult partitionAsPlacement(const std::string &name, const Graph &graph, const Cluster &cluster,
-                                  const std::vector<std::string> &params, const RunControl &control)
-{
-    QElapsedTimer clock;
-    clock.start();
-    const int k = std::min(cluster.deviceCount(), std::max(1, graph.nodeCount()));
-    const Partition part =
-        runPartitioner(PartitionerRegistry::builtin(), name, {graph, std::max(2, k), 1.03, {}, {}}, params, control);
-    PlacerResult r;
-    std::vector<int> devices(part.parts().begin(), part.parts().end());
-    for (int &d : devices)
-        d = std::min(d, cluster.deviceCount() - 1);
-    r.placement = Placement(devices);
-    Simulator sim(graph, cluster);
-    const Schedule s = sim.simulate(devices);
-    r.makespan = s.makespan;
-    r.lowerBound = s.lowerBound.bound;
-    r.feasible = s.violations.empty();
-    r.violations = s.violations;
-    r.wallS = static_cast<double>(clock.elapsed()) / 1000;
-    r.evaluations = 1;
-    return r;
-}
-} // namespace
 
 struct RunsPanel::Run
 {
@@ -310,7 +284,7 @@ int RunsPanel::start(const QString &model, double timeLimitS, quint64 seed, cons
             const std::string name = run->model.toStdString();
             if (!PlacerRegistry::builtin().find(name.substr(0, name.find('+'))) &&
                 PartitionerRegistry::builtin().find(name)) {
-                run->result = partitionAsPlacement(name, *graph, *cluster, params, control);
+                run->result = runPartitionerAsPlacer(name, {*graph, *cluster, *constraints, {}}, params, control);
                 return;
             }
             run->result = runPlacer(PlacerRegistry::builtin(), name, {*graph, *cluster, *constraints, {}}, params,

@@ -6,6 +6,10 @@
 #include "core/graph/Graph.h"
 #include "core/partitioners/Partitioner.h"
 #include "core/placers/PlacerRegistry.h"
+#include "core/sim/Simulator.h"
+
+#include <algorithm>
+#include <chrono>
 
 namespace ps {
 
@@ -75,6 +79,38 @@ std::unique_ptr<Placer> makeSpectralPlacer()
     return std::make_unique<PartitionPlacer>(
         "spectral", "spectral partition (oASIS Nystrom embedding, balanced k-means) sized to "
                     "device speed, part i on device i");
+}
+
+PlacerResult runPartitionerAsPlacer(const std::string &partitioner, const PlacementProblem &problem,
+                                    const std::vector<std::string> &params, const RunControl &control)
+{
+    const auto t0 = std::chrono::steady_clock::now();
+    const Graph &g = problem.graph;
+    const Cluster &c = problem.cluster;
+    const int k = std::min(c.deviceCount(), std::max(1, g.nodeCount()));
+    const Partition part = runPartitioner(PartitionerRegistry::builtin(), partitioner,
+                                          {g, std::max(2, k), 1.03, {}, {}}, params, control);
+    std::vector<int> devices(part.parts().begin(), part.parts().end());
+    for (int &d : devices)
+        d = std::min(d, c.deviceCount() - 1);
+    enforceConstraints(problem.constraints, devices);
+    Simulator sim(g, c);
+    const Schedule s = sim.simulate(devices);
+    const ObjectiveJudge judge(g, c, problem.constraints, problem.objective);
+    PlacerResult r;
+    r.terms = judge.terms(s, devices);
+    r.score = judge.score(r.terms);
+    r.makespan = s.makespan;
+    r.lowerBound = s.lowerBound.bound;
+    r.feasible = r.terms.feasible;
+    r.violations = constraintViolations(g, c, problem.constraints, devices, s.memory);
+    r.placement = Placement(std::move(devices));
+    r.placement.producerModel = r.spec = partitioner;
+    r.params = params;
+    r.seed = control.seed;
+    r.evaluations = sim.evaluations();
+    r.wallS = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    return r;
 }
 
 } // namespace ps

@@ -29,6 +29,11 @@ PlacerResult runPlacer(const PlacerRegistry &registry, const std::string &spec,
                        const PlacementProblem &problem, const std::vector<std::string> &params,
                        const RunControl &control, const Placement *start = nullptr);
 
+// A partitioner (gap, or any other) run as a placer: part i on device i (parts beyond the device
+// count on the last one), then, like runPlacer, made to honour the constraints and judged.
+PlacerResult runPartitionerAsPlacer(const std::string &partitioner, const PlacementProblem &problem,
+                                    const std::vector<std::string> &params, const RunControl &control);
+
 // {"key": "value", ...} of "key=value" assignments (a placement's producer params).
 std::string paramsJson(const std::vector<std::string> &params);
 

@@ -136,6 +136,21 @@ private Q_SLOTS:
         }
     }
 
+    void partitionerRunsAsPlacersHonourPins()
+    {
+        const Graph g = layered(60);
+        const Cluster c = gpus(4);
+        Constraints cons = Constraints::fromGraph(g, c);
+        cons.pin(7, 3);
+        cons.pin(8, 0);
+        const PlacerResult r = runPartitionerAsPlacer("metis", {g, c, cons, Objective{}}, {}, RunControl{});
+        QCOMPARE(r.placement.device(7), 3);
+        QCOMPARE(r.placement.device(8), 0);
+        QVERIFY(r.feasible);
+        QCOMPARE(r.evaluations, 1LL);
+        QCOMPARE(r.score, r.makespan);
+    }
+
     void compositionKeepsTheLocalSearchUnderACommunicationWeight()
     {
         // The regression: with bytes weighted, heft+local-search used to keep HEFT's placement
