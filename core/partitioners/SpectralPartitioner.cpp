@@ -336,7 +336,7 @@ public:
     {
         return {"spectral",
                 "spectral embedding from an oASIS-sampled Nystrom approximation, then k-means",
-                {logTuned({"landmarks", HyperParam::Type::Int, 1, 5000, 100, {}, "Nystrom columns sampled by oASIS"}),
+                {{"landmarks", HyperParam::Type::Int, 1, 5000, 100, {}, "Nystrom columns sampled by oASIS"},
                  linearTuned({"diffusion", HyperParam::Type::Int, 1, 8, 2, {}, "kernel M^(2q): the q"}),
                  {"restarts", HyperParam::Type::Int, 1, 100, 3, {}, "k-means restarts"},
                  {"iterations", HyperParam::Type::Int, 1, 1000, 50, {}, "k-means iterations per restart"}}};
