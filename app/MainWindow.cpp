@@ -3,6 +3,7 @@
 #include "app/Document.h"
 #include "app/Exporter.h"
 #include "app/FileLoader.h"
+#include "app/RunManager.h"
 #include "app/RunsPanel.h"
 #include "app/Session.h"
 #include "app/SteeringController.h"
@@ -161,11 +162,12 @@ void MainWindow::createDocks()
         m_graphView->reveal(v);
     });
     m_metrics = new MetricsView;
-    m_runs = new RunsPanel;
+    m_runManager = new RunManager(this);
+    m_runs = new RunsPanel(m_runManager);
     connect(m_runs, &RunsPanel::applyRequested, this,
             [this](const std::vector<int> &devices, const QString &what) { m_document->applyPlacement(devices, what); });
     connect(m_runs, &RunsPanel::log, this, &MainWindow::log);
-    m_steeringController = new SteeringController(this);
+    m_steeringController = new SteeringController(m_runManager->pool(), this);
     m_steering = new SteeringPanel(m_steeringController, m_document->undoStack());
     connect(m_steering, &SteeringPanel::applyRequested, this,
             [this](const std::vector<int> &devices, const QString &what) { m_document->applyPlacement(devices, what); });

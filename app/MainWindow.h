@@ -21,6 +21,7 @@ namespace ps {
 
 class ClusterTable;
 class DeviceView;
+class RunManager;
 class SteeringController;
 class SteeringPanel;
 struct SessionData;
@@ -100,6 +101,7 @@ private:
     ClusterTable *m_clusterTable;
     TimelineView *m_timeline;
     MetricsView *m_metrics;
+    RunManager *m_runManager;
     RunsPanel *m_runs;
     SteeringController *m_steeringController;
     SteeringPanel *m_steering;

@@ -1,7 +1,7 @@
 #include "app/RunsPanel.h"
 
+#include "app/RunManager.h"
 #include "app/Session.h"
-#include "core/InputError.h"
 #include "core/partitioners/Partitioner.h"
 #include "core/placers/PlacerRegistry.h"
 #include "core/sim/Simulator.h"
@@ -9,46 +9,24 @@
 
 #include <QComboBox>
 #include <QDoubleSpinBox>
-#include <QElapsedTimer>
 #include <QGridLayout>
 #include <QLabel>
-#include <QFutureWatcher>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLineEdit>
 #include <QSplitter>
-#include <QThread>
 #include <QPushButton>
 #include <QSpinBox>
 #include <QTreeWidget>
 #include <QVBoxLayout>
-#include <QtConcurrent/QtConcurrent>
 
 #include <cmath>
-#include <mutex>
 
 namespace ps {
 
 
-struct RunsPanel::Run
+RunsPanel::RunsPanel(RunManager *manager, QWidget *parent) : QWidget(parent), m_manager(manager)
 {
-    QString model;
-    std::atomic<bool> cancel{false}, pause{false};
-    std::mutex mutex;
-    std::vector<Progress> rows; // learners' iterations not yet drawn
-    int iterations = 0;
-    std::atomic<double> fraction{0}, best{std::numeric_limits<double>::infinity()};
-    bool done = false;
-    PlacerResult result;
-    QString error;
-    QTreeWidgetItem *item = nullptr;
-    QFutureWatcher<void> watcher;
-    QTimer ticker;
-};
-
-RunsPanel::RunsPanel(QWidget *parent) : QWidget(parent)
-{
-    m_pool.setMaxThreadCount(256);
     m_model = new QComboBox(this);
     m_model->setEditable(true);
     // Each family with its description and hyperparameters as the tooltip.
@@ -124,7 +102,7 @@ RunsPanel::RunsPanel(QWidget *parent) : QWidget(parent)
     });
     connect(cancelOne, &QPushButton::clicked, this, [this] {
         if (const int r = currentRun(); r >= 0)
-            m_runs[r]->cancel = true;
+            m_manager->cancel(r);
     });
     connect(run, &QPushButton::clicked, this, &RunsPanel::startClicked);
     connect(cancel, &QPushButton::clicked, this, &RunsPanel::cancelAll);
@@ -133,14 +111,19 @@ RunsPanel::RunsPanel(QWidget *parent) : QWidget(parent)
             applyItem(m_tree->currentItem());
     });
     connect(m_tree, &QTreeWidget::itemDoubleClicked, this, [this](QTreeWidgetItem *item) { applyItem(item); });
+    connect(m_manager, &RunManager::runStarted, this, &RunsPanel::showStarted);
+    connect(m_manager, &RunManager::runProgressed, this, &RunsPanel::showProgress);
+    connect(m_manager, &RunManager::runFinished, this, &RunsPanel::showFinished);
+    connect(m_manager, &RunManager::runsRestored, this, [this](int first, int n) {
+        for (int r = first; r < first + n; ++r) {
+            addItem(r, tr("saved"));
+            showFinished(r);
+            m_items[r]->setText(1, tr("saved"));
+        }
+    });
 }
 
-RunsPanel::~RunsPanel()
-{
-    cancelAll();
-    for (auto &r : m_runs)
-        r->watcher.waitForFinished();
-}
+RunsPanel::~RunsPanel() = default;
 
 void RunsPanel::setProblem(std::shared_ptr<const Graph> graph, const Cluster &cluster, const Constraints &constraints)
 {
@@ -149,8 +132,8 @@ void RunsPanel::setProblem(std::shared_ptr<const Graph> graph, const Cluster &cl
     if (graph && cluster.deviceCount() > 0)
         m_chart->setLowerBound(computeLowerBound(*graph, cluster).bound);
     m_graph = std::move(graph);
-    m_cluster = cluster;
-    m_constraints = constraints;
+    m_cluster = std::make_shared<const Cluster>(cluster);
+    m_constraints = std::make_shared<const Constraints>(constraints);
 }
 
 void RunsPanel::startClicked()
@@ -160,196 +143,109 @@ void RunsPanel::startClicked()
 
 int RunsPanel::currentRun() const
 {
-    for (size_t i = 0; i < m_runs.size(); ++i)
-        if (m_runs[i]->item == m_tree->currentItem())
+    for (size_t i = 0; i < m_items.size(); ++i)
+        if (m_items[i] == m_tree->currentItem())
             return static_cast<int>(i);
-    return m_runs.empty() ? -1 : static_cast<int>(m_runs.size()) - 1;
+    return m_items.empty() ? -1 : static_cast<int>(m_items.size()) - 1;
 }
 
 void RunsPanel::setPaused(int run, bool paused)
 {
-    Run &r = *m_runs.at(static_cast<size_t>(run));
-    if (r.done)
+    if (m_manager->finished(run))
         return;
-    r.pause = paused;
-    r.item->setText(1, paused ? tr("paused") : tr("running"));
+    m_manager->setPaused(run, paused);
+    m_items[run]->setText(1, paused ? tr("paused") : tr("running"));
 }
-
-bool RunsPanel::paused(int run) const { return m_runs.at(static_cast<size_t>(run))->pause; }
-
-int RunsPanel::iterationsSeen(int run) const { return m_runs.at(static_cast<size_t>(run))->iterations; }
 
 int RunsPanel::start(const QString &model, double timeLimitS, quint64 seed, const QString &paramText)
 {
-    if (!m_graph || m_cluster.deviceCount() == 0) {
+    if (!m_graph || !m_cluster || m_cluster->deviceCount() == 0) {
         Q_EMIT log(tr("Open a graph and a cluster before running a model."));
         return -1;
     }
-    auto run = std::make_shared<Run>();
-    run->model = model;
-    run->item = new QTreeWidgetItem(m_tree, {model, tr("running"), "", "", ""});
-    const int index = static_cast<int>(m_runs.size());
-    m_runs.push_back(run);
-    auto graph = m_graph;
-    auto cluster = std::make_shared<Cluster>(m_cluster);
-    auto constraints = std::make_shared<Constraints>(m_constraints);
-    QElapsedTimer *clock = new QElapsedTimer;
-    clock->start();
-    // Progress is polled 10 times a second from the GUI thread: the worker only stores numbers,
-    // and the chart gets the new iterations in one batch.
-    auto drain = [this, run, index] {
-        std::vector<Progress> rows;
-        {
-            std::lock_guard<std::mutex> lock(run->mutex);
-            rows.swap(run->rows);
-        }
-        if (rows.empty())
-            return;
-        std::vector<ConvergenceChart::Point> points;
-        for (const Progress &p : rows)
-            points.push_back({p.iteration, p.sampleMean, p.bestMakespan, p.loss, p.entropy, p.evaluations});
-        run->iterations = rows.back().iteration + 1;
-        m_chart->addPoints(index, run->model, points);
-    };
-    connect(&run->ticker, &QTimer::timeout, this, [run, clock, drain] {
-        drain();
-        if (run->pause)
-            return;
-        run->item->setText(1, run->iterations > 0 ? QStringLiteral("iteration %1").arg(run->iterations)
-                                                  : QStringLiteral("running %1%").arg(std::round(run->fraction * 100)));
-        if (std::isfinite(run->best.load()))
-            run->item->setText(2, QString::number(run->best.load(), 'g', 6) + " s");
-        run->item->setText(4, QString::number(clock->elapsed() / 1000.0, 'f', 1) + " s");
-    });
-    run->ticker.start(100);
-    connect(&run->watcher, &QFutureWatcher<void>::finished, this, [this, run, index, clock, drain] {
-        run->ticker.stop();
-        drain();
-        run->done = true;
-        delete clock;
-        if (!run->error.isEmpty()) {
-            run->item->setText(1, tr("failed"));
-            run->item->setToolTip(1, run->error);
-            Q_EMIT log(run->model + ": " + run->error);
-        } else {
-            const PlacerResult &r = run->result;
-            run->item->setText(1, run->cancel ? tr("cancelled (best kept)") : r.feasible ? tr("done") : tr("infeasible"));
-            run->item->setText(2, QString::number(r.makespan, 'g', 6) + " s");
-            run->item->setText(3, QString::number(r.lowerBound > 0 ? r.makespan / r.lowerBound : 0, 'f', 3));
-            run->item->setText(4, QString::number(r.wallS, 'f', 2) + " s");
-            if (!r.feasible)
-                run->item->setForeground(1, QColor(200, 0, 0));
-            Q_EMIT log(QStringLiteral("%1: makespan %2 s (%3× bound) in %4 s%5")
-                           .arg(run->model)
-                           .arg(r.makespan, 0, 'g', 6)
-                           .arg(r.lowerBound > 0 ? r.makespan / r.lowerBound : 0, 0, 'f', 3)
-                           .arg(r.wallS, 0, 'f', 2)
-                           .arg(r.feasible ? QString() : tr(", infeasible")));
-        }
-        Q_EMIT runFinished(index);
-    });
     std::vector<std::string> params;
     for (const QString &p : paramText.split(' ', Qt::SkipEmptyParts))
         params.push_back(p.toStdString());
-    // Several runs share the cores: a learner started while others run gets an even share of
-    // the threads (unless the user set them).
-    const Placer *first = PlacerRegistry::builtin().find(model.section('+', 0, 0).toStdString());
-    bool hasThreads = false;
-    if (first) {
-        const FamilyInfo info = first->info(); // by value: one copy for both iterators
-        hasThreads = std::any_of(info.params.begin(), info.params.end(),
-                                 [](const HyperParam &h) { return h.name == "threads"; });
-    }
-    if (hasThreads && !paramText.contains("threads=")) {
-        int running = 0;
-        for (const auto &r : m_runs)
-            running += !r->done;
-        params.push_back("threads=" + std::to_string(std::max(1, QThread::idealThreadCount() / std::max(1, running))));
-    }
-    run->watcher.setFuture(QtConcurrent::run(&m_pool, [run, graph, cluster, constraints, timeLimitS, seed, params] {
-        RunControl control;
-        control.seed = seed;
-        control.budget.timeLimitS = timeLimitS;
-        control.cancel = &run->cancel;
-        control.pause = &run->pause;
-        control.progress = [run](const Progress &p) {
-            run->fraction = p.fraction;
-            run->best = p.bestMakespan;
-            if (p.iteration >= 0) {
-                std::lock_guard<std::mutex> lock(run->mutex);
-                run->rows.push_back(p);
-            }
-        };
-        try {
-            const std::string name = run->model.toStdString();
-            if (!PlacerRegistry::builtin().find(name.substr(0, name.find('+'))) &&
-                PartitionerRegistry::builtin().find(name)) {
-                run->result = runPartitionerAsPlacer(name, {*graph, *cluster, *constraints, {}}, params, control);
-                return;
-            }
-            run->result = runPlacer(PlacerRegistry::builtin(), name, {*graph, *cluster, *constraints, {}}, params,
-                                    control);
-        } catch (const InputError &e) {
-            run->error = QString::fromStdString(e.what());
-        } catch (const std::exception &e) {
-            run->error = QString::fromStdString(e.what());
-        }
-    }));
-    return index;
+    return m_manager->start(model, m_graph, m_cluster, m_constraints, timeLimitS, seed, std::move(params));
 }
 
-void RunsPanel::cancelAll()
+void RunsPanel::addItem(int run, const QString &status)
 {
-    for (auto &r : m_runs) {
-        r->cancel = true;
-        r->pause = false;
+    if (static_cast<int>(m_items.size()) <= run)
+        m_items.resize(run + 1, nullptr);
+    m_items[run] = new QTreeWidgetItem(m_tree, {m_manager->model(run), status, "", "", ""});
+}
+
+void RunsPanel::showStarted(int run) { addItem(run, tr("running")); }
+
+void RunsPanel::showProgress(int run, const std::vector<Progress> &rows)
+{
+    if (!rows.empty()) {
+        std::vector<ConvergenceChart::Point> points;
+        for (const Progress &p : rows)
+            points.push_back({p.iteration, p.sampleMean, p.bestMakespan, p.loss, p.entropy, p.evaluations});
+        m_chart->addPoints(run, m_manager->model(run), points);
     }
+    if (m_manager->paused(run) || m_manager->finished(run))
+        return;
+    QTreeWidgetItem *item = m_items[run];
+    const int iterations = m_manager->iterationsSeen(run);
+    item->setText(1, iterations > 0 ? tr("iteration %1").arg(iterations)
+                                    : tr("running %1%").arg(std::round(m_manager->fraction(run) * 100)));
+    if (std::isfinite(m_manager->best(run)))
+        item->setText(2, QString::number(m_manager->best(run), 'g', 6) + " s");
+    item->setText(4, QString::number(m_manager->elapsedS(run), 'f', 1) + " s");
 }
 
-std::vector<SavedRun> RunsPanel::savedRuns() const
+void RunsPanel::showFinished(int run)
 {
-    std::vector<SavedRun> out;
-    for (const auto &r : m_runs)
-        if (r->done && r->error.isEmpty())
-            out.push_back({r->model, r->result.placement.devices(), r->result.makespan, r->result.lowerBound,
-                           r->result.feasible});
-    return out;
-}
-
-void RunsPanel::restoreRuns(const std::vector<SavedRun> &runs)
-{
-    for (const SavedRun &saved : runs) {
-        auto run = std::make_shared<Run>();
-        run->model = saved.model;
-        run->done = true;
-        run->result.placement = Placement(saved.placement);
-        run->result.makespan = saved.makespan;
-        run->result.lowerBound = saved.lowerBound;
-        run->result.feasible = saved.feasible;
-        run->item = new QTreeWidgetItem(
-            m_tree, {saved.model, tr("saved"), QString::number(saved.makespan, 'g', 6) + " s",
-                     QString::number(saved.lowerBound > 0 ? saved.makespan / saved.lowerBound : 0, 'f', 3), ""});
-        m_runs.push_back(run);
+    QTreeWidgetItem *item = m_items[run];
+    const QString &model = m_manager->model(run);
+    if (!m_manager->error(run).isEmpty()) {
+        item->setText(1, tr("failed"));
+        item->setToolTip(1, m_manager->error(run));
+        Q_EMIT log(model + ": " + m_manager->error(run));
+    } else {
+        const PlacerResult &r = m_manager->result(run);
+        const double ratio = r.lowerBound > 0 ? r.makespan / r.lowerBound : 0;
+        item->setText(1, m_manager->cancelled(run) ? tr("cancelled (best kept)") : r.feasible ? tr("done") : tr("infeasible"));
+        item->setText(2, QString::number(r.makespan, 'g', 6) + " s");
+        item->setText(3, QString::number(ratio, 'f', 3));
+        item->setText(4, m_manager->restored(run) ? QString() : QString::number(r.wallS, 'f', 2) + " s");
+        if (!r.feasible)
+            item->setForeground(1, QColor(200, 0, 0));
+        if (!m_manager->restored(run))
+            Q_EMIT log(QStringLiteral("%1: makespan %2 s (%3× bound) in %4 s, %5 simulator runs%6")
+                           .arg(model)
+                           .arg(r.makespan, 0, 'g', 6)
+                           .arg(ratio, 0, 'f', 3)
+                           .arg(r.wallS, 0, 'f', 2)
+                           .arg(r.evaluations)
+                           .arg(r.feasible ? QString() : tr(", infeasible")));
     }
+    Q_EMIT runFinished(run);
 }
 
-bool RunsPanel::anyRunning() const
-{
-    return std::any_of(m_runs.begin(), m_runs.end(), [](const auto &r) { return !r->done; });
-}
+void RunsPanel::cancelAll() { m_manager->cancelAll(); }
 
-bool RunsPanel::finished(int run) const { return m_runs.at(static_cast<size_t>(run))->done; }
+bool RunsPanel::paused(int run) const { return m_manager->paused(run); }
+int RunsPanel::iterationsSeen(int run) const { return m_manager->iterationsSeen(run); }
+int RunsPanel::runCount() const { return m_manager->count(); }
+bool RunsPanel::finished(int run) const { return m_manager->finished(run); }
+bool RunsPanel::anyRunning() const { return m_manager->anyRunning(); }
+std::vector<SavedRun> RunsPanel::savedRuns() const { return m_manager->savedRuns(); }
+void RunsPanel::restoreRuns(const std::vector<SavedRun> &runs) { m_manager->restoreRuns(runs); }
 
 const std::vector<int> &RunsPanel::placementOf(int run) const
 {
-    return m_runs.at(static_cast<size_t>(run))->result.placement.devices();
+    return m_manager->result(run).placement.devices();
 }
 
 void RunsPanel::applyItem(QTreeWidgetItem *item)
 {
-    for (const auto &r : m_runs)
-        if (r->item == item && r->done && r->error.isEmpty())
-            Q_EMIT applyRequested(r->result.placement.devices(), r->model);
+    for (int r = 0; r < static_cast<int>(m_items.size()); ++r)
+        if (m_items[r] == item && m_manager->finished(r) && m_manager->error(r).isEmpty())
+            Q_EMIT applyRequested(m_manager->result(r).placement.devices(), m_manager->model(r));
 }
 
 } // namespace ps

@@ -1,16 +1,14 @@
 #pragma once
 // The Models dock: start runs of any registered family, classical or learned (or a composition
-// such as heft+local-search), on the open graph and cluster, each in a worker thread; pause,
-// resume and cancel them; watch learners converge live (several runs overlaid); finished runs
-// list their makespan and can be applied (one undo step).
+// such as heft+local-search), on the open graph and cluster; pause, resume and cancel them; watch
+// learners converge live (several runs overlaid); finished runs list their makespan and can be
+// applied (one undo step). The running itself is RunManager's; this is its view.
 #include "core/cluster/Cluster.h"
 #include "core/graph/Graph.h"
 #include "core/placement/Constraints.h"
 
-#include <QThreadPool>
 #include <QWidget>
 
-#include <atomic>
 #include <memory>
 #include <vector>
 
@@ -24,13 +22,15 @@ class QTreeWidgetItem;
 namespace ps {
 
 class ConvergenceChart;
+class RunManager;
+struct Progress;
 struct SavedRun;
 
 class RunsPanel : public QWidget
 {
     Q_OBJECT
 public:
-    explicit RunsPanel(QWidget *parent = nullptr);
+    explicit RunsPanel(RunManager *manager, QWidget *parent = nullptr);
     ~RunsPanel() override;
     void setProblem(std::shared_ptr<const Graph> graph, const Cluster &cluster, const Constraints &constraints);
     // Starts a run ("key=value" parameters separated by spaces); returns its row.
@@ -39,7 +39,7 @@ public:
     void setPaused(int run, bool paused);
     bool paused(int run) const;
     int iterationsSeen(int run) const;
-    int runCount() const { return static_cast<int>(m_runs.size()); }
+    int runCount() const;
     bool finished(int run) const;
     bool anyRunning() const;
     const std::vector<int> &placementOf(int run) const;
@@ -55,8 +55,11 @@ Q_SIGNALS:
     void log(const QString &text);
 
 private:
-    struct Run;
     void startClicked();
+    void showStarted(int run);
+    void showProgress(int run, const std::vector<Progress> &iterations);
+    void showFinished(int run);
+    void addItem(int run, const QString &status);
     void applyItem(QTreeWidgetItem *item);
     int currentRun() const;
 
@@ -66,13 +69,11 @@ private:
     QLineEdit *m_params;
     ConvergenceChart *m_chart;
     QTreeWidget *m_tree;
+    RunManager *m_manager;
+    std::vector<QTreeWidgetItem *> m_items; // per run
     std::shared_ptr<const Graph> m_graph;
-    Cluster m_cluster;
-    Constraints m_constraints;
-    std::vector<std::shared_ptr<Run>> m_runs;
-    // Runs get threads of their own: in the global pool (as many threads as cores) long runs
-    // would hold up file loads and graph layouts.
-    QThreadPool m_pool;
+    std::shared_ptr<const Cluster> m_cluster;
+    std::shared_ptr<const Constraints> m_constraints;
 };
 
 } // namespace ps

@@ -11,7 +11,7 @@
 
 namespace ps {
 
-SteeringController::SteeringController(QObject *parent) : QObject(parent)
+SteeringController::SteeringController(QThreadPool *pool, QObject *parent) : QObject(parent), m_pool(pool)
 {
     connect(&m_watcher, &QFutureWatcher<QString>::finished, this, &SteeringController::workDone);
 }
@@ -90,7 +90,7 @@ void SteeringController::startWork(std::function<void(const RunControl &)> work)
     m_cancel = false;
     m_running = true;
     QPointer<SteeringController> self(this);
-    m_watcher.setFuture(QtConcurrent::run([this, self, work]() -> QString {
+    m_watcher.setFuture(QtConcurrent::run(m_pool, [this, self, work]() -> QString {
         RunControl control;
         control.cancel = &m_cancel;
         control.progress = [this, self](const Progress &p) {

@@ -8,6 +8,7 @@
 #include "core/steering/SteeringSession.h"
 
 #include <QFutureWatcher>
+#include <QThreadPool>
 #include <QObject>
 
 #include <atomic>
@@ -20,7 +21,8 @@ class SteeringController : public QObject
 {
     Q_OBJECT
 public:
-    explicit SteeringController(QObject *parent = nullptr);
+    // Rounds run in `pool` (the run manager's, shared with the Models dock).
+    explicit SteeringController(QThreadPool *pool, QObject *parent = nullptr);
     ~SteeringController() override;
 
     // A new session for this graph and cluster (the old one is cancelled and dropped).
@@ -64,6 +66,7 @@ private:
     std::optional<EnsembleResult> m_ensemble;
     std::vector<SteeringFeedback> m_queued;
     QFutureWatcher<QString> m_watcher;
+    QThreadPool *m_pool;
     std::atomic<bool> m_cancel{false};
     bool m_running = false;
     qint64 m_lastProgressMs = 0;

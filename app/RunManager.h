@@ -1,0 +1,72 @@
+#pragma once
+// Runs model families (classical, learned, compositions, partitioners as placers) in worker
+// threads of a pool of its own: progress polled ten times a second, pause/resume/cancel, results
+// with their provenance, and the finished runs a session saves and restores. The Models dock
+// shows its runs; the Steering dock evaluates its rounds in the same pool. No widgets here.
+#include "core/cluster/Cluster.h"
+#include "core/graph/Graph.h"
+#include "core/placement/Constraints.h"
+#include "core/placers/Placer.h"
+
+#include <QObject>
+#include <QThreadPool>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace ps {
+
+struct SavedRun;
+
+class RunManager : public QObject
+{
+    Q_OBJECT
+public:
+    explicit RunManager(QObject *parent = nullptr);
+    ~RunManager() override;
+
+    // Starts `model` ("a" or "a+b", or a partitioner) on the problem; returns the run's index. A
+    // learner started while others run gets an even share of the cores unless params set threads.
+    int start(const QString &model, std::shared_ptr<const Graph> graph, std::shared_ptr<const Cluster> cluster,
+              std::shared_ptr<const Constraints> constraints, double timeLimitS, quint64 seed,
+              std::vector<std::string> params);
+    void setPaused(int run, bool paused);
+    void cancel(int run);
+    void cancelAll();
+    void waitAll();
+
+    int count() const { return static_cast<int>(m_runs.size()); }
+    bool anyRunning() const;
+    const QString &model(int run) const;
+    bool finished(int run) const;
+    bool paused(int run) const;
+    bool cancelled(int run) const;
+    bool restored(int run) const;
+    int iterationsSeen(int run) const;
+    double fraction(int run) const;
+    double best(int run) const;    // best feasible makespan reported so far
+    double elapsedS(int run) const; // while running; the result's wall time once done
+    const QString &error(int run) const;
+    const PlacerResult &result(int run) const; // once finished
+
+    std::vector<SavedRun> savedRuns() const;
+    void restoreRuns(const std::vector<SavedRun> &runs);
+    QThreadPool *pool() { return &m_pool; }
+
+Q_SIGNALS:
+    void runStarted(int run);
+    // Ten times a second per running run; `iterations` are the learner's new ones, if any.
+    void runProgressed(int run, const std::vector<Progress> &iterations);
+    void runFinished(int run);
+    void runsRestored(int first, int count);
+
+private:
+    struct Run;
+    std::vector<std::shared_ptr<Run>> m_runs;
+    // Runs get threads of their own: in the global pool (as many threads as cores) long runs
+    // would hold up file loads and graph layouts.
+    QThreadPool m_pool;
+};
+
+} // namespace ps
