@@ -6,6 +6,8 @@
 #include <QJsonObject>
 #include <QtTest>
 
+#include <cmath>
+
 namespace {
 
 const QString kExample = PS_SOURCE_DIR "/resources/examples/inception_block.graph.json";
@@ -121,6 +123,19 @@ private Q_SLOTS:
                                      "m-etf", "m-etf-c", "m-sct", "metis", "spectral", "local-search"})
             QVERIFY2(names.contains(expected), expected);
         QVERIFY(QJsonDocument::fromJson(models.out).toJson().contains("\"insertion\""));
+        // Tunable hyperparameters say so (and on which scale); budgets never are; integers print as such.
+        for (const auto &m : list)
+            for (const auto &p : m.toObject()["params"].toArray()) {
+                const QJsonObject h = p.toObject();
+                QVERIFY(QStringList({"fixed", "linear", "log"}).contains(h["tuning"].toString()));
+                if (h["name"].toString() == "evaluations" || h["name"].toString() == "threads" ||
+                    h["name"].toString() == "iterations")
+                    QCOMPARE(h["tuning"].toString(), QString("fixed"));
+                if (h["type"].toString() == "int")
+                    QVERIFY(h["default"].isDouble() && h["default"].toDouble() == std::floor(h["default"].toDouble()));
+            }
+        QVERIFY(models.out.contains("\"tuning\": \"log\""));
+        QVERIFY(!models.out.contains("\"default\": 2000.0"));
 
         const QString placed = m_dir.filePath("heft.placement.json");
         auto place = cli({"place", kExample, kCluster, "--model", "heft+local-search", "--param",
