@@ -348,16 +348,39 @@ int SteeringSession::chooseBase(std::mt19937_64 &rng) const
             ranked.push_back(id);
     if (ranked.empty())
         return -1;
-    // The best start for a search is not always the best placement: the top five get a chance,
-    // and a base whose refinement already came back unchanged (a local optimum) much less.
+    // Searches form lineages (a start and what refined it). The best start is not always the
+    // best placement, so bases are the heads (best members) of the five best lineages: each of
+    // the top three is searched once before any is favoured, then the heads by rank (55/15/10/
+    // 10/10%), a head whose refinement already came back unchanged (a local optimum) a third.
+    auto root = [&](int id) {
+        while (m_candidates[id].refines >= 0)
+            id = m_candidates[id].refines;
+        return id;
+    };
+    std::vector<int> heads, roots;
+    for (int id : ranked) {
+        const int r = root(id);
+        if (std::find(roots.begin(), roots.end(), r) == roots.end()) {
+            roots.push_back(r);
+            heads.push_back(id);
+        }
+        if (heads.size() == 5)
+            break;
+    }
+    for (size_t i = 0; i < std::min<size_t>(3, heads.size()); ++i) {
+        const bool searched = std::any_of(m_candidates.begin(), m_candidates.end(), [&](const Candidate &c) {
+            return c.refines >= 0 && root(c.id) == roots[i];
+        });
+        if (!searched)
+            return heads[i];
+    }
     static const double kWeights[] = {0.55, 0.15, 0.1, 0.1, 0.1};
-    const size_t top = std::min<size_t>(5, ranked.size());
-    std::vector<double> w(kWeights, kWeights + top);
-    for (size_t i = 0; i < top; ++i)
+    std::vector<double> w(kWeights, kWeights + heads.size());
+    for (size_t i = 0; i < heads.size(); ++i)
         for (const Candidate &c : m_candidates)
-            if (c.refines == ranked[i] && c.duplicateOf == ranked[i])
+            if (c.refines == heads[i] && c.duplicateOf == heads[i])
                 w[i] *= 0.3;
-    return ranked[std::discrete_distribution<size_t>(w.begin(), w.end())(rng)];
+    return heads[std::discrete_distribution<size_t>(w.begin(), w.end())(rng)];
 }
 
 std::vector<Candidate> SteeringSession::propose() const
