@@ -110,7 +110,7 @@ void ModelMapView::updateRanges()
             return;
         }
         const double span = b - a > 0 ? b - a : std::max(std::abs(a), 1e-12);
-        a -= 0.06 * span;
+        a = a >= 0 ? std::max(0.0, a - 0.06 * span) : a - 0.06 * span; // no negative bytes or times
         b += 0.06 * span;
     };
     pad(m_x0, m_x1, m_logX);
