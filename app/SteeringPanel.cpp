@@ -3,12 +3,14 @@
 #include "app/SteeringController.h"
 #include "app/commands/SteeringFeedbackCommand.h"
 #include "core/InputError.h"
+#include "core/sim/Simulator.h"
 #include "core/steering/Ensemble.h"
 #include "core/steering/SteeringSession.h"
 #include "views/Format.h"
 #include "views/ModelMapView.h"
 #include "views/RankingTable.h"
 #include "views/SteeringCharts.h"
+#include "views/TimelineView.h"
 
 #include <QComboBox>
 #include <QDoubleSpinBox>
@@ -198,10 +200,23 @@ SteeringPanel::SteeringPanel(SteeringController *controller, QUndoStack *undo, Q
     });
     connect(m_paramName, &QComboBox::currentIndexChanged, this, [this] { refreshParamChart(); });
 
+    auto *compareBox = new QWidget;
+    auto *compareLayout = new QVBoxLayout(compareBox);
+    compareLayout->setContentsMargins(0, 0, 0, 0);
+    compareLayout->setSpacing(1);
+    for (int i = 0; i < 2; ++i) {
+        m_compareLabels[i] = new QLabel(i == 0 ? tr("Select two candidates and press Compare") : QString());
+        m_compareTimelines[i] = new TimelineView;
+        m_compareTimelines[i]->setMinimumHeight(60);
+        compareLayout->addWidget(m_compareLabels[i]);
+        compareLayout->addWidget(m_compareTimelines[i], 1);
+    }
     auto *tabs = new QTabWidget;
+    m_tabs = tabs;
     tabs->addTab(rankingBox, tr("Ranking"));
     tabs->addTab(agreementBox, tr("Agreement"));
     tabs->addTab(paramBox, tr("Hyperparameters"));
+    tabs->addTab(compareBox, tr("Compare"));
     auto *split = new QSplitter(Qt::Horizontal);
     split->addWidget(mapBox);
     split->addWidget(tabs);
@@ -447,6 +462,21 @@ void SteeringPanel::compareSelected()
     for (size_t v = 0; v < a.devices.size(); ++v)
         if (a.devices[v] != b.devices[v])
             differ.push_back(static_cast<int>(v));
+    // Both timelines, the ops they place differently selected in each.
+    Simulator sim(*m_controller->graph(), m_controller->cluster());
+    const Candidate *pair[2] = {&a, &b};
+    for (int i = 0; i < 2; ++i) {
+        auto schedule = std::make_shared<Schedule>(sim.simulate(pair[i]->devices));
+        m_compareTimelines[i]->setData(m_controller->graph(), m_controller->cluster(), schedule, pair[i]->devices);
+        m_compareTimelines[i]->setSelection(differ);
+        m_compareTimelines[i]->fit();
+        m_compareLabels[i]->setText(tr("#%1 %2: %3 (%4× bound)")
+                                        .arg(pair[i]->id)
+                                        .arg(QString::fromStdString(pair[i]->arm))
+                                        .arg(formatSeconds(schedule->makespan))
+                                        .arg(schedule->ratio(), 0, 'f', 3));
+    }
+    m_tabs->setCurrentIndex(3);
     Q_EMIT opsHighlighted(differ, tr("#%1 (%2, %3) and #%4 (%5, %6) place %7 op(s) differently")
                                       .arg(a.id)
                                       .arg(QString::fromStdString(a.arm))
@@ -521,6 +551,11 @@ void SteeringPanel::setRunning(bool running)
 }
 
 QString SteeringPanel::statusText() const { return m_status->text(); }
+
+QString SteeringPanel::compareCaption() const
+{
+    return m_compareLabels[0]->text() + " | " + m_compareLabels[1]->text();
+}
 
 void SteeringPanel::refresh()
 {

@@ -22,6 +22,7 @@ class QPushButton;
 class QSlider;
 class QSpinBox;
 class QTableWidget;
+class QTabWidget;
 class QUndoStack;
 
 namespace ps {
@@ -31,6 +32,7 @@ class ModelMapView;
 class ParamScoreView;
 class RankingTable;
 class SteeringController;
+class TimelineView;
 struct SteeringFeedback;
 
 class SteeringPanel : public QWidget
@@ -70,6 +72,9 @@ public:
     ModelMapView *modelMap() const { return m_map; }
     RankingTable *rankingTable() const { return m_table; }
     AgreementMatrixView *agreementMatrix() const { return m_agreement; }
+    // The Compare tab: the two compared candidates' timelines, one above the other.
+    TimelineView *compareTimeline(int which) const { return m_compareTimelines[which]; }
+    QString compareCaption() const;
     std::vector<int> selection() const { return m_selection; }
     QString statusText() const;
     double weight(int i) const { return m_weights[i]; }
@@ -112,6 +117,9 @@ private:
     RankingTable *m_table;
     AgreementMatrixView *m_agreement;
     ParamScoreView *m_paramChart;
+    QTabWidget *m_tabs;
+    TimelineView *m_compareTimelines[2];
+    QLabel *m_compareLabels[2];
 };
 
 } // namespace ps

@@ -463,6 +463,20 @@ private Q_SLOTS:
                 moved.push_back(v);
         QCOMPARE(w.selection(), moved);
 
+        // Compare: the ops the two place differently are selected in the graph, both timelines shown.
+        panel->selectCandidates({ranked[0], ranked[1]});
+        panel->compareSelected();
+        std::vector<int> differ;
+        for (int v = 0; v < w.document()->graph()->nodeCount(); ++v)
+            if (s->candidate(ranked[0]).devices[v] != s->candidate(ranked[1]).devices[v])
+                differ.push_back(v);
+        QCOMPARE(w.selection(), differ);
+        QVERIFY(panel->compareTimeline(0)->rowCount() > 0 && panel->compareTimeline(1)->rowCount() > 0);
+        QVERIFY2(panel->compareCaption().contains(QStringLiteral("#%1").arg(ranked[0])) &&
+                     panel->compareCaption().contains(QStringLiteral("#%1").arg(ranked[1])),
+                 qPrintable(panel->compareCaption()));
+        panel->selectCandidates({pick});
+
         // Apply as one undo step; undo restores the placement.
         const std::vector<int> before = w.document()->placement();
         panel->applySelected();
