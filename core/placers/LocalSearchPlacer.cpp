@@ -28,7 +28,7 @@ public:
         return {"local-search",
                 "simulated annealing over single-node moves and swaps, judged by the simulator",
                 {{"evaluations", HyperParam::Type::Int, 1, 1e9, 2000, {}, "simulator runs at most"},
-                 logTuned({"initial_temperature", HyperParam::Type::Real, 1e-6, 1, 0.002, {},
+                 logTuned({"initial_temperature", HyperParam::Type::Real, 1e-6, 0.1, 0.002, {},
                            "starting temperature as a share of the start's score"}),
                  linearTuned({"swap_share", HyperParam::Type::Real, 0, 1, 0.3, {},
                               "share of swaps among the moves"}),

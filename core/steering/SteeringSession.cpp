@@ -289,7 +289,15 @@ std::vector<ConfigObservation> SteeringSession::observations(const Arm &arm) con
         if (c.arm != arm.name || !c.error.empty() || c.devices.empty())
             continue;
         const Candidate &judged = c.duplicateOf >= 0 ? m_candidates[c.duplicateOf] : c;
-        double value = std::log(std::max(judged.score, best) / best);
+        double value;
+        if (c.refines >= 0) {
+            // A refiner is judged by what it made of its start: the start's quality is not its
+            // hyperparameters' doing.
+            const Candidate &start = m_candidates[c.refines];
+            value = std::log(std::max(judged.score, 1e-300) / std::max(start.score, 1e-300));
+        } else {
+            value = std::log(std::max(judged.score, best) / best);
+        }
         if (!judged.terms.feasible)
             value += 1;
         obs.push_back({c.x, value});
@@ -374,7 +382,7 @@ int SteeringSession::chooseBase(std::mt19937_64 &rng) const
         if (!searched)
             return heads[i];
     }
-    static const double kWeights[] = {0.55, 0.15, 0.1, 0.1, 0.1};
+    static const double kWeights[] = {0.8, 0.1, 0.05, 0.03, 0.02};
     std::vector<double> w(kWeights, kWeights + heads.size());
     for (size_t i = 0; i < heads.size(); ++i)
         for (const Candidate &c : m_candidates)

@@ -212,8 +212,8 @@ private Q_SLOTS:
         // evaluations is a budget: never tuned.
         QCOMPARE(names, QStringList({"insertion", "initial_temperature", "swap_share", "critical_share",
                                      "neighbour_share"}));
-        // Log scale: 1e-6 .. 1, the midpoint is 1e-3.
-        QVERIFY(std::abs(space.value(1, 0.5) - 1e-3) < 1e-9);
+        // Log scale: 1e-6 .. 0.1, the midpoint is sqrt(1e-7).
+        QVERIFY(std::abs(space.value(1, 0.5) - std::sqrt(1e-7)) < 1e-12);
         QCOMPARE(space.value(0, 0.2), 0.0);
         QCOMPARE(space.value(2, 0.25), 0.25);
         const std::vector<std::string> a = space.assignments(space.defaults());
