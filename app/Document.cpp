@@ -217,32 +217,9 @@ std::vector<int> Document::opCountPerDevice() const
 
 std::vector<char> Document::flaggedNodes() const
 {
-    std::vector<char> flag(m_placement.size(), 0);
     if (!ready() || !m_schedule)
-        return flag;
-    std::vector<char> over(m_cluster.deviceCount(), 0);
-    for (int d = 0; d < m_cluster.deviceCount() && d < static_cast<int>(m_schedule->memory.size()); ++d)
-        over[d] = m_schedule->memory[d] > m_cluster.device(d).memoryBytes;
-    const Constraints c = constraints();
-    std::vector<int> groupDevice(c.groupCount(), -2);
-    std::vector<char> groupSplit(c.groupCount(), 0);
-    for (size_t v = 0; v < m_placement.size(); ++v) {
-        const int g = c.groupOf(static_cast<int>(v));
-        if (g < 0)
-            continue;
-        if (groupDevice[g] == -2)
-            groupDevice[g] = m_placement[v];
-        else if (groupDevice[g] != m_placement[v])
-            groupSplit[g] = 1;
-    }
-    for (size_t v = 0; v < m_placement.size(); ++v) {
-        const int d = m_placement[v];
-        const int pin = c.pinnedDevice(static_cast<int>(v));
-        const int g = c.groupOf(static_cast<int>(v));
-        flag[v] = (d >= 0 && d < static_cast<int>(over.size()) && over[d]) || (pin >= 0 && pin != d) ||
-                  pin == Constraints::kUnknownDevice || (g >= 0 && groupSplit[g]);
-    }
-    return flag;
+        return std::vector<char>(m_placement.size(), 0);
+    return violatingNodes(m_cluster, constraints(), m_placement, m_schedule->memory);
 }
 
 } // namespace ps

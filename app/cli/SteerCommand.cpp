@@ -15,6 +15,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <chrono>
 #include <ostream>
 #include <sstream>
 
@@ -75,6 +76,7 @@ int steerCommand(const CliArgs &args, std::ostream &out, std::ostream &err)
 {
     if (args.positionals().size() != 2)
         throw InputError("steer needs GRAPH CLUSTER");
+    const auto started = std::chrono::steady_clock::now();
     const Graph graph = requireGraph(args.positionals()[0]);
     const Cluster cluster = requireCluster(args.positionals()[1]);
 
@@ -166,6 +168,9 @@ int steerCommand(const CliArgs &args, std::ostream &out, std::ostream &err)
     if (ranked.empty())
         throw InputError("no candidate could be evaluated (see the log's errors)");
     const Candidate &best = session.candidate(ranked.front());
+    // The ensemble is handed back only where it is at least as feasible and scores lower.
+    const bool useEnsemble =
+        haveEnsemble && ensemble.terms.feasible >= best.terms.feasible && ensemble.score < best.score;
     Json report{{"evaluations", session.evaluationsSpent()}, {"rounds", roundsOut}};
     report["best"] = candidateRow(best, &session);
     if (haveEnsemble)
@@ -175,8 +180,7 @@ int steerCommand(const CliArgs &args, std::ostream &out, std::ostream &err)
                                   {"ratio", ensemble.terms.bound > 0 ? ensemble.terms.makespan / ensemble.terms.bound : 1.0},
                                   {"feasible", ensemble.terms.feasible},
                                   {"evaluations", ensemble.evaluations},
-                                  {"better_than_best", ensemble.terms.feasible >= best.terms.feasible &&
-                                                           ensemble.score < best.score}};
+                                  {"better_than_best", useEnsemble}};
     Json top = Json::array();
     for (size_t i = 0; i < std::min<size_t>(10, ranked.size()); ++i)
         top.push_back(candidateRow(session.candidate(ranked[i]), &session));
@@ -193,15 +197,14 @@ int steerCommand(const CliArgs &args, std::ostream &out, std::ostream &err)
         report["reproduced"] = same;
     }
     if (auto outPath = args.value("out")) {
-        const bool useEnsemble = haveEnsemble && ensemble.terms.feasible >= best.terms.feasible &&
-                                 ensemble.score < best.score;
         const Json metrics{{"makespan_s", useEnsemble ? ensemble.terms.makespan : best.terms.makespan},
                            {"score", useEnsemble ? ensemble.score : best.score},
                            {"objective", session.objective().weightsText()},
                            {"steering_evaluations", session.evaluationsSpent()}};
         writeBest(*outPath, useEnsemble ? ensemble.devices : best.devices, best,
                   useEnsemble ? "steering-ensemble" : "steering:" + best.arm, graph, cluster,
-                  session.evaluationsSpent(), 0, metrics);
+                  session.evaluationsSpent(),
+                  std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count(), metrics);
         report["out"] = *outPath;
     }
     if (auto logPath = args.value("log")) {

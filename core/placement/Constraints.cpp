@@ -3,7 +3,7 @@
 #include "core/cluster/Cluster.h"
 #include "core/graph/Graph.h"
 
-#include <map>
+#include <set>
 
 namespace ps {
 
@@ -36,15 +36,6 @@ std::vector<int> Constraints::unknownPins() const
     std::vector<int> nodes;
     for (int v = 0; v < static_cast<int>(m_pin.size()); ++v)
         if (m_pin[v] == kUnknownDevice)
-            nodes.push_back(v);
-    return nodes;
-}
-
-std::vector<int> Constraints::pinnedNodes() const
-{
-    std::vector<int> nodes;
-    for (int v = 0; v < static_cast<int>(m_pin.size()); ++v)
-        if (m_pin[v] != kNotPinned)
             nodes.push_back(v);
     return nodes;
 }
@@ -84,18 +75,43 @@ std::vector<std::string> constraintViolations(const Graph &graph, const Cluster 
         if (pin != Constraints::kNotPinned && pin != deviceOfNode[v])
             bad.push_back("pin:" + graph.id(v));
     }
-    std::map<std::string, int> split; // by name, as the spec orders them
+    const std::vector<char> split = splitGroups(constraints, deviceOfNode);
+    std::set<std::string> names; // by name, as the spec orders them
+    for (int g = 0; g < constraints.groupCount(); ++g)
+        if (split[g])
+            names.insert(constraints.groupName(g));
+    for (const std::string &name : names)
+        bad.push_back("colocate:" + name);
+    return bad;
+}
+
+std::vector<char> splitGroups(const Constraints &constraints, const std::vector<int> &deviceOfNode)
+{
+    std::vector<char> split(constraints.groupCount(), 0);
     for (int g = 0; g < constraints.groupCount(); ++g) {
         const std::vector<int> &members = constraints.groupMembers(g);
         for (int u : members)
             if (deviceOfNode[u] != deviceOfNode[members.front()]) {
-                split[constraints.groupName(g)] = 1;
+                split[g] = 1;
                 break;
             }
     }
-    for (const auto &entry : split)
-        bad.push_back("colocate:" + entry.first);
-    return bad;
+    return split;
+}
+
+std::vector<char> violatingNodes(const Cluster &cluster, const Constraints &constraints,
+                                 const std::vector<int> &deviceOfNode, const std::vector<double> &usage)
+{
+    const std::vector<char> split = splitGroups(constraints, deviceOfNode);
+    std::vector<char> flag(deviceOfNode.size(), 0);
+    for (size_t v = 0; v < deviceOfNode.size(); ++v) {
+        const int d = deviceOfNode[v], pin = constraints.pinnedDevice(static_cast<int>(v)),
+                  g = constraints.groupOf(static_cast<int>(v));
+        const bool over = d >= 0 && d < cluster.deviceCount() && d < static_cast<int>(usage.size()) &&
+                          usage[d] > cluster.device(d).memoryBytes;
+        flag[v] = over || (pin != Constraints::kNotPinned && pin != d) || (g >= 0 && split[g]);
+    }
+    return flag;
 }
 
 } // namespace ps

@@ -28,9 +28,6 @@ public:
     const std::string &groupName(int g) const { return m_groupNames[g]; }
     int groupOf(int v) const { return m_groupOf.empty() ? -1 : m_groupOf[v]; }
 
-    // Nodes with a pin (the graph's or the person's), in node order.
-    std::vector<int> pinnedNodes() const;
-
 private:
     std::vector<int> m_pin;
     std::vector<int> m_groupOf;
@@ -42,6 +39,14 @@ private:
 // to their device, and each colocation group to one device (a pinned member's, else the device
 // of its first member). Pins naming an unknown device are left for the report below.
 void enforceConstraints(const Constraints &constraints, std::vector<int> &deviceOfNode);
+
+// Per colocation group: whether its members sit on more than one device.
+std::vector<char> splitGroups(const Constraints &constraints, const std::vector<int> &deviceOfNode);
+
+// Per node: on a device over its memory, off its pin (or pinned to an unknown device), or in a
+// split group. What the views flag; the same rules as the list below.
+std::vector<char> violatingNodes(const Cluster &cluster, const Constraints &constraints,
+                                 const std::vector<int> &deviceOfNode, const std::vector<double> &usage);
 
 // Spec section 6's violations in its order ("memory:DEV", then "pin:NODE" in node order, then
 // "colocate:GROUP" by name), with the person's pins counted like the graph's.

@@ -93,23 +93,12 @@ PlacerResult runPartitionerAsPlacer(const std::string &partitioner, const Placem
     std::vector<int> devices(part.parts().begin(), part.parts().end());
     for (int &d : devices)
         d = std::min(d, c.deviceCount() - 1);
-    enforceConstraints(problem.constraints, devices);
     Simulator sim(g, c);
-    const Schedule s = sim.simulate(devices);
-    const ObjectiveJudge judge(g, c, problem.constraints, problem.objective);
-    PlacerResult r;
-    r.terms = judge.terms(s, devices);
-    r.score = judge.score(r.terms);
-    r.makespan = s.makespan;
-    r.lowerBound = s.lowerBound.bound;
-    r.feasible = r.terms.feasible;
-    r.violations = constraintViolations(g, c, problem.constraints, devices, s.memory);
-    r.placement = Placement(std::move(devices));
-    r.placement.producerModel = r.spec = partitioner;
-    r.params = params;
-    r.seed = control.seed;
+    PlacerResult r = judgePlacement(problem, sim, ObjectiveJudge(g, c, problem.constraints, problem.objective),
+                                    std::move(devices));
     r.evaluations = sim.evaluations();
-    r.wallS = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    stampProvenance(r, partitioner, params, control.seed, problem,
+                    std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
     return r;
 }
 

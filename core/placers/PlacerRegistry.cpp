@@ -99,23 +99,13 @@ PlacerResult runPlacer(const PlacerRegistry &registry, const std::string &spec,
     PlacerResult result;
     bool haveResult = false;
     auto judgeAndKeep = [&](std::vector<int> devices) {
-        // Every family's output honours the pins and groups; the simulator judges it under the
-        // problem's objective and it replaces the result only if it is not worse.
-        enforceConstraints(problem.constraints, devices);
-        const Schedule s = sim.simulate(devices);
-        const ObjectiveTerms terms = judge.terms(s, devices);
-        const double score = judge.score(terms);
-        const bool take = !haveResult || (terms.feasible && !result.feasible) ||
-                          (terms.feasible == result.feasible && score <= result.score);
-        if (take) {
-            result.placement = Placement(std::move(devices));
-            result.makespan = s.makespan;
-            result.lowerBound = s.lowerBound.bound;
-            result.feasible = terms.feasible;
-            result.violations = constraintViolations(problem.graph, problem.cluster, problem.constraints,
-                                                     result.placement.devices(), s.memory);
-            result.terms = terms;
-            result.score = score;
+        // A stage's output replaces the result only if it is not less feasible and not worse.
+        PlacerResult judged = judgePlacement(problem, sim, judge, std::move(devices));
+        if (!haveResult || (judged.feasible && !result.feasible) ||
+            (judged.feasible == result.feasible && judged.score <= result.score)) {
+            judged.evaluations = result.evaluations;
+            judged.notes = std::move(result.notes);
+            result = std::move(judged);
             haveResult = true;
         }
     };
@@ -139,19 +129,42 @@ PlacerResult runPlacer(const PlacerRegistry &registry, const std::string &spec,
             break;
     }
     result.evaluations += sim.evaluations();
+    stampProvenance(result, spec, params, control.seed, problem,
+                    std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+    return result;
+}
+
+PlacerResult judgePlacement(const PlacementProblem &problem, Simulator &sim, const ObjectiveJudge &judge,
+                            std::vector<int> devices)
+{
+    enforceConstraints(problem.constraints, devices);
+    const Schedule s = sim.simulate(devices);
+    PlacerResult r;
+    r.terms = judge.terms(s, devices);
+    r.score = judge.score(r.terms);
+    r.makespan = s.makespan;
+    r.lowerBound = s.lowerBound.bound;
+    r.feasible = r.terms.feasible;
+    r.violations = constraintViolations(problem.graph, problem.cluster, problem.constraints, devices, s.memory);
+    r.placement = Placement(std::move(devices));
+    return r;
+}
+
+void stampProvenance(PlacerResult &result, const std::string &spec, const std::vector<std::string> &params,
+                     uint64_t seed, const PlacementProblem &problem, double wallS)
+{
     result.spec = spec;
     result.params = params;
-    result.seed = control.seed;
-    result.wallS = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    result.seed = seed;
+    result.wallS = wallS;
     Placement &p = result.placement;
     p.producerModel = spec;
     p.graphName = problem.graph.name();
     p.clusterName = problem.cluster.name();
     p.producerParamsJson = paramsJson(params);
-    p.producerSeed = control.seed;
+    p.producerSeed = seed;
     p.producerEvaluations = result.evaluations;
-    p.producerWallS = result.wallS;
-    return result;
+    p.producerWallS = wallS;
 }
 
 std::string paramsJson(const std::vector<std::string> &params)

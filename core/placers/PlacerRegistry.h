@@ -10,6 +10,8 @@
 
 namespace ps {
 
+class Simulator;
+
 class PlacerRegistry : public FamilyRegistry<Placer>
 {
 public:
@@ -28,6 +30,15 @@ public:
 PlacerResult runPlacer(const PlacerRegistry &registry, const std::string &spec,
                        const PlacementProblem &problem, const std::vector<std::string> &params,
                        const RunControl &control, const Placement *start = nullptr);
+
+// Makes devices honour the problem's constraints and judges them: makespan, bound, feasibility,
+// violations, objective terms and score (one simulator run on `sim`).
+PlacerResult judgePlacement(const PlacementProblem &problem, Simulator &sim, const ObjectiveJudge &judge,
+                            std::vector<int> devices);
+// Records what produced a result (spec, params, seed, its evaluations, wall time) in it and in
+// its placement.
+void stampProvenance(PlacerResult &result, const std::string &spec, const std::vector<std::string> &params,
+                     uint64_t seed, const PlacementProblem &problem, double wallS);
 
 // A partitioner (gap, or any other) run as a placer: part i on device i (parts beyond the device
 // count on the last one), then, like runPlacer, made to honour the constraints and judged.

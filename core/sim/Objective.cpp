@@ -88,12 +88,6 @@ std::string Objective::weightsText() const
     return out;
 }
 
-bool Objective::sameWeights(const Objective &o) const
-{
-    return std::all_of(std::begin(kWeights), std::end(kWeights),
-                       [&](const WeightName &w) { return this->*(w.member) == o.*(w.member); });
-}
-
 double objectiveScore(const Objective &o, const ObjectiveTerms &t)
 {
     double s = o.makespanWeight * t.makespan * t.overflowFactor;
@@ -142,12 +136,6 @@ double ObjectiveJudge::preferencePenalty(const std::vector<int> &devices) const
     for (const auto &group : p.together)
         broken += Preferences::splitShare(group, devices, m_cluster.deviceCount());
     return broken / m_preferenceTotal;
-}
-
-bool ObjectiveJudge::makespanOnly() const
-{
-    return m_objective.bytesWeight <= 0 && m_objective.balanceWeight <= 0 && m_objective.memoryWeight <= 0 &&
-           (m_objective.preferenceWeight <= 0 || m_preferenceTotal <= 0);
 }
 
 ObjectiveTerms ObjectiveJudge::terms(double makespan, double movedBytes, const std::vector<double> &memory,

@@ -25,7 +25,6 @@ struct Preferences
     std::vector<int> important;                    // nodes that matter: their wishes weigh more
     static constexpr double kImportantWeight = 4;
 
-    bool empty() const { return preferDevice.empty() && together.empty(); }
     bool isImportant(int v) const;
     // How far a "together" group is split: the share of its members off its most common device
     // (0 together, 1 all apart; 0 for groups of fewer than two).
@@ -45,7 +44,6 @@ struct Objective
     // Throws InputError on an unknown name or a negative or non-numeric weight.
     static Objective parse(const std::string &text);
     std::string weightsText() const; // the same form
-    bool sameWeights(const Objective &o) const;
 };
 
 // The raw terms of one placement's score.
@@ -82,10 +80,6 @@ public:
     std::vector<double> busyTime(const std::vector<int> &devices) const;
     double computeTime(int v, int d) const;
     double preferencePenalty(const std::vector<int> &devices) const;
-    // True when the score reads nothing but makespan and memory (a cutoff on makespan applies).
-    bool makespanOnly() const;
-    const Objective &objective() const { return m_objective; }
-    double bound() const { return m_bound; }
 
 private:
     const Graph &m_graph;

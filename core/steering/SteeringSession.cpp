@@ -347,11 +347,12 @@ double SteeringSession::armShare(const Arm &arm, double bestScore) const
 int SteeringSession::chooseBase(std::mt19937_64 &rng) const
 {
     // Accepted candidates first, then the rest by rank; rejected ones are never refined.
+    const std::vector<int> all = ranking();
     std::vector<int> ranked;
-    for (int id : ranking())
+    for (int id : all)
         if (m_candidates[id].verdict == Candidate::Verdict::Accepted)
             ranked.push_back(id);
-    for (int id : ranking())
+    for (int id : all)
         if (m_candidates[id].verdict == Candidate::Verdict::None)
             ranked.push_back(id);
     if (ranked.empty())

@@ -65,9 +65,8 @@ public:
     // Share (0..1) of the person's pins and preferences the placement honours (important ops
     // weigh more); 1 when there are none.
     double agreement(const std::vector<int> &devices) const;
+    // Re-ranking after feedback spends none: it reuses the kept terms.
     long long evaluationsSpent() const { return m_evaluations; }
-    // Simulator runs spent on re-ranking after feedback: always 0 (the terms are kept).
-    long long rerankSimulations() const { return 0; }
 
     // The predictor's view of one arm: each evaluated candidate's coordinates and value, and the
     // estimate at given points (lower is better; log of score over the best score).
