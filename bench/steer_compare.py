@@ -54,6 +54,9 @@ def main():
     ap.add_argument("--graphs", default=",".join(g for g, _ in GRAPHS))
     ap.add_argument("--clusters", default=",".join(CLUSTERS))
     ap.add_argument("--efficiency", action="store_true")
+    ap.add_argument("--check-strong", action="store_true",
+                    help="heft-c+local-search and human+local-search at E for every case and seed, to check "
+                         "that the three baselines per case missed no stronger one")
     a = ap.parse_args()
     budgets = [int(e) for e in a.evaluations.split(",")]
     seeds = [int(s) for s in a.seeds.split(",")]
@@ -71,6 +74,20 @@ def main():
         out = lambda: os.path.join(tmp, "p%d.placement.json" % os.getpid())  # noqa: E731
         if a.efficiency:
             efficiency(a, pool, cases, budgets, seeds, tmp)
+            return
+        if a.check_strong:
+            print("| graph | cluster | E | heft-c+local-search (best of seeds) | human+local-search (best of seeds) |")
+            print("|---|---|---|---|---|")
+            for e in budgets:
+                for name, gpath, c, cpath in cases:
+                    best = {}
+                    for f in ("heft-c", "human"):
+                        futs = [pool.submit(run, a.cli, "place", gpath, cpath, "--model", f + "+local-search",
+                                            "--evaluations", str(e), "--param", "evaluations=%d" % e, "--seed",
+                                            str(s), "--out", os.path.join(tmp, "c-%s-%s-%s-%d.json" % (name, c, f, s)))
+                                for s in seeds]
+                        best[f] = min(fu.result()["ratio"] for fu in futs)
+                    print("| %s | %s | %d | %.3f | %.3f |" % (name, c, e, best["heft-c"], best["human"]), flush=True)
             return
         # The three best constructive starts per case.
         starts = {}
