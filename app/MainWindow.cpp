@@ -11,6 +11,7 @@
 #include "core/InputError.h"
 #include "core/generators/Generators.h"
 #include "core/io/ClusterJson.h"
+#include "models/ModelImporters.h"
 #include "views/ClusterTable.h"
 #include "views/DeviceView.h"
 #include "views/GraphView.h"
@@ -303,6 +304,17 @@ void MainWindow::createMenus()
     view->addSeparator();
     for (QDockWidget *d : m_docks)
         view->addAction(d->toggleViewAction());
+
+    QMenu *help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("&About Placement Studio"), this, [this] {
+        QMessageBox::about(this, tr("About Placement Studio"), aboutText());
+    });
+}
+
+QString MainWindow::aboutText()
+{
+    return tr("Placement Studio %1\nPlaces and partitions computation graphs on device clusters.\n%2")
+        .arg(PS_VERSION, QString::fromStdString(learnerRuntime()));
 }
 
 void MainWindow::log(const QString &text)

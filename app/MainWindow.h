@@ -51,6 +51,8 @@ public:
     FileLoader *loader() const { return m_loader; }
     QDockWidget *dock(const QString &name) const;
     QString logText() const;
+    // The About box: version, LibTorch, the BLAS it uses and its threads.
+    static QString aboutText();
     const std::vector<int> &selection() const { return m_selection; }
 
     // Opens files of any kind (they go where they belong); a session replaces everything.

@@ -4,4 +4,6 @@ namespace ps {
 
 void installModelImporters() {}
 
+std::string learnerRuntime() { return "LibTorch: not built in"; }
+
 } // namespace ps

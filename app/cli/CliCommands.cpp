@@ -1,6 +1,7 @@
 #include "app/cli/CliCommands.h"
 
 #include "core/InputError.h"
+#include "models/ModelImporters.h"
 
 #include <exception>
 #include <iostream>
@@ -87,7 +88,7 @@ int run(const std::vector<std::string> &args, std::ostream &out, std::ostream &e
             return args.empty() ? 2 : 0;
         }
         if (args[0] == "--version") {
-            out << "placement-cli " << PS_VERSION << "\n";
+            out << "placement-cli " << PS_VERSION << "\n" << learnerRuntime() << "\n";
             return 0;
         }
         for (const Command &c : commands()) {

@@ -119,6 +119,10 @@ PlacerResult runPlacer(const PlacerRegistry &registry, const std::string &spec,
         // The judgement after the stage is one more run: the stage gets what is left after it.
         const long long spent = result.evaluations + sim.evaluations();
         stageControl.budget.maxEvaluations = std::max(0LL, control.budget.maxEvaluations - spent - 1);
+        if (haveResult && stageControl.budget.maxEvaluations <= 0) { // its judgement alone would overspend
+            result.notes.push_back("no simulator evaluations left for '" + stage->info().name + "'");
+            break;
+        }
         // A refiner gets its own copy: judgeAndKeep may replace the result while it runs.
         const Placement base = haveResult ? result.placement : Placement();
         PlacerOutput out = stage->place(problem, values, stageControl, haveResult ? &base : nullptr);

@@ -173,7 +173,10 @@ public:
     Partition partition(const PartitionProblem &problem, const ParamValues &params,
                         const RunControl &control) const override
     {
-        const torch::Device device = startRun(params, control);
+        const int iterations = params.integer("iterations");
+        RunClock clock(control, iterations);
+        const RunStart run = startRun(params, control);
+        const torch::Device device = run.device;
         int hidden = params.integer("hidden");
         const std::string load = params.text("checkpoint");
         if (!load.empty()) {
@@ -183,7 +186,7 @@ public:
                 throw InputError(load + ": trained for k=" + std::to_string(stored.value("k", 0)) + ", not k=" +
                                  std::to_string(problem.k));
         }
-        GapNet net(hidden, problem.k);
+        GapNet net = run.seeded([&] { return GapNet(hidden, problem.k); });
         if (!load.empty())
             loadCheckpoint(load, "gap", *net);
         net->to(device);
@@ -196,8 +199,6 @@ public:
 
         torch::optim::Adam optimizer(net->parameters(), torch::optim::AdamOptions(params.number("lr")));
         const double lambda = params.number("balance_weight");
-        const int iterations = params.integer("iterations");
-        RunClock clock(control, iterations);
         for (int it = 0; clock.next(it); ++it) {
             const GapGraph &g = train[static_cast<size_t>(it) % train.size()];
             auto [cut, balance] = gapLoss(net->forward(g.data), g, problem.k);

@@ -67,46 +67,70 @@ struct TrainGraph
     std::unique_ptr<Judge> judge;
     GraphData data;
     torch::Tensor order;
+    std::vector<int> heft;  // HEFT's placement, for the warm starts
+    torch::Tensor prior;     // n x k logits toward it (undefined: no prior)
 };
+
+torch::Tensor logitsOf(GdpNet &net, const TrainGraph &t, int64_t segment)
+{
+    const torch::Tensor logits = net->forward(t.data, t.order, segment);
+    return t.prior.defined() ? logits + t.prior : logits;
+}
 
 // The target graph is judged by the problem's objective (its preferences name its nodes); the
 // other training graphs by the default objective.
 TrainGraph prepare(std::shared_ptr<const Graph> graph, const Cluster &cluster, const Constraints *given,
-                   const Objective &objective, torch::Device device)
+                   const Objective &objective, torch::Device device, RunClock &clock)
 {
     TrainGraph t;
     t.graph = std::move(graph);
     t.constraints = std::make_unique<Constraints>(given ? *given : Constraints::fromGraph(*t.graph, cluster));
-    t.judge = std::make_unique<Judge>(*t.graph, cluster, *t.constraints, objective);
+    t.judge = std::make_unique<Judge>(*t.graph, cluster, *t.constraints, objective, &clock);
     t.data = graphData(*t.graph, device);
     std::vector<int64_t> order(t.graph->topologicalOrder().begin(), t.graph->topologicalOrder().end());
     t.order = torch::from_blob(order.data(), {static_cast<int64_t>(order.size())}, torch::kInt64).clone().to(device);
     return t;
 }
 
+// HEFT's placement of every training graph (its simulator runs count on the clock). The target
+// graph's is offered to its judge: a warm-started run never returns worse than HEFT.
+void runHeft(std::vector<TrainGraph> &graphs, const Cluster &cluster, RunClock &clock)
+{
+    for (TrainGraph &t : graphs) {
+        const PlacerResult heft = runPlacer(PlacerRegistry::builtin(), "heft", {*t.graph, cluster, *t.constraints, {}}, {}, {});
+        t.heft = heft.placement.devices();
+        clock.countEvaluations(heft.evaluations);
+    }
+    graphs[0].judge->offer(graphs[0].heft);
+}
+
+// Residual warm start: fixed logits of `strength` on HEFT's device for every op, so that the
+// untrained policy's greedy placement is HEFT's and training learns the correction.
+void addHeftPrior(std::vector<TrainGraph> &graphs, int devices, double strength)
+{
+    for (TrainGraph &t : graphs) {
+        const torch::Tensor choice = torch::tensor(std::vector<int64_t>(t.heft.begin(), t.heft.end()));
+        t.prior = (torch::one_hot(choice, devices).to(torch::kFloat32) * strength).to(t.data.x.device());
+    }
+}
+
 // Supervised warm start: cross-entropy towards HEFT's placement of each training graph, until
 // the policy agrees on 99.5% of the ops, the steps run out, or a quarter of the time budget is used.
-void imitateHeft(GdpNet &net, std::vector<TrainGraph> &graphs, const Cluster &cluster, int64_t segment,
-                 torch::optim::Optimizer &optimizer, int steps, const RunControl &control)
+void imitateHeft(GdpNet &net, std::vector<TrainGraph> &graphs, int64_t segment, torch::optim::Optimizer &optimizer,
+                 int steps, const RunClock &clock, const RunControl &control)
 {
     std::vector<torch::Tensor> targets;
-    for (const TrainGraph &t : graphs) {
-        const std::vector<int> heft =
-            runPlacer(PlacerRegistry::builtin(), "heft", {*t.graph, cluster, *t.constraints, {}}, {}, {})
-                .placement.devices();
-        targets.push_back(torch::tensor(std::vector<int64_t>(heft.begin(), heft.end())).to(t.data.x.device()));
-    }
-    const auto start = std::chrono::steady_clock::now();
-    for (int s = 0; s < steps && !control.cancelled(); ++s) {
+    for (const TrainGraph &t : graphs)
+        targets.push_back(torch::tensor(std::vector<int64_t>(t.heft.begin(), t.heft.end())).to(t.data.x.device()));
+    for (int s = 0; s < steps && !clock.exhausted(); ++s) {
         const size_t i = static_cast<size_t>(s) % graphs.size();
-        const torch::Tensor logits = net->forward(graphs[i].data, graphs[i].order, segment);
+        const torch::Tensor logits = logitsOf(net, graphs[i], segment);
         const torch::Tensor loss = torch::nn::functional::cross_entropy(logits, targets[i]);
         optimizer.zero_grad();
         loss.backward();
         optimizer.step();
         const double agree = (logits.argmax(1) == targets[i]).to(torch::kFloat32).mean().item<double>();
-        const double used = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-        if (agree > 0.995 || used > control.budget.timeLimitS / 4)
+        if (agree > 0.995 || clock.elapsed() > control.budget.timeLimitS / 4)
             break;
     }
 }
@@ -126,8 +150,10 @@ public:
         f.params.push_back({"ppo_epochs", T::Int, 1, 64, 4, {}, "PPO epochs per batch of samples"});
         f.params.push_back(linearTuned({"clip", T::Real, 0.01, 1, 0.2, {}, "PPO clipping of the probability ratio"}));
         f.params.push_back(logTuned({"entropy_weight", T::Real, 0, 10, 0.01, {}, "entropy bonus"}));
-        f.params.push_back({"warm_start", T::Choice, 0, 0, 0, {"heft", "none"},
-                            "imitate HEFT's placement before PPO (none: the paper's random start)"});
+        f.params.push_back({"warm_start", T::Choice, 0, 0, 0, {"heft", "imitate", "none"},
+                            "heft: start at HEFT's placement (fixed prior logits, the policy learns the "
+                            "correction); imitate: supervised steps towards it; none: the paper's random start"});
+        f.params.push_back(linearTuned({"prior", T::Real, 0, 20, 3, {}, "strength of the HEFT prior (logits)"}));
         f.params.push_back({"warm_steps", T::Int, 0, 10000, 60, {}, "at most this many imitation steps"});
         HyperParam graphs{"train_graphs", T::Text, 0, 0, 0, {}, "more graph files to train on, separated by ';'"};
         f.params.push_back(graphs);
@@ -139,41 +165,47 @@ public:
                        const Placement *) const override
     {
         const int k = problem.cluster.deviceCount();
-        const torch::Device device = startRun(params, control);
+        RunClock clock(control, params.integer("iterations"));
+        const RunStart run = startRun(params, control);
+        const torch::Device device = run.device;
         int hidden = params.integer("hidden"), heads = params.integer("heads");
+        std::string warm = params.choice("warm_start");
+        double prior = warm == "heft" ? params.number("prior") : 0.0;
         const std::string load = params.text("checkpoint");
-        if (!load.empty()) {
+        if (!load.empty()) { // the stored policy decides its architecture and whether it learned over a prior
             const auto stored = nlohmann::json::parse(checkpointParams(load, "gdp"));
             hidden = stored.value("hidden", hidden);
             heads = stored.value("heads", heads);
+            prior = stored.value("prior", 0.0);
+            warm = prior > 0 ? "heft" : "none";
             requireDeviceCount(load, stored.value("devices", k), k);
         }
         if (hidden % heads != 0)
             throw InputError("gdp: hidden (" + std::to_string(hidden) + ") must be a multiple of heads (" +
                              std::to_string(heads) + ")");
-        GdpNet net(hidden, k, heads);
+        GdpNet net = run.seeded([&] { return GdpNet(hidden, k, heads); });
         if (!load.empty())
             loadCheckpoint(load, "gdp", *net);
         net->to(device);
 
         std::vector<TrainGraph> graphs;
         auto target = std::shared_ptr<const Graph>(&problem.graph, [](const Graph *) {});
-        graphs.push_back(prepare(target, problem.cluster, &problem.constraints, problem.objective, device));
+        graphs.push_back(prepare(target, problem.cluster, &problem.constraints, problem.objective, device, clock));
         for (Graph &g : loadTrainGraphs(params.text("train_graphs")))
-            graphs.push_back(prepare(std::make_shared<const Graph>(std::move(g)), problem.cluster, nullptr, Objective{}, device));
+            graphs.push_back(
+                prepare(std::make_shared<const Graph>(std::move(g)), problem.cluster, nullptr, Objective{}, device, clock));
 
         const int64_t segment = params.integer("segment");
         torch::optim::Adam optimizer(net->parameters(), torch::optim::AdamOptions(params.number("lr")));
-        if (params.choice("warm_start") == "heft" && load.empty() && params.integer("iterations") > 0)
-        {
-            imitateHeft(net, graphs, problem.cluster, segment, optimizer, params.integer("warm_steps"), control);
-            torch::NoGradGuard noGrad; // the imitating policy's own placement is the first candidate
-            std::vector<int> greedy = toVector(net->forward(graphs[0].data, graphs[0].order, segment).argmax(1));
-            graphs[0].judge->evaluate(greedy);
+        if (warm != "none") {
+            runHeft(graphs, problem.cluster, clock);
+            if (warm == "heft")
+                addHeftPrior(graphs, k, prior);
+            else if (load.empty() && params.integer("iterations") > 0)
+                imitateHeft(net, graphs, segment, optimizer, params.integer("warm_steps"), clock, control);
         }
         const int samples = params.integer("samples"), epochs = params.integer("ppo_epochs");
         const double clip = params.number("clip"), entropyWeight = params.number("entropy_weight");
-        RunClock clock(control, params.integer("iterations"));
         for (int it = 0; clock.next(it); ++it) {
             TrainGraph &t = graphs[static_cast<size_t>(it) % graphs.size()];
             // Sample with the current policy.
@@ -182,15 +214,17 @@ public:
             std::vector<double> rewards, makespans;
             {
                 torch::NoGradGuard noGrad;
-                oldLogp = torch::log_softmax(net->forward(t.data, t.order, segment), 1);
-                for (int s = 0; s < samples; ++s) {
-                    const torch::Tensor a = torch::multinomial(oldLogp.exp(), 1).squeeze(1);
+                oldLogp = torch::log_softmax(logitsOf(net, t, segment), 1);
+                for (int s = 0; s < samples && !clock.exhausted(); ++s) {
+                    const torch::Tensor a = sampleRows(oldLogp, run.generator).choice;
                     std::vector<int> devices = toVector(a);
                     rewards.push_back(rewardOf(t.judge->evaluate(devices)));
                     makespans.push_back(t.judge->lastMakespan());
                     actions.push_back(a);
                 }
             }
+            if (static_cast<int>(actions.size()) < samples)
+                break; // the budget ended inside the batch
             const double mean = std::accumulate(rewards.begin(), rewards.end(), 0.0) / samples;
             double var = 0;
             for (double r : rewards)
@@ -199,7 +233,7 @@ public:
             // PPO: several epochs on this batch, clipped per-op probability ratios.
             double lastLoss = 0, lastEntropy = 0;
             for (int e = 0; e < epochs && !control.cancelled(); ++e) {
-                const torch::Tensor logp = torch::log_softmax(net->forward(t.data, t.order, segment), 1);
+                const torch::Tensor logp = torch::log_softmax(logitsOf(net, t, segment), 1);
                 torch::Tensor loss = torch::zeros({}, logp.options());
                 for (int s = 0; s < samples; ++s) {
                     const double advantage = samples > 1 ? (rewards[s] - mean) / sd : 0;
@@ -221,20 +255,18 @@ public:
             clock.report(it, t.judge.get(), makespans, lastLoss, lastEntropy);
         }
         Judge &judge = *graphs[0].judge;
-        {
+        if (!clock.exhausted() || judge.best().empty()) { // the trained policy's greedy placement
             torch::NoGradGuard noGrad;
-            std::vector<int> greedy = toVector(net->forward(graphs[0].data, graphs[0].order, segment).argmax(1));
+            std::vector<int> greedy = toVector(logitsOf(net, graphs[0], segment).argmax(1));
             judge.evaluate(greedy);
         }
         if (!params.text("save_checkpoint").empty()) {
-            nlohmann::json stored{{"hidden", hidden}, {"heads", heads}, {"devices", k}};
+            nlohmann::json stored{{"hidden", hidden}, {"heads", heads}, {"devices", k}, {"prior", prior}};
             saveCheckpoint(params.text("save_checkpoint"), "gdp", stored.dump(), *net);
         }
         PlacerOutput out;
         out.placement = Placement(judge.best());
-        out.evaluations = 0;
-        for (const TrainGraph &t : graphs)
-            out.evaluations += t.judge->evaluations();
+        out.evaluations = clock.evaluations();
         if (!judge.bestFeasible())
             out.notes.push_back("gdp found no placement that fits memory and constraints");
         return out;

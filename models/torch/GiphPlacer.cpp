@@ -136,23 +136,28 @@ public:
     {
         const Graph &graph = problem.graph;
         const int n = graph.nodeCount(), k = problem.cluster.deviceCount();
-        const torch::Device device = startRun(params, control);
+        RunClock clock(control, params.integer("iterations"));
+        const RunStart run = startRun(params, control);
+        const torch::Device device = run.device;
         std::mt19937_64 rng(control.seed);
         int hidden = params.integer("hidden");
         const std::string load = params.text("checkpoint");
         if (!load.empty())
             hidden = nlohmann::json::parse(checkpointParams(load, "giph")).value("hidden", hidden);
-        GiphNet net(hidden);
+        GiphNet net = run.seeded([&] { return GiphNet(hidden); });
         if (!load.empty())
             loadCheckpoint(load, "giph", *net);
         net->to(device);
 
         const GraphData data = graphData(graph, device);
         const OptionFeatures options(graph, problem.cluster);
-        Judge judge(graph, problem.cluster, problem.constraints, problem.objective);
+        Judge judge(graph, problem.cluster, problem.constraints, problem.objective, &clock);
         std::vector<int> heftStart;
-        if (!given && params.choice("start") == "heft")
-            heftStart = runPlacer(PlacerRegistry::builtin(), "heft", problem, {}, {}).placement.devices();
+        if (!given && params.choice("start") == "heft") {
+            const PlacerResult heft = runPlacer(PlacerRegistry::builtin(), "heft", problem, {}, {});
+            heftStart = heft.placement.devices();
+            clock.countEvaluations(heft.evaluations);
+        }
         auto startPlacement = [&] {
             std::vector<int> p(n);
             if (given)
@@ -181,8 +186,7 @@ public:
         const double gamma = params.number("gamma"), entropyWeight = params.number("entropy_weight");
         torch::optim::Adam optimizer(net->parameters(), torch::optim::AdamOptions(params.number("lr")));
 
-        RunClock clock(control, params.integer("iterations"));
-        auto outOfTime = [&] { return control.cancelled() || clock.elapsed() > control.budget.timeLimitS; };
+        auto outOfTime = [&] { return clock.exhausted(); };
         // One episode: moves from a start placement; returns per-step log-probs and improvements.
         auto episode = [&](const torch::Tensor &h, bool greedy, std::vector<torch::Tensor> &logps,
                            std::vector<torch::Tensor> &entropies, std::vector<double> &gains,
@@ -195,7 +199,7 @@ public:
                 const torch::Tensor opts = options.build(p).to(device);
                 const torch::Tensor stay = opts.select(2, 1) * -1e9f;
                 const torch::Tensor logits = (net->forward(h, opts) + pinMask + stay).reshape({-1});
-                Sampled pick = greedy ? greedyRows(logits.unsqueeze(0)) : sampleRows(logits.unsqueeze(0));
+                Sampled pick = greedy ? greedyRows(logits.unsqueeze(0)) : sampleRows(logits.unsqueeze(0), run.generator);
                 const int64_t flat = pick.choice.item<int64_t>();
                 const int v = static_cast<int>(flat / k), d = static_cast<int>(flat % k);
                 p[v] = d;
@@ -217,7 +221,7 @@ public:
             std::vector<double> makespans;
             std::vector<std::vector<double>> returns;
             std::vector<std::vector<torch::Tensor>> logpsAll;
-            for (int e = 0; e < episodes; ++e) {
+            for (int e = 0; e < episodes && !outOfTime(); ++e) {
                 std::vector<torch::Tensor> logps, entropies;
                 std::vector<double> gains;
                 episode(h, false, logps, entropies, gains, makespans);
@@ -229,6 +233,8 @@ public:
                 logpsAll.push_back(logps);
                 allEntropy.insert(allEntropy.end(), entropies.begin(), entropies.end());
             }
+            if (allEntropy.empty())
+                break; // the budget ended before a move
             for (size_t e = 0; e < returns.size(); ++e)
                 for (size_t t = 0; t < returns[e].size(); ++t)
                     loss = loss - (returns[e][t] - stepBaseline[t]) * logpsAll[e][t] / episodes;
@@ -251,7 +257,7 @@ public:
             optimizer.step();
             clock.report(it, &judge, makespans, loss.item<double>(), entropy.item<double>());
         }
-        if (!outOfTime()) { // the trained policy's greedy episode, when time is left for it
+        if (!outOfTime() || judge.best().empty()) { // the trained policy's greedy episode, when budget is left
             torch::NoGradGuard noGrad;
             std::vector<torch::Tensor> logps, entropies;
             std::vector<double> gains, makespans;
@@ -261,7 +267,7 @@ public:
             saveCheckpoint(params.text("save_checkpoint"), "giph", nlohmann::json{{"hidden", hidden}}.dump(), *net);
         PlacerOutput out;
         out.placement = Placement(judge.best());
-        out.evaluations = judge.evaluations();
+        out.evaluations = clock.evaluations();
         if (!judge.bestFeasible())
             out.notes.push_back("giph found no placement that fits memory and constraints");
         return out;

@@ -3,6 +3,7 @@
 #include "core/InputError.h"
 #include "core/io/FileKind.h"
 
+#include <ATen/CPUGeneratorImpl.h>
 #include <nlohmann/json.hpp>
 
 #include <cmath>
@@ -27,12 +28,21 @@ void setThreads(int threads)
         torch::set_num_threads(threads);
 }
 
-torch::Device startRun(const ParamValues &params, const RunControl &control)
+std::mutex &globalRandomLock()
 {
-    const torch::Device device = chooseDevice(params.choice("device"));
+    static std::mutex lock;
+    return lock;
+}
+
+RunStart startRun(const ParamValues &params, const RunControl &control)
+{
+    RunStart run{chooseDevice(params.choice("device")), std::nullopt, control.seed};
     setThreads(params.integer("threads"));
-    torch::manual_seed(control.seed);
-    return device;
+    if (run.device.is_cpu())
+        run.generator = at::detail::createCPUGenerator(control.seed);
+    else
+        run.seeded([] { return 0; });
+    return run;
 }
 
 std::vector<Graph> loadTrainGraphs(const std::string &list)
@@ -136,15 +146,18 @@ torch::Tensor SageEncoderImpl::forward(const GraphData &g)
     return h;
 }
 
-Judge::Judge(const Graph &graph, const Cluster &cluster, const Constraints &constraints, const Objective &objective)
+Judge::Judge(const Graph &graph, const Cluster &cluster, const Constraints &constraints, const Objective &objective,
+             RunClock *clock)
     : m_graph(graph), m_cluster(cluster), m_constraints(constraints),
-      m_objective(graph, cluster, constraints, objective), m_simulator(graph, cluster)
+      m_objective(graph, cluster, constraints, objective), m_simulator(graph, cluster), m_clock(clock)
 {
 }
 
 double Judge::evaluate(std::vector<int> &devices)
 {
     enforce(devices);
+    if (m_clock)
+        m_clock->countEvaluations();
     m_lastMakespan = m_simulator.makespan(devices);
     const std::vector<double> usage = memoryUsage(m_graph, m_cluster, devices);
     const ObjectiveTerms terms = m_objective.terms(m_lastMakespan, m_simulator.lastMovedBytes(), usage,
@@ -175,7 +188,13 @@ bool RunClock::next(int iteration) const
 {
     if (!m_control.waitWhilePaused())
         return false;
-    return iteration < m_iterations && elapsed() < m_control.budget.timeLimitS;
+    return iteration < m_iterations && !exhausted();
+}
+
+bool RunClock::exhausted() const
+{
+    return m_control.cancelled() || elapsed() >= m_control.budget.timeLimitS ||
+           m_evaluations >= m_control.budget.maxEvaluations;
 }
 
 void RunClock::report(int iteration, const Judge *judge, const std::vector<double> &samples, double loss,
@@ -290,10 +309,12 @@ std::vector<HyperParam> commonParams(int defaultIterations)
 
 namespace ps::learn {
 
-Sampled sampleRows(const torch::Tensor &logits)
+Sampled sampleRows(const torch::Tensor &logits, const std::optional<at::Generator> &generator)
 {
     const torch::Tensor logp = torch::log_softmax(logits, -1);
-    const torch::Tensor choice = torch::multinomial(logp.exp(), 1).squeeze(-1);
+    const torch::Tensor choice =
+        torch::multinomial(logp.exp(), 1, false, generator ? c10::optional<at::Generator>(*generator) : c10::nullopt)
+            .squeeze(-1);
     Sampled s;
     s.choice = choice;
     s.logProb = logp.gather(-1, choice.unsqueeze(-1)).sum();

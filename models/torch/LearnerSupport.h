@@ -14,6 +14,8 @@
 
 #include <chrono>
 #include <memory>
+#include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -25,10 +27,31 @@ constexpr int kFeatureCount = kOpBuckets + 8;
 
 // "auto" picks CUDA when LibTorch sees a GPU; "cuda" without one is an InputError.
 torch::Device chooseDevice(const std::string &choice);
-// Intra-op threads for this run (0: leave LibTorch's default).
+// Intra-op threads for this run (0: leave LibTorch's default). LibTorch's OpenMP backend keeps
+// the count per calling thread, so concurrent runs each keep their own.
 void setThreads(int threads);
-// What every run does first: the device it asked for, its thread count, the seed.
-torch::Device startRun(const ParamValues &params, const RunControl &control);
+
+// LibTorch's random state is global to the process, yet runs go concurrently and must reproduce
+// alone what they do together. So a run samples from a generator of its own, and parameters
+// (whose initialisers draw from the global generator) are made under one process-wide lock right
+// after seeding it.
+std::mutex &globalRandomLock();
+struct RunStart
+{
+    torch::Device device;
+    std::optional<at::Generator> generator; // CPU runs; CUDA runs use the seeded global generator
+    uint64_t seed = 1;
+    // A module (or anything drawing from the global generator) made from the run's seed.
+    template <class Make>
+    auto seeded(Make make) const
+    {
+        std::lock_guard<std::mutex> lock(globalRandomLock());
+        torch::manual_seed(seed);
+        return make();
+    }
+};
+// What every run does first: the device it asked for, its thread count, its seed.
+RunStart startRun(const ParamValues &params, const RunControl &control);
 // The graphs of a `train_graphs` parameter (paths separated by ';'), loaded.
 std::vector<Graph> loadTrainGraphs(const std::string &list);
 // A checkpoint's device count against the cluster's (InputError naming both).
@@ -64,15 +87,41 @@ struct SageEncoderImpl : torch::nn::Module
 };
 TORCH_MODULE(SageEncoder);
 
+// Wall time, simulator evaluations and the budget of a run, counted from its first instruction
+// (make it before anything else: warm starts and graph loading spend the budget too), and the
+// progress report of one iteration.
+class RunClock
+{
+public:
+    RunClock(const RunControl &control, int iterations);
+    double elapsed() const;
+    // False once cancelled, out of time, of evaluations or of iterations (waits while paused).
+    bool next(int iteration) const;
+    // Cancelled, out of time or out of evaluations: stop before the next simulator run.
+    bool exhausted() const;
+    void countEvaluations(long long n = 1) { m_evaluations += n; }
+    long long evaluations() const { return m_evaluations; }
+    // judge may be null (a partitioner has no simulator runs).
+    void report(int iteration, const class Judge *judge, const std::vector<double> &samples, double loss,
+                double entropy) const;
+
+private:
+    const RunControl &m_control;
+    int m_iterations;
+    std::chrono::steady_clock::time_point m_start;
+    long long m_evaluations = 0;
+};
+
 // Judges placements with the simulator: pins and colocation are enforced first (a learner's
 // choice for a pinned node is overridden), the reward is the problem's objective score (the
 // penalized makespan of spec section 6 under the default weights), and the best placement is
-// kept (a feasible one over any infeasible one, then the lower score).
+// kept (a feasible one over any infeasible one, then the lower score). Every simulator run is
+// counted on the run's clock, when one is given.
 class Judge
 {
 public:
     Judge(const Graph &graph, const Cluster &cluster, const Constraints &constraints,
-          const Objective &objective = Objective{});
+          const Objective &objective = Objective{}, RunClock *clock = nullptr);
     void enforce(std::vector<int> &devices) const { enforceConstraints(m_constraints, devices); }
     // Objective score of devices (enforced in place).
     double evaluate(std::vector<int> &devices);
@@ -93,29 +142,12 @@ private:
     const Constraints &m_constraints;
     ObjectiveJudge m_objective;
     Simulator m_simulator;
+    RunClock *m_clock;
     std::vector<int> m_best;
     double m_bestMakespan = std::numeric_limits<double>::infinity(), m_bestScore = m_bestMakespan;
     bool m_bestFeasible = false;
     double m_lastMakespan = 0;
     bool m_lastFeasible = false;
-};
-
-// Wall time and budget of a run, and the progress report of one iteration.
-class RunClock
-{
-public:
-    RunClock(const RunControl &control, int iterations);
-    double elapsed() const;
-    // False once cancelled, out of time or of iterations (waits while paused).
-    bool next(int iteration) const;
-    // judge may be null (a partitioner has no simulator runs).
-    void report(int iteration, const Judge *judge, const std::vector<double> &samples, double loss,
-                double entropy) const;
-
-private:
-    const RunControl &m_control;
-    int m_iterations;
-    std::chrono::steady_clock::time_point m_start;
 };
 
 // Checkpoints: the module's tensors plus a JSON header (family, hyperparameters, schema).

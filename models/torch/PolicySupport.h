@@ -14,7 +14,7 @@ struct Sampled
     torch::Tensor logProb;
     torch::Tensor entropy;
 };
-Sampled sampleRows(const torch::Tensor &logits);
+Sampled sampleRows(const torch::Tensor &logits, const std::optional<at::Generator> &generator);
 Sampled greedyRows(const torch::Tensor &logits);
 
 std::vector<int> toVector(const torch::Tensor &choice);

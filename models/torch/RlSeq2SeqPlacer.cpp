@@ -38,7 +38,7 @@ struct Seq2SeqNetImpl : torch::nn::Module
     torch::Tensor groupLogits(const torch::Tensor &x) { return grouperOut(torch::relu(grouperIn(x))); }
 
     // Decodes a device per group (sampled, or greedy); returns devices, log-prob, entropy.
-    Sampled place(const torch::Tensor &groupInputs, bool greedy)
+    Sampled place(const torch::Tensor &groupInputs, bool greedy, const std::optional<at::Generator> &generator)
     {
         const int64_t g = groupInputs.size(0);
         auto [encoded, state] = encoder->forward(groupInputs.unsqueeze(1)); // (g, 1, h)
@@ -52,7 +52,7 @@ struct Seq2SeqNetImpl : torch::nn::Module
             const torch::Tensor weights = torch::softmax(torch::matmul(memory, attention(h).t()).t(), 1); // (1, g)
             context = torch::matmul(weights, memory);
             const torch::Tensor logits = out(torch::cat({h, context}, 1)); // (1, k)
-            Sampled s = greedy ? greedyRows(logits) : sampleRows(logits);
+            Sampled s = greedy ? greedyRows(logits) : sampleRows(logits, generator);
             choices.push_back(s.choice);
             logps.push_back(s.logProb);
             entropies.push_back(s.entropy);
@@ -138,7 +138,10 @@ public:
     {
         const Graph &graph = problem.graph;
         const int k = problem.cluster.deviceCount();
-        const torch::Device device = startRun(params, control);
+        const int iterations = params.integer("iterations");
+        RunClock clock(control, iterations);
+        const RunStart run = startRun(params, control);
+        const torch::Device device = run.device;
         int hidden = params.integer("hidden"), groups = params.integer("groups");
         const std::string load = params.text("checkpoint");
         if (!load.empty()) {
@@ -147,7 +150,7 @@ public:
             groups = stored.value("groups", groups);
             requireDeviceCount(load, stored.value("devices", k), k);
         }
-        Seq2SeqNet net(hidden, groups, k);
+        Seq2SeqNet net = run.seeded([&] { return Seq2SeqNet(hidden, groups, k); });
         if (!load.empty())
             loadCheckpoint(load, "rl-seq2seq", *net);
         net->to(device);
@@ -160,12 +163,11 @@ public:
             std::vector<int64_t> g = scopeGroups(graph, groups);
             fixedGroups = torch::from_blob(g.data(), {graph.nodeCount()}, torch::kInt64).clone().to(device);
         }
-        Judge judge(graph, problem.cluster, problem.constraints, problem.objective);
+        Judge judge(graph, problem.cluster, problem.constraints, problem.objective, &clock);
         torch::optim::Adam optimizer(net->parameters(), torch::optim::AdamOptions(params.number("lr")));
         Baseline baseline(params.number("baseline_decay"));
         const int samples = params.integer("samples");
         const double entropyWeight = params.number("entropy_weight");
-        const int iterations = params.integer("iterations");
 
         // One placement: groups (sampled or fixed), then a device per group.
         auto rollout = [&](bool greedy, torch::Tensor &logp, torch::Tensor &entropy) {
@@ -175,14 +177,14 @@ public:
             if (byScope) {
                 group = fixedGroups;
             } else {
-                Sampled g = greedy ? greedyRows(net->groupLogits(x)) : sampleRows(net->groupLogits(x));
+                Sampled g = greedy ? greedyRows(net->groupLogits(x)) : sampleRows(net->groupLogits(x), run.generator);
                 group = g.choice;
                 logp = logp + g.logProb;
                 entropy = entropy + g.entropy;
             }
             torch::Tensor order;
             const torch::Tensor inputs = groupInputs(x, ranks, group, groups, order);
-            Sampled d = net->place(inputs, greedy);
+            Sampled d = net->place(inputs, greedy, run.generator);
             logp = logp + d.logProb;
             entropy = entropy + d.entropy;
             // order[t] is the group decoded at step t.
@@ -190,11 +192,10 @@ public:
             return toVector(deviceOfGroup.index_select(0, group));
         };
 
-        RunClock clock(control, iterations);
         for (int it = 0; clock.next(it); ++it) {
             std::vector<torch::Tensor> logps, entropies;
             std::vector<double> rewards, makespans;
-            for (int s = 0; s < samples; ++s) {
+            for (int s = 0; s < samples && !clock.exhausted(); ++s) {
                 torch::Tensor logp, entropy;
                 std::vector<int> devices = rollout(false, logp, entropy);
                 rewards.push_back(rewardOf(judge.evaluate(devices)));
@@ -202,6 +203,8 @@ public:
                 logps.push_back(logp);
                 entropies.push_back(entropy);
             }
+            if (static_cast<int>(rewards.size()) < samples)
+                break; // the budget ended inside the batch
             const double mean = std::accumulate(rewards.begin(), rewards.end(), 0.0) / samples;
             if (it == 0)
                 baseline.update(mean);
@@ -217,7 +220,7 @@ public:
             baseline.update(mean);
             clock.report(it, &judge, makespans, loss.item<double>(), entropy.item<double>());
         }
-        {
+        if (!clock.exhausted() || judge.best().empty()) {
             // The greedy decode of the trained policy competes with the samples.
             torch::NoGradGuard noGrad;
             torch::Tensor logp, entropy;
@@ -230,7 +233,7 @@ public:
         }
         PlacerOutput out;
         out.placement = Placement(judge.best());
-        out.evaluations = judge.evaluations();
+        out.evaluations = clock.evaluations();
         if (!judge.bestFeasible())
             out.notes.push_back("rl-seq2seq found no placement that fits memory and constraints");
         return out;

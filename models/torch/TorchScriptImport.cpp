@@ -6,6 +6,7 @@
 #include "models/torch/TorchOpRules.h"
 
 #include <nlohmann/json.hpp>
+#include <ATen/CPUGeneratorImpl.h>
 #include <torch/csrc/jit/passes/inliner.h>
 #include <torch/script.h>
 
@@ -456,7 +457,7 @@ Graph importTorchScript(const std::string &path, const LoadOptions &options, std
     std::shared_ptr<torch::jit::Graph> graph = method->graph()->copy();
     torch::jit::Inline(*graph);
     torch::NoGradGuard noGrad;
-    torch::manual_seed(0);
+    const at::Generator inputValues = at::detail::createCPUGenerator(0); // never the process-global one
     Interpreter run(baseName(path), warnings);
     run.bind(graph->inputs()[0], module._ivalue());
     for (size_t i = 0; i < inputs.size(); ++i) {
@@ -464,7 +465,7 @@ Graph importTorchScript(const std::string &path, const LoadOptions &options, std
         if (options.batch > 0 && !shape.empty())
             shape[0] = options.batch;
         const c10::ScalarType type = dtypeOf(inputs[i].dtype, path);
-        const at::Tensor t = at::isFloatingType(type) ? torch::randn(shape, torch::dtype(type))
+        const at::Tensor t = at::isFloatingType(type) ? torch::randn(shape, inputValues, torch::dtype(type))
                                                       : torch::zeros(shape, torch::dtype(type));
         run.bind(graph->inputs()[i + 1], t);
     }

@@ -4,6 +4,7 @@
 // obvious cut of a graph made of two communities.
 #include "core/InputError.h"
 #include "core/cluster/Cluster.h"
+#include "core/generators/Generators.h"
 #include "core/graph/GraphBuilder.h"
 #include "core/partitioners/Partitioner.h"
 #include "core/placers/PlacerRegistry.h"
@@ -14,6 +15,7 @@
 #include <QtTest>
 
 #include <atomic>
+#include <chrono>
 #include <numeric>
 #include <cmath>
 #include <thread>
@@ -288,7 +290,7 @@ private Q_SLOTS:
                                          {unseen, c, Constraints::fromGraph(unseen, c), {}}, zeroShot, {});
         QCOMPARE(z.placement.nodeCount(), 30);
         QVERIFY(std::isfinite(z.makespan) && z.makespan > 0);
-        QCOMPARE(a.evaluations, 2LL); // one greedy placement (no training), and the final check
+        QCOMPARE(a.evaluations, 4LL); // HEFT for the prior (1) and offered (1), the greedy placement, the final check
         try {
             runPlacer(PlacerRegistry::builtin(), "rl-seq2seq", {g, c, cons, {}}, {"checkpoint=" + path}, {});
             QFAIL("a gdp checkpoint was accepted by rl-seq2seq");
@@ -346,6 +348,130 @@ private Q_SLOTS:
         const PartitionMetrics m = partitionMetrics(g, p.parts(), 2);
         QCOMPARE(m.edgeCut, 1e3);
         QCOMPARE(m.imbalance, 1.0);
+    }
+
+    // Every family, classical and learned, stops within its time limit counted from the call
+    // (warm starts, HEFT runs and graph preparation included): T + 10% + 1 s for the step in
+    // flight and the final judgement.
+    void timeLimitHoldsForEveryFamily()
+    {
+        const Graph g = generate("rnnlm", {}, 1);
+        const Cluster c = gpus(4);
+        const Constraints cons = Constraints::fromGraph(g, c);
+        const double limit = 1.0;
+        auto within = [&](const std::string &name, auto run) {
+            const auto t0 = std::chrono::steady_clock::now();
+            run();
+            const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+            QVERIFY2(wall <= limit * 1.1 + 1.0, qPrintable(QString("%1 took %2 s").arg(name.c_str()).arg(wall)));
+        };
+        for (const Placer *f : PlacerRegistry::builtin().all()) {
+            const std::string name = f->info().name;
+            RunControl control;
+            control.budget.timeLimitS = limit;
+            std::vector<std::string> params;
+            if (f->info().trains)
+                params = {"iterations=100000"};
+            within(name, [&] { runPlacer(PlacerRegistry::builtin(), name, {g, c, cons, {}}, params, control); });
+        }
+        RunControl control;
+        control.budget.timeLimitS = limit;
+        within("gap", [&] {
+            runPartitioner(PartitionerRegistry::builtin(), "gap", {g, 4, 1.05, {}, {}}, {"iterations=100000"}, control);
+        });
+    }
+
+    // An evaluation budget holds too, all simulator runs counted (HEFT's for a warm start, the
+    // final judgement).
+    void evaluationBudgetHolds_data()
+    {
+        QTest::addColumn<QString>("model");
+        for (const char *m : {"rl-seq2seq", "gdp", "giph", "gdp+local-search"})
+            QTest::newRow(m) << m;
+    }
+    void evaluationBudgetHolds()
+    {
+        QFETCH(QString, model);
+        const Graph g = smallGraph();
+        const Cluster c = gpus(3);
+        const Constraints cons = Constraints::fromGraph(g, c);
+        for (long long budget : {3LL, 25LL}) {
+            RunControl control;
+            control.budget.maxEvaluations = budget;
+            const PlacerResult r = runPlacer(PlacerRegistry::builtin(), model.toStdString(), {g, c, cons, {}},
+                                             {"iterations=1000", "samples=2", "hidden=16"}, control);
+            QVERIFY2(r.evaluations <= budget, qPrintable(QString("%1 > %2").arg(r.evaluations).arg(budget)));
+            QVERIFY(r.evaluations >= budget - 3); // and it is used
+            QCOMPARE(r.placement.nodeCount(), g.nodeCount());
+        }
+    }
+
+    // A warm-started learner never hands back worse than the placement it started from, even
+    // when it trains for two iterations only, on a graph where HEFT is far from the best.
+    void neverWorseThanTheWarmStart_data()
+    {
+        QTest::addColumn<QString>("params");
+        QTest::newRow("gdp prior") << "gdp warm_start=heft";
+        QTest::newRow("gdp imitate") << "gdp warm_start=imitate";
+        QTest::newRow("giph") << "giph start=heft episode_steps=4";
+    }
+    void neverWorseThanTheWarmStart()
+    {
+        QFETCH(QString, params);
+        QStringList list = params.split(' ');
+        const std::string model = list.takeFirst().toStdString();
+        std::vector<std::string> values = {"iterations=2", "samples=2", "hidden=16", "lr=0.05"};
+        for (const QString &p : list)
+            values.push_back(p.toStdString());
+        const Graph g = generate("rnnlm", {}, 1);
+        const Cluster c = gpus(4);
+        const Constraints cons = Constraints::fromGraph(g, c);
+        const PlacerResult heft = runPlacer(PlacerRegistry::builtin(), "heft", {g, c, cons, {}}, {}, {});
+        for (uint64_t seed : {1, 2, 3}) {
+            RunControl control;
+            control.seed = seed;
+            const PlacerResult r = runPlacer(PlacerRegistry::builtin(), model, {g, c, cons, {}}, values, control);
+            QVERIFY2(r.score <= heft.score * (1 + 1e-12),
+                     qPrintable(QString("seed %1: %2 > HEFT %3").arg(seed).arg(r.score).arg(heft.score)));
+        }
+    }
+
+    // LibTorch's random state and thread count are process-wide; runs going concurrently must
+    // still place exactly as each does alone.
+    void concurrentRunsReproduceRunsAlone_data()
+    {
+        QTest::addColumn<QString>("model");
+        for (const char *m : {"rl-seq2seq", "gdp", "giph"})
+            QTest::newRow(m) << m;
+    }
+    void concurrentRunsReproduceRunsAlone()
+    {
+        QFETCH(QString, model);
+        const Graph g = smallGraph();
+        const Cluster c = gpus(3);
+        const Constraints cons = Constraints::fromGraph(g, c);
+        const std::vector<std::string> params = {"iterations=6", "samples=3", "hidden=16", "threads=1"};
+        auto run = [&](uint64_t seed) {
+            RunControl control;
+            control.seed = seed;
+            return runPlacer(PlacerRegistry::builtin(), model.toStdString(), {g, c, cons, {}}, params, control)
+                .placement.devices();
+        };
+        const std::vector<int> alone1 = run(1), alone2 = run(2);
+        std::vector<int> together1, together2;
+        std::thread a([&] { together1 = run(1); });
+        std::thread b([&] { together2 = run(2); });
+        a.join();
+        b.join();
+        QCOMPARE(together1, alone1);
+        QCOMPARE(together2, alone2);
+    }
+
+    void runtimeNamesTheBlas()
+    {
+        const QString text = QString::fromStdString(learnerRuntime());
+        QVERIFY2(text.startsWith("LibTorch ") && text.contains("BLAS: ") && text.contains("intra-op threads: "),
+                 qPrintable(text));
     }
 
     void cudaOnlyWhenPresent()
