@@ -3,6 +3,7 @@
 // the placer and partitioner registries, and the TorchScript importer with file loading; in a
 // build without LibTorch it registers nothing.
 #include <memory>
+#include <string>
 
 namespace ps {
 
@@ -13,5 +14,12 @@ std::unique_ptr<Partitioner> makeGapPartitioner();
 std::unique_ptr<Placer> makeRlSeq2SeqPlacer();
 std::unique_ptr<Placer> makeGdpPlacer();
 std::unique_ptr<Placer> makeGiphPlacer();
+
+// The op's class in the learners' features (0..15), a fixed vocabulary: 0 conv, 1 matmul, 2 add,
+// 3 mul, 4 sigmoid, 5 tanh, 6 relu-like, 7 softmax, 8 norm, 9 pool, 10 data movement, 11 indexing,
+// 12 weights, 13 inputs, 14 pass-through, 15 other. Names match case-insensitively after any
+// "aten::" prefix, so ONNX, TorchScript and the generators agree (a string hash folded the RNN
+// ops into four buckets, and is not stable between standard libraries).
+int learnerOpClass(const std::string &op);
 
 } // namespace ps

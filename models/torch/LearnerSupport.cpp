@@ -2,10 +2,13 @@
 
 #include "core/InputError.h"
 #include "core/io/FileKind.h"
+#include "models/Learners.h"
 
 #include <ATen/CPUGeneratorImpl.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <functional>
 #include <thread>
@@ -65,6 +68,57 @@ void requireDeviceCount(const std::string &checkpoint, int trained, int here)
                          std::to_string(here));
 }
 
+} // namespace ps::learn
+
+namespace ps {
+
+int learnerOpClass(const std::string &op)
+{
+    std::string name = op.substr(op.rfind(':') == std::string::npos ? 0 : op.rfind(':') + 1); // aten::mm -> mm
+    for (char &c : name)
+        c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    auto has = [&](std::initializer_list<const char *> words) {
+        return std::any_of(words.begin(), words.end(), [&](const char *w) { return name.find(w) != std::string::npos; });
+    };
+    // Order matters where names overlap (logsoftmax before softmax, layernorm before everything).
+    if (has({"norm"}))
+        return 8;
+    if (has({"softmax"}))
+        return 7;
+    if (has({"conv"}))
+        return 0;
+    if (has({"matmul", "gemm", "linear", "einsum"}) || name == "mm" || name == "bmm" || name == "addmm")
+        return 1;
+    if (has({"sigmoid"}))
+        return 4;
+    if (has({"tanh"}))
+        return 5;
+    if (has({"relu", "gelu", "elu", "silu", "swish", "clip", "clamp", "hardtanh"}))
+        return 6;
+    if (has({"pool"}))
+        return 9;
+    if (has({"gather", "embedding", "scatter", "topk", "index", "select"}))
+        return 11;
+    if (has({"concat", "cat", "split", "chunk", "reshape", "view", "transpose", "permute", "flatten", "slice",
+             "squeeze", "stack", "pad", "expand"}))
+        return 10;
+    if (has({"add", "sub", "sum"}))
+        return 2;
+    if (has({"mul", "div", "pow", "sqrt", "exp", "log"}))
+        return 3;
+    if (has({"weight", "variable", "const", "param", "bias"}))
+        return 12;
+    if (has({"input", "placeholder"}))
+        return 13;
+    if (has({"dropout", "identity", "cast", "copy", "contiguous"}) || name == "to")
+        return 14;
+    return 15;
+}
+
+} // namespace ps
+
+namespace ps::learn {
+
 torch::Tensor nodeFeatures(const Graph &g)
 {
     const int n = g.nodeCount();
@@ -72,7 +126,7 @@ torch::Tensor nodeFeatures(const Graph &g)
     const double depth = std::max(1, g.depth());
     for (int v = 0; v < n; ++v) {
         float *row = &f[static_cast<size_t>(v) * kFeatureCount];
-        row[std::hash<std::string>{}(g.op(v)) % kOpBuckets] = 1;
+        row[learnerOpClass(g.op(v))] = 1;
         float *x = row + kOpBuckets;
         x[0] = static_cast<float>(std::log1p(g.flops(v)) / 30);
         x[1] = static_cast<float>(std::log1p(g.outBytes(v)) / 25);

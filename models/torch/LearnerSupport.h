@@ -21,7 +21,7 @@
 
 namespace ps::learn {
 
-constexpr const char *kFeatureSchema = "ps-node-features-v1";
+constexpr const char *kFeatureSchema = "ps-node-features-v2";
 constexpr int kOpBuckets = 16;
 constexpr int kFeatureCount = kOpBuckets + 8;
 
@@ -57,7 +57,7 @@ std::vector<Graph> loadTrainGraphs(const std::string &list);
 // A checkpoint's device count against the cluster's (InputError naming both).
 void requireDeviceCount(const std::string &checkpoint, int trained, int here);
 
-// n x kFeatureCount: op type (hashed one-hot), log FLOPs, log output/parameter bytes, in and out
+// n x kFeatureCount: op class (one-hot, learnerOpClass), log FLOPs, log output/parameter bytes, in and out
 // degree, depth, rank, and whether the node has no inputs. Scaled by constants, never by the
 // graph, so the same op looks the same in every graph.
 torch::Tensor nodeFeatures(const Graph &graph);

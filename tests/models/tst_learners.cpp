@@ -9,12 +9,14 @@
 #include "core/partitioners/Partitioner.h"
 #include "core/placers/PlacerRegistry.h"
 #include "core/sim/PartitionMetrics.h"
+#include "models/Learners.h"
 #include "models/ModelImporters.h"
 
 #include <QTemporaryDir>
 #include <QtTest>
 
 #include <atomic>
+#include <set>
 #include <chrono>
 #include <numeric>
 #include <cmath>
@@ -465,6 +467,22 @@ private Q_SLOTS:
         b.join();
         QCOMPARE(together1, alone1);
         QCOMPARE(together2, alone2);
+    }
+
+    void opClassesSeparateTheOps()
+    {
+        // The RNN ops that a hash folded together are apart, and exporters' spellings agree.
+        const std::vector<std::string> rnn = {"Sigmoid", "Mul", "MatMul", "Tanh", "Add", "Gather", "Softmax", "Weight"};
+        std::set<int> classes;
+        for (const std::string &op : rnn)
+            classes.insert(learnerOpClass(op));
+        QCOMPARE(classes.size(), rnn.size());
+        QCOMPARE(learnerOpClass("aten::addmm"), learnerOpClass("Gemm"));
+        QCOMPARE(learnerOpClass("aten::_convolution"), learnerOpClass("Conv"));
+        QCOMPARE(learnerOpClass("LogSoftmax"), learnerOpClass("Softmax"));
+        QCOMPARE(learnerOpClass("ScatterAdd"), learnerOpClass("Gather"));
+        QCOMPARE(learnerOpClass("LayerNormalization"), learnerOpClass("BatchNormalization"));
+        QCOMPARE(learnerOpClass("Task"), 15);
     }
 
     void runtimeNamesTheBlas()
