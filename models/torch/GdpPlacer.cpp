@@ -1,8 +1,9 @@
 // gdp: GDP/SGDP (Zhou et al. 2019): GraphSAGE embeddings of the ops, then a placement network
 // with segment-level recurrent attention over the op sequence (topological order; each segment
 // attends to itself and to the previous segment's states, as Transformer-XL does), a device
-// distribution per op, trained with PPO (clipped ratios per op, normalized advantages). Trains
-// on several graphs at once; a trained policy places unseen graphs zero-shot or is fine-tuned.
+// distribution per op, trained with PPO (the clipped ratio of the whole placement's
+// probabilities, normalized advantages). Trains on several graphs at once; a trained policy
+// places unseen graphs zero-shot or is fine-tuned.
 #include "core/InputError.h"
 #include "core/placers/Placer.h"
 #include "core/placers/PlacerRegistry.h"
@@ -47,7 +48,9 @@ struct GdpNetImpl : torch::nn::Module
             torch::Tensor z = norm1(q + a);
             z = norm2(z + ff2(torch::relu(ff1(z))));
             outputs.push_back(z);
-            memory = z.detach(); // recurrence across segments without backpropagating through it
+            // Transformer-XL: the next segment's memory is this layer's input states here (the
+            // previous layer's), kept without backpropagating through them.
+            memory = q.detach();
         }
         const torch::Tensor logits = out(torch::cat(outputs));
         return torch::zeros_like(logits).index_copy(0, order, logits);
@@ -238,10 +241,12 @@ public:
                 for (int s = 0; s < samples; ++s) {
                     const double advantage = samples > 1 ? (rewards[s] - mean) / sd : 0;
                     const torch::Tensor idx = actions[s].unsqueeze(1);
-                    const torch::Tensor ratio = (logp.gather(1, idx) - oldLogp.gather(1, idx)).exp().squeeze(1);
+                    // The ratio of the whole placement's probabilities (GDP), in log space.
+                    const torch::Tensor logRatio = (logp.gather(1, idx) - oldLogp.gather(1, idx)).sum();
+                    const torch::Tensor ratio = logRatio.clamp(-20, 20).exp();
                     const torch::Tensor surrogate =
                         torch::min(ratio * advantage, ratio.clamp(1 - clip, 1 + clip) * advantage);
-                    loss = loss - surrogate.mean() / samples;
+                    loss = loss - surrogate / samples;
                 }
                 const torch::Tensor entropy = -(logp.exp() * logp).sum(1).mean();
                 loss = loss - entropyWeight * entropy;

@@ -173,13 +173,30 @@ public:
             judge.enforce(p);
             return p;
         };
-        // Pinned ops cannot move: their other options are masked out.
+        // Pinned ops cannot move, nor the ops colocated with a pinned op: their other options are
+        // masked out. An op of a colocation group moves with its group (else enforcing the
+        // constraints would silently undo the move).
+        const Constraints &cons = problem.constraints;
+        std::vector<int> fixedDevice(n, -1);
+        for (int v = 0; v < n; ++v)
+            if (cons.pinnedDevice(v) >= 0) {
+                fixedDevice[v] = cons.pinnedDevice(v);
+                if (cons.groupOf(v) >= 0)
+                    for (int u : cons.groupMembers(cons.groupOf(v)))
+                        fixedDevice[u] = cons.pinnedDevice(v);
+            }
         std::vector<float> maskValues(static_cast<size_t>(n) * k, 0.0f);
         for (int v = 0; v < n; ++v)
-            if (problem.constraints.pinnedDevice(v) >= 0)
+            if (fixedDevice[v] >= 0)
                 for (int d = 0; d < k; ++d)
-                    if (d != problem.constraints.pinnedDevice(v))
+                    if (d != fixedDevice[v])
                         maskValues[static_cast<size_t>(v) * k + d] = -1e9f;
+        auto move = [&](std::vector<int> &p, int v, int d) {
+            if (cons.groupOf(v) >= 0)
+                for (int u : cons.groupMembers(cons.groupOf(v)))
+                    p[u] = d;
+            p[v] = d;
+        };
         const torch::Tensor pinMask = torch::from_blob(maskValues.data(), {n, k}, torch::kFloat32).clone().to(device);
 
         const int steps = params.integer("episode_steps"), episodes = params.integer("samples");
@@ -202,7 +219,7 @@ public:
                 Sampled pick = greedy ? greedyRows(logits.unsqueeze(0)) : sampleRows(logits.unsqueeze(0), run.generator);
                 const int64_t flat = pick.choice.item<int64_t>();
                 const int v = static_cast<int>(flat / k), d = static_cast<int>(flat % k);
-                p[v] = d;
+                move(p, v, d);
                 judge.enforce(p);
                 const double next = judge.evaluate(p);
                 gains.push_back((current - next) / initial);

@@ -208,9 +208,15 @@ public:
             const double mean = std::accumulate(rewards.begin(), rewards.end(), 0.0) / samples;
             if (it == 0)
                 baseline.update(mean);
+            // Advantages over the moving-average baseline, scaled by the batch's spread so that the
+            // step size does not depend on the graph's makespan scale.
+            double var = 0;
+            for (double r : rewards)
+                var += (r - mean) * (r - mean);
+            const double scale = std::sqrt(var / samples) + 1e-3 * std::abs(mean) + 1e-12;
             torch::Tensor loss = torch::zeros({}, x.options());
             for (int s = 0; s < samples; ++s)
-                loss = loss - (rewards[s] - baseline.value()) * logps[s] / samples;
+                loss = loss - (rewards[s] - baseline.value()) / scale * logps[s] / samples;
             const torch::Tensor entropy = torch::stack(entropies).mean();
             loss = loss - entropyWeight * entropy;
             optimizer.zero_grad();
