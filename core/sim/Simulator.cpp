@@ -439,7 +439,7 @@ struct Simulator::Impl
         dirtyList.clear();
     }
 
-    void setBase(const std::vector<int> &place, int count)
+    double setBase(const std::vector<int> &place, int count)
     {
         snapshots.clear();
         if (count <= 0) {
@@ -452,11 +452,12 @@ struct Simulator::Impl
         nextSnapshot = 0;
         baseFinish.assign(n, 0.0);
         finishLog = &baseFinish;
-        run(place.data(), std::numeric_limits<double>::infinity());
+        const double makespan = run(place.data(), std::numeric_limits<double>::infinity());
         finishLog = nullptr;
         snapshotEvery = 0;
         baseComp = comp;
         compIsBase = true;
+        return makespan;
     }
 
     double runChanged(const std::vector<int> &place, const std::vector<int> &changed, double cutoff)
@@ -505,9 +506,9 @@ Simulator::~Simulator() = default;
 long long Simulator::evaluations() const { return m_impl->evaluations; }
 double Simulator::lastMovedBytes() const { return m_impl->movedBytes; }
 
-void Simulator::setIncrementalBase(const std::vector<int> &deviceOfNode, int snapshots)
+double Simulator::setIncrementalBase(const std::vector<int> &deviceOfNode, int snapshots)
 {
-    m_impl->setBase(deviceOfNode, snapshots);
+    return m_impl->setBase(deviceOfNode, snapshots);
 }
 
 double Simulator::makespanChanged(const std::vector<int> &deviceOfNode, const std::vector<int> &changed,

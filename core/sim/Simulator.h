@@ -32,8 +32,9 @@ public:
     // its state; a placement that differs from it only in `changed` nodes then resumes from the
     // last snapshot taken before any changed node could matter (the first finish of one of
     // their predecessors) instead of from time 0. Same result as makespan(), bit for bit.
-    // snapshots = 0 picks as many as fit in about 64 MB (at most 64).
-    void setIncrementalBase(const std::vector<int> &deviceOfNode, int snapshots = 0);
+    // snapshots = 0 picks as many as fit in about 64 MB (at most 64). Returns the base's
+    // makespan (lastMovedBytes() then holds its bytes): the base run is a judgement too.
+    double setIncrementalBase(const std::vector<int> &deviceOfNode, int snapshots = 0);
     double makespanChanged(const std::vector<int> &deviceOfNode, const std::vector<int> &changed,
                            double cutoff = std::numeric_limits<double>::infinity());
 

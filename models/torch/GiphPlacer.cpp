@@ -191,11 +191,27 @@ public:
                 for (int d = 0; d < k; ++d)
                     if (d != fixedDevice[v])
                         maskValues[static_cast<size_t>(v) * k + d] = -1e9f;
-        auto move = [&](std::vector<int> &p, int v, int d) {
+        // Moves v (and its group) to d; records the nodes that differ from the episode's start.
+        std::vector<char> moved(n, 0);
+        std::vector<int> changed;
+        auto setMove = [&](std::vector<int> &p, int v, int d) {
             if (cons.groupOf(v) >= 0)
                 for (int u : cons.groupMembers(cons.groupOf(v)))
                     p[u] = d;
             p[v] = d;
+        };
+        auto move = [&](std::vector<int> &p, int v, int d) {
+            setMove(p, v, d);
+            auto note = [&](int u) {
+                if (!moved[u]) {
+                    moved[u] = 1;
+                    changed.push_back(u);
+                }
+            };
+            if (cons.groupOf(v) >= 0)
+                for (int u : cons.groupMembers(cons.groupOf(v)))
+                    note(u);
+            note(v);
         };
         const torch::Tensor pinMask = torch::from_blob(maskValues.data(), {n, k}, torch::kFloat32).clone().to(device);
 
@@ -204,57 +220,92 @@ public:
         torch::optim::Adam optimizer(net->parameters(), torch::optim::AdamOptions(params.number("lr")));
 
         auto outOfTime = [&] { return clock.exhausted(); };
-        // One episode: moves from a start placement; returns per-step log-probs and improvements.
-        auto episode = [&](const torch::Tensor &h, bool greedy, std::vector<torch::Tensor> &logps,
-                           std::vector<torch::Tensor> &entropies, std::vector<double> &gains,
-                           std::vector<double> &makespans) {
-            std::vector<int> p = startPlacement();
-            double current = judge.evaluate(p);
+        // The policy's logits over every (op, device) option under placement p; staying put is
+        // not a move, so each op's current device is masked too.
+        auto optionLogits = [&](const torch::Tensor &h, const std::vector<int> &p) {
+            const torch::Tensor opts = options.build(p).to(device);
+            const torch::Tensor stay = opts.select(2, 1) * -1e9f;
+            return (net->forward(h, opts) + pinMask + stay).reshape({-1});
+        };
+        // One episode of moves from a start placement, without gradients: what was chosen and
+        // what each move gained. Training replays it (below), so that only one step's n x k
+        // option activations are alive at a time, not one per move.
+        struct Episode
+        {
+            std::vector<int> start;
+            std::vector<int64_t> actions;
+            std::vector<double> gains;
+        };
+        auto episode = [&](const torch::Tensor &h, bool greedy, std::vector<double> &makespans) {
+            torch::NoGradGuard noGrad;
+            Episode ep;
+            ep.start = startPlacement();
+            std::vector<int> p = ep.start;
+            double current = judge.evaluateBase(p); // moves are then judged incrementally
             const double initial = current;
+            for (int u : changed)
+                moved[u] = 0;
+            changed.clear();
             for (int s = 0; s < steps && !outOfTime(); ++s) {
-                // Staying put is not a move: the current device of each op is masked too.
-                const torch::Tensor opts = options.build(p).to(device);
-                const torch::Tensor stay = opts.select(2, 1) * -1e9f;
-                const torch::Tensor logits = (net->forward(h, opts) + pinMask + stay).reshape({-1});
-                Sampled pick = greedy ? greedyRows(logits.unsqueeze(0)) : sampleRows(logits.unsqueeze(0), run.generator);
-                const int64_t flat = pick.choice.item<int64_t>();
-                const int v = static_cast<int>(flat / k), d = static_cast<int>(flat % k);
-                move(p, v, d);
-                judge.enforce(p);
-                const double next = judge.evaluate(p);
-                gains.push_back((current - next) / initial);
-                logps.push_back(pick.logProb);
-                entropies.push_back(pick.entropy);
+                const torch::Tensor logits = optionLogits(h, p).unsqueeze(0);
+                const int64_t flat = (greedy ? greedyRows(logits) : sampleRows(logits, run.generator)).choice.item<int64_t>();
+                move(p, static_cast<int>(flat / k), static_cast<int>(flat % k));
+                const double next = judge.evaluateChanged(p, changed);
+                ep.gains.push_back((current - next) / initial);
+                ep.actions.push_back(flat);
                 current = next;
             }
             makespans.push_back(judge.lastMakespan()); // where the episode ends
+            return ep;
         };
 
         std::vector<double> stepBaseline(steps, 0.0);
         for (int it = 0; clock.next(it); ++it) {
-            const torch::Tensor h = net->encoder(data);
-            torch::Tensor loss = torch::zeros({}, h.options());
-            std::vector<torch::Tensor> allEntropy;
             std::vector<double> makespans;
+            std::vector<Episode> played;
             std::vector<std::vector<double>> returns;
-            std::vector<std::vector<torch::Tensor>> logpsAll;
-            for (int e = 0; e < episodes && !outOfTime(); ++e) {
-                std::vector<torch::Tensor> logps, entropies;
-                std::vector<double> gains;
-                episode(h, false, logps, entropies, gains, makespans);
-                std::vector<double> g(gains.size());
-                double running = 0;
-                for (size_t t = gains.size(); t-- > 0;)
-                    g[t] = running = gains[t] + gamma * running;
-                returns.push_back(g);
-                logpsAll.push_back(logps);
-                allEntropy.insert(allEntropy.end(), entropies.begin(), entropies.end());
+            {
+                torch::NoGradGuard noGrad;
+                const torch::Tensor h = net->encoder(data);
+                for (int e = 0; e < episodes && !outOfTime(); ++e) {
+                    played.push_back(episode(h, false, makespans));
+                    const std::vector<double> &gains = played.back().gains;
+                    std::vector<double> g(gains.size());
+                    double running = 0;
+                    for (size_t t = gains.size(); t-- > 0;)
+                        g[t] = running = gains[t] + gamma * running;
+                    returns.push_back(g);
+                }
             }
-            if (allEntropy.empty())
+            size_t moves = 0;
+            for (const Episode &ep : played)
+                moves += ep.actions.size();
+            if (moves == 0)
                 break; // the budget ended before a move
-            for (size_t e = 0; e < returns.size(); ++e)
-                for (size_t t = 0; t < returns[e].size(); ++t)
-                    loss = loss - (returns[e][t] - stepBaseline[t]) * logpsAll[e][t] / episodes;
+            // REINFORCE, one step at a time: each step's loss is backpropagated into the option
+            // scorer and into a detached copy of the embeddings, whose gradient then goes through
+            // the encoder once.
+            const torch::Tensor h = net->encoder(data);
+            const torch::Tensor hd = h.detach().requires_grad_(true);
+            optimizer.zero_grad();
+            double lossSum = 0, entropySum = 0;
+            for (size_t e = 0; e < played.size(); ++e) {
+                std::vector<int> p = played[e].start;
+                for (size_t t = 0; t < played[e].actions.size(); ++t) {
+                    const int64_t flat = played[e].actions[t];
+                    const torch::Tensor logp = torch::log_softmax(optionLogits(hd, p), 0);
+                    const torch::Tensor entropy = -(logp.exp() * logp).sum();
+                    const torch::Tensor loss = -(returns[e][t] - stepBaseline[t]) * logp[flat] / episodes -
+                                               entropyWeight * entropy / static_cast<double>(moves);
+                    loss.backward();
+                    lossSum += loss.item<double>();
+                    entropySum += entropy.item<double>();
+                    setMove(p, static_cast<int>(flat / k), static_cast<int>(flat % k));
+                }
+            }
+            h.backward(hd.grad());
+            torch::nn::utils::clip_grad_norm_(net->parameters(), 1.0);
+            optimizer.step();
             for (size_t t = 0; t < stepBaseline.size(); ++t) {
                 double mean = 0;
                 int count = 0;
@@ -266,19 +317,12 @@ public:
                 if (count)
                     stepBaseline[t] = it == 0 ? mean / count : 0.9 * stepBaseline[t] + 0.1 * mean / count;
             }
-            const torch::Tensor entropy = allEntropy.empty() ? torch::zeros({}) : torch::stack(allEntropy).mean();
-            loss = loss - entropyWeight * entropy;
-            optimizer.zero_grad();
-            loss.backward();
-            torch::nn::utils::clip_grad_norm_(net->parameters(), 1.0);
-            optimizer.step();
-            clock.report(it, &judge, makespans, loss.item<double>(), entropy.item<double>());
+            clock.report(it, &judge, makespans, lossSum, entropySum / static_cast<double>(moves));
         }
         if (!outOfTime() || judge.best().empty()) { // the trained policy's greedy episode, when budget is left
             torch::NoGradGuard noGrad;
-            std::vector<torch::Tensor> logps, entropies;
-            std::vector<double> gains, makespans;
-            episode(net->encoder(data), true, logps, entropies, gains, makespans);
+            std::vector<double> makespans;
+            episode(net->encoder(data), true, makespans);
         }
         if (!params.text("save_checkpoint").empty())
             saveCheckpoint(params.text("save_checkpoint"), "giph", nlohmann::json{{"hidden", hidden}}.dump(), *net);

@@ -213,6 +213,31 @@ double Judge::evaluate(std::vector<int> &devices)
     if (m_clock)
         m_clock->countEvaluations();
     m_lastMakespan = m_simulator.makespan(devices);
+    return keep(devices);
+}
+
+double Judge::evaluateBase(std::vector<int> &devices)
+{
+    enforce(devices);
+    if (devices == m_base)
+        return evaluateChanged(devices, {});
+    if (m_clock)
+        m_clock->countEvaluations();
+    m_lastMakespan = m_simulator.setIncrementalBase(devices);
+    m_base = devices;
+    return keep(devices);
+}
+
+double Judge::evaluateChanged(std::vector<int> &devices, const std::vector<int> &changed)
+{
+    if (m_clock)
+        m_clock->countEvaluations();
+    m_lastMakespan = m_simulator.makespanChanged(devices, changed);
+    return keep(devices);
+}
+
+double Judge::keep(const std::vector<int> &devices)
+{
     const std::vector<double> usage = memoryUsage(m_graph, m_cluster, devices);
     const ObjectiveTerms terms = m_objective.terms(m_lastMakespan, m_simulator.lastMovedBytes(), usage,
                                                    m_objective.busyTime(devices), devices);

@@ -125,6 +125,13 @@ public:
     void enforce(std::vector<int> &devices) const { enforceConstraints(m_constraints, devices); }
     // Objective score of devices (enforced in place).
     double evaluate(std::vector<int> &devices);
+    // The same, incrementally (spec-exact, as Simulator::makespanChanged): evaluateBase judges a
+    // placement and makes it the base (simulated with snapshots unless it already is the base);
+    // evaluateChanged judges one that differs from the base only in `changed` nodes, resuming
+    // from the last snapshot before they matter. Moves from a start placement (giph) cost a
+    // fraction of a full run on large graphs.
+    double evaluateBase(std::vector<int> &devices);
+    double evaluateChanged(std::vector<int> &devices, const std::vector<int> &changed);
     double lastMakespan() const { return m_lastMakespan; }
     bool lastFeasible() const { return m_lastFeasible; }
     const std::vector<int> &best() const { return m_best; }
@@ -143,6 +150,8 @@ private:
     ObjectiveJudge m_objective;
     Simulator m_simulator;
     RunClock *m_clock;
+    std::vector<int> m_base;
+    double keep(const std::vector<int> &devices); // scores the last run, keeps the best
     std::vector<int> m_best;
     double m_bestMakespan = std::numeric_limits<double>::infinity(), m_bestScore = m_bestMakespan;
     bool m_bestFeasible = false;

@@ -158,7 +158,8 @@ private Q_SLOTS:
         std::vector<int> base(g.nodeCount());
         for (int &d : base)
             d = rng() % 4;
-        sim.setIncrementalBase(base, 12);
+        const double baseMakespan = sim.setIncrementalBase(base, 12);
+        QCOMPARE(baseMakespan, Simulator(g, c).makespan(base)); // the base run is a judgement too
         int resumed = 0;
         for (int trial = 0; trial < 300; ++trial) {
             std::vector<int> moved = base;
