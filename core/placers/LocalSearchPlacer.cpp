@@ -13,6 +13,7 @@
 #include "core/sim/Simulator.h"
 
 #include <chrono>
+#include <climits>
 #include <cmath>
 #include <random>
 
@@ -51,7 +52,10 @@ PlacerOutput LocalSearchPlacer::place(const PlacementProblem &pb, const ParamVal
     const Constraints &cons = pb.constraints;
     const int n = g.nodeCount(), k = c.deviceCount();
     const auto t0 = std::chrono::steady_clock::now();
-    const long long maxEvals = std::min<long long>(params.integer("evaluations"), control.budget.maxEvaluations);
+    // A time limit is a budget to use: without an evaluation cap set, the default cap yields to it.
+    const bool capped = params.given("evaluations") || !std::isfinite(control.budget.timeLimitS);
+    const long long maxEvals = std::min<long long>(capped ? params.integer("evaluations") : LLONG_MAX,
+                                                   control.budget.maxEvaluations);
     std::mt19937_64 rng(control.seed);
     std::uniform_real_distribution<double> unit(0.0, 1.0);
 

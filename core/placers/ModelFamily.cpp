@@ -2,6 +2,7 @@
 
 #include "core/InputError.h"
 
+#include <cstdio>
 #include <algorithm>
 #include <cmath>
 #include <chrono>
@@ -33,6 +34,15 @@ ParamValues ParamValues::defaults(const std::vector<HyperParam> &declared)
     }
     return p;
 }
+
+namespace {
+std::string shortNumber(double v)
+{
+    char text[32];
+    std::snprintf(text, sizeof text, "%.10g", v);
+    return text;
+}
+} // namespace
 
 ParamValues ParamValues::parse(const std::vector<HyperParam> &declared,
                                const std::vector<std::string> &assignments)
@@ -76,12 +86,20 @@ ParamValues ParamValues::parse(const std::vector<HyperParam> &declared,
             if (h.type == HyperParam::Type::Int && value != std::floor(value))
                 throw InputError("parameter '" + key + "' needs a whole number");
             if (value < h.min || value > h.max)
-                throw InputError("parameter '" + key + "' must lie in [" + std::to_string(h.min) +
-                                 ", " + std::to_string(h.max) + "]");
+                throw InputError("parameter '" + key + "' must lie in [" + shortNumber(h.min) + ", " +
+                                 shortNumber(h.max) + "], not " + text);
         }
         p.m_values[key] = value;
     }
+    for (const std::string &a : assignments)
+        p.m_given.insert(a.substr(0, a.find('=')));
     return p;
+}
+
+bool ParamValues::given(const std::string &name) const
+{
+    find(name);
+    return m_given.count(name) > 0;
 }
 
 const HyperParam &ParamValues::find(const std::string &name) const

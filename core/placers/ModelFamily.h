@@ -7,6 +7,7 @@
 #include <functional>
 #include <limits>
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -55,12 +56,16 @@ public:
     bool flag(const std::string &name) const { return number(name) != 0; }
     const std::string &choice(const std::string &name) const;
     const std::string &text(const std::string &name) const;
+    // Whether the caller set it (else it holds the default): a budget the person gave wins over
+    // a default cap (a time limit with no evaluation cap means "use the time").
+    bool given(const std::string &name) const;
 
 private:
     const HyperParam &find(const std::string &name) const;
     std::vector<HyperParam> m_declared;
     std::map<std::string, double> m_values;
     std::map<std::string, std::string> m_texts;
+    std::set<std::string> m_given;
 };
 
 struct Budget

@@ -173,8 +173,7 @@ public:
     Partition partition(const PartitionProblem &problem, const ParamValues &params,
                         const RunControl &control) const override
     {
-        const int iterations = params.integer("iterations");
-        RunClock clock(control, iterations);
+        RunClock clock(control, params);
         const RunStart run = startRun(params, control);
         const torch::Device device = run.device;
         int hidden = params.integer("hidden");

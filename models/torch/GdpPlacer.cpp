@@ -168,7 +168,7 @@ public:
                        const Placement *) const override
     {
         const int k = problem.cluster.deviceCount();
-        RunClock clock(control, params.integer("iterations"));
+        RunClock clock(control, params);
         const RunStart run = startRun(params, control);
         const torch::Device device = run.device;
         int hidden = params.integer("hidden"), heads = params.integer("heads");

@@ -136,7 +136,7 @@ public:
     {
         const Graph &graph = problem.graph;
         const int n = graph.nodeCount(), k = problem.cluster.deviceCount();
-        RunClock clock(control, params.integer("iterations"));
+        RunClock clock(control, params);
         const RunStart run = startRun(params, control);
         const torch::Device device = run.device;
         std::mt19937_64 rng(control.seed);

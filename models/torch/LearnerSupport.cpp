@@ -253,8 +253,12 @@ double Judge::keep(const std::vector<int> &devices)
     return score;
 }
 
-RunClock::RunClock(const RunControl &control, int iterations)
-    : m_control(control), m_iterations(iterations), m_start(std::chrono::steady_clock::now())
+RunClock::RunClock(const RunControl &control, const ParamValues &params)
+    : m_control(control),
+      m_iterations(params.given("iterations") || !std::isfinite(control.budget.timeLimitS)
+                       ? params.integer("iterations")
+                       : std::numeric_limits<int>::max()),
+      m_start(std::chrono::steady_clock::now())
 {
 }
 

@@ -93,7 +93,9 @@ TORCH_MODULE(SageEncoder);
 class RunClock
 {
 public:
-    RunClock(const RunControl &control, int iterations);
+    // Training iterations: the `iterations` parameter, unless a time limit is given and the
+    // parameter is not (a time limit is a budget to use, not a cap over the default count).
+    RunClock(const RunControl &control, const ParamValues &params);
     double elapsed() const;
     // False once cancelled, out of time, of evaluations or of iterations (waits while paused).
     bool next(int iteration) const;

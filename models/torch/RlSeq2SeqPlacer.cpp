@@ -138,8 +138,7 @@ public:
     {
         const Graph &graph = problem.graph;
         const int k = problem.cluster.deviceCount();
-        const int iterations = params.integer("iterations");
-        RunClock clock(control, iterations);
+        RunClock clock(control, params);
         const RunStart run = startRun(params, control);
         const torch::Device device = run.device;
         int hidden = params.integer("hidden"), groups = params.integer("groups");

@@ -371,16 +371,21 @@ private Q_SLOTS:
             const std::string name = f->info().name;
             RunControl control;
             control.budget.timeLimitS = limit;
-            std::vector<std::string> params;
+            // No iteration or evaluation count: the time limit is the budget (and is used).
+            PlacerResult r;
+            within(name, [&] { r = runPlacer(PlacerRegistry::builtin(), name, {g, c, cons, {}}, {}, control); });
+            if (name == "local-search")
+                QVERIFY2(r.evaluations > 2001, qPrintable(QString::number(r.evaluations)));
             if (f->info().trains)
-                params = {"iterations=100000"};
-            within(name, [&] { runPlacer(PlacerRegistry::builtin(), name, {g, c, cons, {}}, params, control); });
+                QVERIFY2(r.wallS > 0.5 * limit, qPrintable(QString("%1 stopped at %2 s").arg(name.c_str()).arg(r.wallS)));
         }
         RunControl control;
         control.budget.timeLimitS = limit;
-        within("gap", [&] {
-            runPartitioner(PartitionerRegistry::builtin(), "gap", {g, 4, 1.05, {}, {}}, {"iterations=100000"}, control);
-        });
+        within("gap", [&] { runPartitioner(PartitionerRegistry::builtin(), "gap", {g, 4, 1.05, {}, {}}, {}, control); });
+        // A count the caller sets still caps the run.
+        const PlacerResult capped =
+            runPlacer(PlacerRegistry::builtin(), "local-search", {g, c, cons, {}}, {"evaluations=50"}, control);
+        QVERIFY(capped.evaluations <= 50 + 2); // the human start's judgement and the final one
     }
 
     // An evaluation budget holds too, all simulator runs counted (HEFT's for a warm start, the
