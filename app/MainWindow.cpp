@@ -168,6 +168,7 @@ void MainWindow::createDocks()
     connect(m_runs, &RunsPanel::applyRequested, this,
             [this](const std::vector<int> &devices, const QString &what) { m_document->applyPlacement(devices, what); });
     connect(m_runs, &RunsPanel::log, this, &MainWindow::log);
+    connect(m_runs, &RunsPanel::refused, this, &MainWindow::showError);
     m_steeringController = new SteeringController(m_runManager->pool(), this);
     m_steering = new SteeringPanel(m_steeringController, m_document->undoStack());
     connect(m_steering, &SteeringPanel::applyRequested, this,

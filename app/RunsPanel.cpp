@@ -2,6 +2,7 @@
 
 #include "app/RunManager.h"
 #include "app/Session.h"
+#include "core/InputError.h"
 #include "core/partitioners/Partitioner.h"
 #include "core/placers/PlacerRegistry.h"
 #include "core/sim/Simulator.h"
@@ -166,7 +167,39 @@ int RunsPanel::start(const QString &model, double timeLimitS, quint64 seed, cons
     std::vector<std::string> params;
     for (const QString &p : paramText.split(' ', Qt::SkipEmptyParts))
         params.push_back(p.toStdString());
+    try {
+        checkRunSpec(model.toStdString(), params);
+    } catch (const InputError &e) {
+        Q_EMIT refused(tr("%1 not started: %2").arg(model, QString::fromStdString(e.what())));
+        return -1;
+    }
     return m_manager->start(model, m_graph, m_cluster, m_constraints, timeLimitS, seed, std::move(params));
+}
+
+int RunsPanel::startSpec(const QString &spec)
+{
+    const QStringList words = spec.split(' ', Qt::SkipEmptyParts);
+    if (words.isEmpty()) {
+        Q_EMIT refused(tr("--run needs a model, e.g. --run 'heft-c+local-search time=30'"));
+        return -1;
+    }
+    double timeLimitS = m_timeLimit->value();
+    quint64 seed = static_cast<quint64>(m_seed->value());
+    QStringList params;
+    for (const QString &w : words.mid(1)) {
+        bool ok = true;
+        if (w.startsWith("time="))
+            timeLimitS = w.mid(5).toDouble(&ok);
+        else if (w.startsWith("seed="))
+            seed = w.mid(5).toULongLong(&ok);
+        else
+            params << w;
+        if (!ok || !(timeLimitS > 0)) {
+            Q_EMIT refused(tr("%1 not started: '%2' needs a positive number").arg(words[0], w));
+            return -1;
+        }
+    }
+    return start(words[0], timeLimitS, seed, params.join(' '));
 }
 
 void RunsPanel::addItem(int run, const QString &status)

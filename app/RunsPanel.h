@@ -33,8 +33,12 @@ public:
     explicit RunsPanel(RunManager *manager, QWidget *parent = nullptr);
     ~RunsPanel() override;
     void setProblem(std::shared_ptr<const Graph> graph, const Cluster &cluster, const Constraints &constraints);
-    // Starts a run ("key=value" parameters separated by spaces); returns its row.
+    // Starts a run ("key=value" parameters separated by spaces); returns its row, or -1 when the
+    // model or a parameter is refused before it starts (refused() says why, naming the valid ones).
     int start(const QString &model, double timeLimitS, quint64 seed, const QString &params = {});
+    // "MODEL key=value ..." as given to `placement-studio --run`: time=S and seed=N set the run's
+    // budget and seed (else the dock's fields), the rest go to the model.
+    int startSpec(const QString &spec);
     void cancelAll();
     void setPaused(int run, bool paused);
     bool paused(int run) const;
@@ -44,6 +48,7 @@ public:
     bool anyRunning() const;
     const std::vector<int> &placementOf(int run) const;
     QTreeWidget *tree() const { return m_tree; }
+    RunManager *manager() const { return m_manager; }
     // Finished runs for a session, and restoring them from one (listed as finished, appliable).
     std::vector<SavedRun> savedRuns() const;
     void restoreRuns(const std::vector<SavedRun> &runs);
@@ -53,6 +58,7 @@ Q_SIGNALS:
     void applyRequested(const std::vector<int> &devices, const QString &what);
     void runFinished(int run);
     void log(const QString &text);
+    void refused(const QString &why);
 
 private:
     void startClicked();

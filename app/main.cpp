@@ -24,7 +24,8 @@ void usage()
     std::puts("usage: placement-studio [FILE...] [--run 'MODEL key=value...'] [--screenshot PNG [--dock NAME]]\n"
               "  FILE        graphs (.graph.json[.gz], .dot, .onnx, .pt, METIS .graph), clusters,\n"
               "              placements or a session (.pstudio); none: a built-in example\n"
-              "  --run SPEC  start a model run in the Models dock once the files are open (repeatable)\n"
+              "  --run SPEC  start a model run in the Models dock once the files are open (repeatable);\n"
+              "              SPEC is 'MODEL key=value...', time=S and seed=N set its budget and seed\n"
               "  --steer N   run N steering rounds in the Steering dock once the files are open\n"
               "  --size WxH  the window's size\n"
               "  --screenshot PNG  render the window (or one dock: graph, devices, timeline, metrics,\n"
@@ -125,7 +126,7 @@ int main(int argc, char **argv)
     if (!runs.isEmpty()) {
         settle(window, 120000); // the files first
         for (const QString &spec : runs)
-            window.runsPanel()->start(spec.section(' ', 0, 0), 600, 1, spec.section(' ', 1));
+            window.runsPanel()->startSpec(spec);
     }
     if (steerRounds > 0) {
         settle(window, 120000);

@@ -81,6 +81,16 @@ std::unique_ptr<Placer> makeSpectralPlacer()
                     "device speed, part i on device i");
 }
 
+void checkRunSpec(const std::string &spec, const std::vector<std::string> &params)
+{
+    if (spec.find('+') == std::string::npos && !PlacerRegistry::builtin().find(spec))
+        if (const Partitioner *p = PartitionerRegistry::builtin().find(spec)) {
+            ParamValues::parse(p->info().params, params);
+            return;
+        }
+    checkPlacerSpec(PlacerRegistry::builtin(), spec, params);
+}
+
 PlacerResult runPartitionerAsPlacer(const std::string &partitioner, const PlacementProblem &problem,
                                     const std::vector<std::string> &params, const RunControl &control)
 {

@@ -72,22 +72,46 @@ std::vector<std::string> paramsFor(const Placer &placer, const std::vector<std::
     return mine;
 }
 
+// The stages of a spec, each parameter checked against the stage(s) that declare it.
+std::vector<const Placer *> checkedStages(const PlacerRegistry &registry, const std::string &spec,
+                                          const std::vector<std::string> &params)
+{
+    std::vector<const Placer *> stages;
+    for (const std::string &name : splitStages(spec))
+        stages.push_back(&registry.require(name, "model"));
+    const bool refinerFirst = stages.front()->refines();
+    for (const std::string &p : params)
+        if (std::none_of(stages.begin(), stages.end(), [&](const Placer *s) { return !paramsFor(*s, {p}).empty(); }) &&
+            !(refinerFirst && !paramsFor(*registry.find("human"), {p}).empty())) {
+            std::string known;
+            for (const Placer *stage : stages)
+                for (const HyperParam &h : stage->info().params)
+                    if (known.find(h.name + ",") == std::string::npos && known.find(h.name + ")") == std::string::npos)
+                        known += h.name + ", ";
+            known = known.empty() ? "none" : known.substr(0, known.size() - 2);
+            throw InputError("no stage of '" + spec + "' has a parameter '" + p.substr(0, p.find('=')) +
+                             "' (known: " + known + ")");
+        }
+    for (const Placer *stage : stages) // types and ranges
+        ParamValues::parse(stage->info().params, paramsFor(*stage, params));
+    return stages;
+}
+
 } // namespace
+
+void checkPlacerSpec(const PlacerRegistry &registry, const std::string &spec, const std::vector<std::string> &params)
+{
+    checkedStages(registry, spec, params);
+}
 
 PlacerResult runPlacer(const PlacerRegistry &registry, const std::string &spec,
                        const PlacementProblem &problem, const std::vector<std::string> &params,
                        const RunControl &control, const Placement *start)
 {
     const auto t0 = std::chrono::steady_clock::now();
-    std::vector<const Placer *> stages;
-    for (const std::string &name : splitStages(spec))
-        stages.push_back(&registry.require(name, "model"));
+    std::vector<const Placer *> stages = checkedStages(registry, spec, params);
     if (stages.front()->refines() && !start)
         stages.insert(stages.begin(), registry.find("human"));
-    for (const std::string &p : params)
-        if (std::none_of(stages.begin(), stages.end(),
-                         [&](const Placer *s) { return !paramsFor(*s, {p}).empty(); }))
-            throw InputError("no stage of '" + spec + "' has a parameter '" + p.substr(0, p.find('=')) + "'");
     if (problem.graph.nodeCount() == 0)
         throw InputError("the graph has no nodes to place");
     if (start && start->nodeCount() != problem.graph.nodeCount())

@@ -31,6 +31,13 @@ PlacerResult runPlacer(const PlacerRegistry &registry, const std::string &spec,
                        const PlacementProblem &problem, const std::vector<std::string> &params,
                        const RunControl &control, const Placement *start = nullptr);
 
+// Checks a run before it starts (the Models dock, `--run`): every stage of `spec` names a placer
+// (or the whole spec a partitioner, run as a placer), and every "key=value" belongs to a stage
+// and has a value of its type and range. InputError naming the known choices otherwise.
+void checkRunSpec(const std::string &spec, const std::vector<std::string> &params);
+// The same for placer specs of one registry (runPlacer checks this first).
+void checkPlacerSpec(const PlacerRegistry &registry, const std::string &spec, const std::vector<std::string> &params);
+
 // Makes devices honour the problem's constraints and judges them: makespan, bound, feasibility,
 // violations, objective terms and score (one simulator run on `sim`).
 PlacerResult judgePlacement(const PlacementProblem &problem, Simulator &sim, const ObjectiveJudge &judge,

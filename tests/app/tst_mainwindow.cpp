@@ -5,6 +5,7 @@
 #include "app/Exporter.h"
 #include "app/FileLoader.h"
 #include "app/MainWindow.h"
+#include "app/RunManager.h"
 #include "app/RunsPanel.h"
 #include "app/SteeringController.h"
 #include "app/SteeringPanel.h"
@@ -316,6 +317,40 @@ private Q_SLOTS:
         QCOMPARE(runs->chart()->seriesCount(), 17);
         runs->chart()->setAgainstEvaluations(true);
         QCOMPARE(runs->chart()->pointCount(quick), 10);
+    }
+
+    // A refused run says why before it starts (naming the valid choices); a run that fails says
+    // why in its status cell, the cell's tooltip and the Log. --run's spec carries its time.
+    void runsRefusedOrFailedSayWhy()
+    {
+        MainWindow w;
+        openBasics(w);
+        RunsPanel *runs = w.runsPanel();
+        QCOMPARE(runs->start("heft", 5, 1, "bogus=1"), -1);
+        QVERIFY2(w.logText().contains("no stage of 'heft' has a parameter 'bogus' (known: insertion"), qPrintable(w.logText()));
+        QCOMPARE(runs->start("no-such-model", 5, 1), -1);
+        QVERIFY(w.logText().contains("unknown model 'no-such-model' (known: single, round-robin, human"));
+        QCOMPARE(runs->start("local-search", 5, 1, "evaluations=0"), -1);
+        QVERIFY2(w.logText().contains("'evaluations' must lie in [1, 1000000000], not 0"), qPrintable(w.logText()));
+        QCOMPARE(runs->start("gap", 5, 1, "hidden=0"), -1);
+        QCOMPARE(runs->runCount(), 0);
+
+        const int failing = runs->start("gdp", 5, 1, "checkpoint=/nonexistent/policy.ckpt");
+        QVERIFY(failing >= 0);
+        QTRY_VERIFY_WITH_TIMEOUT(runs->finished(failing), 30000);
+        QTreeWidgetItem *item = runs->tree()->topLevelItem(failing);
+        QCOMPARE(item->text(1), QString("failed"));
+        QVERIFY2(item->toolTip(1).contains("/nonexistent/policy.ckpt"), qPrintable(item->toolTip(1)));
+        QVERIFY(w.logText().contains("gdp: ") && w.logText().contains("/nonexistent/policy.ckpt"));
+
+        // time=1.5 is the budget, used in full by local search (no evaluation cap given).
+        const int timed = runs->startSpec("heft-c+local-search time=1.5 seed=3");
+        QVERIFY(timed >= 0);
+        QTRY_VERIFY_WITH_TIMEOUT(runs->finished(timed), 30000);
+        QVERIFY2(runs->manager()->result(timed).wallS > 1.0, qPrintable(QString::number(runs->manager()->result(timed).wallS)));
+        QVERIFY(runs->manager()->result(timed).wallS < 3.0);
+        QCOMPARE(runs->manager()->result(timed).seed, quint64(3));
+        QCOMPARE(runs->startSpec("heft time=-1"), -1);
     }
 
     void partitionerRunsAsAPlacement()
