@@ -9,6 +9,8 @@
 
 #include <QElapsedTimer>
 
+#include <algorithm>
+
 namespace ps {
 
 Document::Document(QObject *parent) : QObject(parent) {}
@@ -22,28 +24,40 @@ std::vector<std::string> Document::deviceNames() const
     return names;
 }
 
-std::vector<int> Document::initialPlacement() const
+std::vector<int> Document::initialPlacement(QString *made) const
 {
     if (!ready())
         return std::vector<int>(m_graph ? m_graph->nodeCount() : 0, 0);
     const Constraints c = constraints();
     try {
-        PlacerResult r = runPlacer(PlacerRegistry::builtin(), "human", {*m_graph, m_cluster, c, {}}, {}, {});
+        PlacerResult r = bestFastPlacement({*m_graph, m_cluster, c, {}});
+        if (made)
+            *made = QString::fromStdString(r.spec);
         return r.placement.devices();
     } catch (const InputError &) {
         return std::vector<int>(m_graph->nodeCount(), 0);
     }
 }
 
-void Document::setGraph(std::shared_ptr<const Graph> graph, const QString &path)
+void Document::setGraph(std::shared_ptr<const Graph> graph, const QString &path,
+                        std::shared_ptr<const PlacerResult> initial)
 {
     m_graph = std::move(graph);
     graphPath = path;
     m_pins.assign(m_graph ? m_graph->nodeCount() : 0, -1);
     m_undo.clear();
     rebuildSimulator();
-    m_placement = initialPlacement();
-    producer = QStringLiteral("human");
+    const auto fits = [&] {
+        const std::vector<int> &d = initial->placement.devices();
+        return static_cast<int>(d.size()) == m_graph->nodeCount() &&
+               std::all_of(d.begin(), d.end(), [&](int x) { return x >= 0 && x < m_cluster.deviceCount(); });
+    };
+    if (initial && ready() && fits()) {
+        m_placement = initial->placement.devices();
+        producer = QString::fromStdString(initial->spec);
+    } else {
+        m_placement = initialPlacement(&producer);
+    }
     Q_EMIT graphChanged();
     resimulate();
 }

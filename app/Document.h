@@ -16,6 +16,7 @@
 namespace ps {
 
 class Simulator;
+struct PlacerResult;
 
 class Document : public QObject
 {
@@ -37,8 +38,10 @@ public:
     QString producer; // what made the current placement (a model, "manual", a file)
 
     // Opening (not undoable: they start a new editing context and clear the undo stack).
-    // A new graph is placed by `human`; a new cluster keeps devices found by name.
-    void setGraph(std::shared_ptr<const Graph> graph, const QString &path);
+    // A new graph gets the best of the fast placers (bestFastPlacement), or `initial` when one
+    // was computed off the GUI thread for this cluster; a new cluster keeps devices found by name.
+    void setGraph(std::shared_ptr<const Graph> graph, const QString &path,
+                  std::shared_ptr<const PlacerResult> initial = nullptr);
     void setCluster(const Cluster &cluster, const QString &path);
     // Restores a saved state at once (sessions, autosave recovery).
     void restore(std::shared_ptr<const Graph> graph, const Cluster &cluster, std::vector<int> placement,
@@ -70,7 +73,8 @@ Q_SIGNALS:
 private:
     void resimulate();
     void rebuildSimulator();
-    std::vector<int> initialPlacement() const;
+    // The best of the fast placers for the current graph and cluster (and what made it).
+    std::vector<int> initialPlacement(QString *producer = nullptr) const;
 
     std::shared_ptr<const Graph> m_graph;
     Cluster m_cluster;

@@ -2,6 +2,7 @@
 
 #include "app/Session.h"
 #include "core/InputError.h"
+#include "core/placers/PlacerRegistry.h"
 
 #include <QFutureWatcher>
 #include <QtConcurrent/QtConcurrent>
@@ -10,7 +11,7 @@ namespace ps {
 
 FileLoader::FileLoader(QObject *parent) : QObject(parent) { qRegisterMetaType<LoadResult>(); }
 
-void FileLoader::load(const QString &path, const LoadOptions &options)
+void FileLoader::load(const QString &path, const LoadOptions &options, std::shared_ptr<const Cluster> cluster)
 {
     const int generation = m_generation;
     auto *watcher = new QFutureWatcher<LoadResult>(this);
@@ -25,7 +26,7 @@ void FileLoader::load(const QString &path, const LoadOptions &options)
     });
     if (m_inFlight++ == 0)
         Q_EMIT busyChanged(true);
-    watcher->setFuture(QtConcurrent::run([path, options] {
+    watcher->setFuture(QtConcurrent::run([path, options, cluster] {
         LoadResult r;
         r.path = path;
         try {
@@ -33,6 +34,16 @@ void FileLoader::load(const QString &path, const LoadOptions &options)
                 r.session = std::make_shared<SessionData>(loadSession(path));
             else
                 r.file = std::make_shared<LoadedFile>(loadFile(path.toStdString(), options));
+            if (r.file && r.file->graph && cluster && cluster->deviceCount() > 0 && r.file->graph->nodeCount() > 0) {
+                const Graph &g = *r.file->graph;
+                try { // else the document places it itself
+                    r.initial = std::make_shared<const PlacerResult>(
+                        bestFastPlacement({g, *cluster, Constraints::fromGraph(g, *cluster), {}}));
+                    for (const Device &d : cluster->devices())
+                        r.initialDevices.push_back(d.name);
+                } catch (const InputError &) {
+                }
+            }
         } catch (const InputError &e) {
             r.error = QString::fromStdString(e.what());
         } catch (const std::exception &e) {

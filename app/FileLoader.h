@@ -2,6 +2,7 @@
 // Reads files off the GUI thread. Readers cannot be interrupted, so cancelling abandons the
 // loads in flight: their results are dropped when they arrive and the window is free at once.
 #include "core/io/FileKind.h"
+#include "core/placers/Placer.h"
 
 #include <QObject>
 #include <QString>
@@ -18,6 +19,10 @@ struct LoadResult
     std::shared_ptr<LoadedFile> file;       // a graph, cluster, placement or partition
     std::shared_ptr<SessionData> session;   // or a session
     QString error;                          // or why it failed
+    // For a graph loaded while a cluster was open: the best fast placement on that cluster,
+    // computed in the loading thread (so a large graph opens placed without freezing the window).
+    std::shared_ptr<const PlacerResult> initial;
+    std::vector<std::string> initialDevices; // the cluster's device names it was computed for
 };
 
 class FileLoader : public QObject
@@ -25,7 +30,8 @@ class FileLoader : public QObject
     Q_OBJECT
 public:
     explicit FileLoader(QObject *parent = nullptr);
-    void load(const QString &path, const LoadOptions &options = {});
+    // With `cluster`, a graph is also placed there (LoadResult::initial).
+    void load(const QString &path, const LoadOptions &options = {}, std::shared_ptr<const Cluster> cluster = nullptr);
     void cancel();
     int inFlight() const { return m_inFlight; }
 

@@ -236,6 +236,7 @@ void MainWindow::createMenus()
         connect(clusters->addAction(preset.section('.', 0, 0)), &QAction::triggered, this, [this, preset] {
             try {
                 m_document->setCluster(parseClusterJson(resourceBytes(":/clusters/" + preset).toStdString(), preset.toStdString()), {});
+                QSettings().setValue("cluster/last", "preset:" + preset);
                 log(tr("Cluster preset %1").arg(preset));
             } catch (const InputError &e) {
                 showError(QString::fromStdString(e.what()));
@@ -345,10 +346,38 @@ void MainWindow::updateTitle()
 
 void MainWindow::openFiles(const QStringList &paths, const LoadOptions &options)
 {
+    // A graph opened with no cluster open (and none among the files) goes on the last cluster
+    // used, or the 4gpu preset, so that it opens placed and simulated.
+    const bool clusterAmong = std::any_of(paths.begin(), paths.end(), [](const QString &p) {
+        return p.contains(".cluster.") || FileLoader::isSession(p);
+    });
+    if (m_document->cluster().deviceCount() == 0 && !clusterAmong)
+        openDefaultCluster();
+    auto cluster = std::make_shared<const Cluster>(m_document->cluster());
     for (const QString &path : paths) {
         log(tr("Opening %1").arg(path));
-        m_loader->load(path, options);
+        m_loader->load(path, options, cluster->deviceCount() > 0 ? cluster : nullptr);
     }
+}
+
+void MainWindow::openDefaultCluster()
+{
+    const QString last = QSettings().value("cluster/last").toString();
+    if (!last.isEmpty()) {
+        try {
+            const bool preset = last.startsWith("preset:");
+            const QString name = preset ? last.mid(7) : last;
+            const Cluster c = preset ? parseClusterJson(resourceBytes(":/clusters/" + name).toStdString(), name.toStdString())
+                                     : readClusterJson(name.toStdString());
+            m_document->setCluster(c, preset ? QString() : name);
+            log(tr("No cluster was open: using the last one, %1").arg(name));
+            return;
+        } catch (const InputError &e) {
+            log(tr("The last cluster, %1, cannot be read (%2); using the 4gpu preset").arg(last, e.what()));
+        }
+    }
+    m_document->setCluster(parseClusterJson(resourceBytes(":/clusters/4gpu.cluster.json").toStdString(), "4gpu.cluster.json"), {});
+    log(tr("No cluster was open: using the 4gpu preset (File > Cluster Preset to change it)"));
 }
 
 void MainWindow::cancelLoading()
@@ -389,10 +418,13 @@ void MainWindow::loaded(const LoadResult &r)
         if (f.graph) {
             auto graph = std::make_shared<const Graph>(std::move(*f.graph));
             log(tr("Graph %1: %2 ops, %3 edges").arg(r.path).arg(graph->nodeCount()).arg(graph->edgeCount()));
-            m_document->setGraph(graph, r.path);
+            const bool sameCluster = r.initial && r.initialDevices == m_document->deviceNames();
+            m_document->setGraph(graph, r.path, sameCluster ? r.initial : nullptr);
+            log(tr("Placed by %1, the best of the fast placers").arg(m_document->producer));
         } else if (f.cluster) {
             log(tr("Cluster %1: %2 devices").arg(r.path).arg(f.cluster->deviceCount()));
             m_document->setCluster(*f.cluster, r.path);
+            QSettings().setValue("cluster/last", r.path);
         } else if (f.placement) {
             if (!m_document->ready())
                 throw InputError(r.path.toStdString() + ": open a graph and a cluster before a placement");
@@ -425,7 +457,8 @@ void MainWindow::openExample()
                                {});
         auto graph = std::make_shared<const Graph>(ps::generate("inception-v3", {{"batch", 32}}, 1));
         m_document->setGraph(graph, {});
-        log(tr("Example: Inception-V3 (batch 32) on 4 GPUs, placed by human"));
+        log(tr("Example: Inception-V3 (batch 32) on 4 GPUs, placed by %1, the best of the fast placers")
+                .arg(m_document->producer));
     } catch (const InputError &e) {
         showError(QString::fromStdString(e.what()));
     }
@@ -435,6 +468,8 @@ void MainWindow::openGenerated(const QString &name)
 {
     try {
         auto graph = std::make_shared<const Graph>(ps::generate(name.toStdString(), std::map<std::string, double>{}, 1));
+        if (m_document->cluster().deviceCount() == 0)
+            openDefaultCluster();
         m_document->setGraph(graph, {});
         log(tr("Generated %1 with its defaults: %2 ops").arg(name).arg(graph->nodeCount()));
     } catch (const InputError &e) {

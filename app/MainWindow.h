@@ -59,6 +59,8 @@ public:
     void openFiles(const QStringList &paths, const LoadOptions &options = {});
     // The built-in example: Inception-V3 on the 4-GPU preset, placed by `human`.
     void openExample();
+    // The last cluster used (a preset or a file), else the 4gpu preset; said in the Log.
+    void openDefaultCluster();
     void openGenerated(const QString &generator);
     bool saveSessionTo(const QString &path);
     void setSelection(const std::vector<int> &nodes);

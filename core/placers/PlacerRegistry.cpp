@@ -162,6 +162,37 @@ PlacerResult runPlacer(const PlacerRegistry &registry, const std::string &spec,
     return result;
 }
 
+const std::vector<std::string> &fastPlacers()
+{
+    static const std::vector<std::string> names = {"human", "heft", "heft-c", "m-etf", "m-etf-c", "cpop", "m-topo", "single"};
+    return names;
+}
+
+PlacerResult bestFastPlacement(const PlacementProblem &problem)
+{
+    PlacerResult best;
+    bool have = false;
+    std::string why;
+    for (const std::string &name : fastPlacers()) {
+        if (!PlacerRegistry::builtin().find(name))
+            continue;
+        PlacerResult r;
+        try {
+            r = runPlacer(PlacerRegistry::builtin(), name, problem, {}, {});
+        } catch (const InputError &e) {
+            why = e.what();
+            continue;
+        }
+        if (!have || (r.feasible && !best.feasible) || (r.feasible == best.feasible && r.score < best.score)) {
+            best = std::move(r);
+            have = true;
+        }
+    }
+    if (!have)
+        throw InputError("no fast placer could place the graph: " + why);
+    return best;
+}
+
 PlacerResult judgePlacement(const PlacementProblem &problem, Simulator &sim, const ObjectiveJudge &judge,
                             std::vector<int> devices)
 {

@@ -38,6 +38,12 @@ void checkRunSpec(const std::string &spec, const std::vector<std::string> &param
 // The same for placer specs of one registry (runPlacer checks this first).
 void checkPlacerSpec(const PlacerRegistry &registry, const std::string &spec, const std::vector<std::string> &params);
 
+// The constructive placers that take well under a second on a 58k-op graph (human, heft, heft-c,
+// m-etf, m-etf-c, cpop, m-topo, single), and the best of their placements under the problem's
+// objective (feasible first): what a graph opens with. InputError only if none can place it.
+const std::vector<std::string> &fastPlacers();
+PlacerResult bestFastPlacement(const PlacementProblem &problem);
+
 // Makes devices honour the problem's constraints and judges them: makespan, bound, feasibility,
 // violations, objective terms and score (one simulator run on `sim`).
 PlacerResult judgePlacement(const PlacementProblem &problem, Simulator &sim, const ObjectiveJudge &judge,

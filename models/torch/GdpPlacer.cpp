@@ -235,7 +235,7 @@ public:
             const double sd = std::sqrt(var / samples) + 1e-8;
             // PPO: several epochs on this batch, clipped per-op probability ratios.
             double lastLoss = 0, lastEntropy = 0;
-            for (int e = 0; e < epochs && !control.cancelled(); ++e) {
+            for (int e = 0; e < epochs && !clock.exhausted(); ++e) {
                 const torch::Tensor logp = torch::log_softmax(logitsOf(net, t, segment), 1);
                 torch::Tensor loss = torch::zeros({}, logp.options());
                 for (int s = 0; s < samples; ++s) {

@@ -289,9 +289,10 @@ public:
             const torch::Tensor hd = h.detach().requires_grad_(true);
             optimizer.zero_grad();
             double lossSum = 0, entropySum = 0;
-            for (size_t e = 0; e < played.size(); ++e) {
+            bool cut = false; // the budget ended inside the update: it is dropped
+            for (size_t e = 0; e < played.size() && !cut; ++e) {
                 std::vector<int> p = played[e].start;
-                for (size_t t = 0; t < played[e].actions.size(); ++t) {
+                for (size_t t = 0; t < played[e].actions.size() && !(cut = outOfTime()); ++t) {
                     const int64_t flat = played[e].actions[t];
                     const torch::Tensor logp = torch::log_softmax(optionLogits(hd, p), 0);
                     const torch::Tensor entropy = -(logp.exp() * logp).sum();
@@ -303,6 +304,8 @@ public:
                     setMove(p, static_cast<int>(flat / k), static_cast<int>(flat % k));
                 }
             }
+            if (cut)
+                break;
             h.backward(hd.grad());
             torch::nn::utils::clip_grad_norm_(net->parameters(), 1.0);
             optimizer.step();

@@ -14,6 +14,7 @@
 #include "core/io/FileKind.h"
 #include "core/io/GraphJson.h"
 #include "core/io/PlacementJson.h"
+#include "core/placers/PlacerRegistry.h"
 #include "models/ModelImporters.h"
 #include "views/ClusterTable.h"
 #include "views/DeviceView.h"
@@ -27,6 +28,7 @@
 #include "views/TimelineView.h"
 
 #include <QDockWidget>
+#include <QSettings>
 #include <QScrollBar>
 #include <QSpinBox>
 #include <QElapsedTimer>
@@ -321,6 +323,62 @@ private Q_SLOTS:
 
     // A refused run says why before it starts (naming the valid choices); a run that fails says
     // why in its status cell, the cell's tooltip and the Log. --run's spec carries its time.
+    // First use: a graph dropped on an empty window lands on the last cluster used (else the 4gpu
+    // preset, said so in the Log) and opens placed by the best of the fast placers, so Metrics,
+    // Devices and Timeline have something to show at once.
+    void droppedGraphOpensPlacedOnACluster()
+    {
+        QSettings().remove("cluster/last");
+        {
+            MainWindow w;
+            dropFiles(&w, {kGraph});
+            waitIdle(w);
+            Document &d = *w.document();
+            QVERIFY(d.ready());
+            QCOMPARE(d.cluster().deviceCount(), 4);
+            QVERIFY2(w.logText().contains("No cluster was open: using the 4gpu preset"), qPrintable(w.logText()));
+            QVERIFY(d.schedule() && d.schedule()->makespan > 0);
+            const std::vector<std::string> &fast = fastPlacers();
+            QVERIFY2(std::find(fast.begin(), fast.end(), d.producer.toStdString()) != fast.end(), qPrintable(d.producer));
+            const Constraints c = d.constraints();
+            for (const char *m : {"human", "heft", "single"}) {
+                const PlacerResult r = runPlacer(PlacerRegistry::builtin(), m, {*d.graph(), d.cluster(), c, {}}, {}, {});
+                QVERIFY2(d.schedule()->makespan <= r.makespan * (1 + 1e-12), m);
+            }
+            // With a cluster open, another graph keeps it.
+            w.openFiles({QString(PS_SOURCE_DIR) + "/resources/clusters/2gpu.cluster.json"});
+            waitIdle(w);
+            dropFiles(&w, {kGraph});
+            waitIdle(w);
+            QCOMPARE(d.cluster().deviceCount(), 2);
+        }
+        MainWindow w; // the last cluster used is remembered
+        dropFiles(&w, {kGraph});
+        waitIdle(w);
+        QCOMPARE(w.document()->cluster().deviceCount(), 2);
+        QVERIFY(w.logText().contains("No cluster was open: using the last one"));
+        QSettings().setValue("cluster/last", "/nonexistent/gone.cluster.json");
+        MainWindow w2;
+        dropFiles(&w2, {kGraph});
+        waitIdle(w2);
+        QCOMPARE(w2.document()->cluster().deviceCount(), 4);
+        QVERIFY(w2.logText().contains("cannot be read"));
+        QSettings().remove("cluster/last");
+    }
+
+    void exampleOpensOnTheBestFastPlacement()
+    {
+        MainWindow w;
+        w.openExample();
+        waitIdle(w);
+        const Document &d = *w.document();
+        const PlacerResult human =
+            runPlacer(PlacerRegistry::builtin(), "human", {*d.graph(), d.cluster(), d.constraints(), {}}, {}, {});
+        QVERIFY(d.schedule()->makespan <= human.makespan);
+        qInfo("example: %s, %.3f x bound (human %.3f x)", qPrintable(d.producer),
+              d.schedule()->makespan / d.schedule()->lowerBound.bound, human.makespan / human.lowerBound);
+    }
+
     void runsRefusedOrFailedSayWhy()
     {
         MainWindow w;
