@@ -11,6 +11,7 @@
 #include <google/protobuf/io/zero_copy_stream_impl.h>
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <climits>
@@ -143,24 +144,31 @@ std::string stringAttr(const onnx::NodeProto &node, const std::string &name)
 class WireFilter
 {
 public:
-    explicit WireFilter(google::protobuf::io::CodedInputStream &in) : m_in(in) {}
+    WireFilter(google::protobuf::io::CodedInputStream &in, long long fileBytes) : m_in(in), m_fileBytes(fileBytes) {}
 
     // Copies the fields of the message up to the current limit into out. Path: the message's
     // place (0 model, 1 graph, 2 initializer), which decides what is descended into or dropped.
+    // A message or field that declares more bytes than the file holds is an error (why()), never
+    // a shorter message: a cut-off model must not load as a smaller graph.
     bool copyMessage(int level, std::string &out)
     {
         google::protobuf::io::StringOutputStream stream(&out);
         google::protobuf::io::CodedOutputStream o(&stream);
         for (;;) {
+            const int at = m_in.CurrentPosition();
             const uint32_t tag = m_in.ReadTag();
-            if (tag == 0)
-                return m_in.ConsumedEntireMessage() || m_in.BytesUntilLimit() == 0;
+            if (tag == 0) {
+                if (level > 0 && m_in.BytesUntilLimit() > 0)
+                    return cutShort(at, "inside a message that declares " + std::to_string(m_in.BytesUntilLimit()) +
+                                            " more bytes");
+                return level == 0 ? true : m_in.BytesUntilLimit() == 0 || fail(at, "a malformed field tag");
+            }
             const uint32_t field = tag >> 3, wire = tag & 7;
             switch (wire) {
             case 0: {
                 uint64_t v;
                 if (!m_in.ReadVarint64(&v))
-                    return false;
+                    return cutShort(at, "inside a number");
                 o.WriteTag(tag);
                 o.WriteVarint64(v);
                 break;
@@ -168,7 +176,7 @@ public:
             case 1: {
                 uint64_t v;
                 if (!m_in.ReadLittleEndian64(&v))
-                    return false;
+                    return cutShort(at, "inside an 8-byte number");
                 o.WriteTag(tag);
                 o.WriteLittleEndian64(v);
                 break;
@@ -176,7 +184,7 @@ public:
             case 5: {
                 uint32_t v;
                 if (!m_in.ReadLittleEndian32(&v))
-                    return false;
+                    return cutShort(at, "inside a 4-byte number");
                 o.WriteTag(tag);
                 o.WriteLittleEndian32(v);
                 break;
@@ -184,7 +192,14 @@ public:
             case 2: {
                 uint32_t length;
                 if (!m_in.ReadVarint32(&length) || static_cast<int>(length) < 0)
-                    return false;
+                    return cutShort(at, "inside a length");
+                const int start = m_in.CurrentPosition();
+                if (static_cast<long long>(start) + length > m_fileBytes ||
+                    (m_in.BytesUntilLimit() >= 0 && static_cast<long long>(length) > m_in.BytesUntilLimit()))
+                    return fail(at, "field " + std::to_string(field) + " declares " + std::to_string(length) +
+                                        " bytes, more than " +
+                                        (static_cast<long long>(start) + length > m_fileBytes ? "the file holds"
+                                                                                             : "its message holds"));
                 const bool descend = (level == 0 && field == 7) || (level == 1 && field == 5);
                 // TensorProto data fields: float, int32, string, int64, raw, double, uint64.
                 const bool data = level == 2 && (field == 4 || field == 5 || field == 6 || field == 7 ||
@@ -200,18 +215,19 @@ public:
                     o.WriteString(inner);
                 } else if (data && length > kKeptTensorBytes) {
                     if (!m_in.Skip(static_cast<int>(length)))
-                        return false;
+                        return cutShort(at, "inside a tensor of " + std::to_string(length) + " bytes");
                 } else {
                     std::string bytes;
                     if (!m_in.ReadString(&bytes, static_cast<int>(length)))
-                        return false;
+                        return cutShort(at, "inside a field of " + std::to_string(length) + " bytes");
                     o.WriteTag(tag);
                     o.WriteVarint32(length);
                     o.WriteString(bytes);
                 }
                 break;
             }
-            default: return false; // groups (3, 4) are not used by ONNX; anything else is not protobuf
+            default: // groups (3, 4) are not used by ONNX; anything else is not protobuf
+                return fail(at, "a field of unknown wire type " + std::to_string(wire));
             }
         }
     }
@@ -219,8 +235,22 @@ public:
     // Small tensors keep their data: shape inference reads Reshape targets and the like.
     static constexpr uint32_t kKeptTensorBytes = 1 << 16;
 
+    const std::string &why() const { return m_why; }
+
 private:
+    bool fail(int at, const std::string &what)
+    {
+        m_why = what + " at byte " + std::to_string(at) + " of " + std::to_string(m_fileBytes) + " bytes";
+        return false;
+    }
+    bool cutShort(int at, const std::string &where)
+    {
+        return fail(at, "the file ends " + where + ", cut short");
+    }
+
     google::protobuf::io::CodedInputStream &m_in;
+    long long m_fileBytes;
+    std::string m_why;
 };
 
 void readModel(const std::string &path, onnx::ModelProto &model)
@@ -228,16 +258,26 @@ void readModel(const std::string &path, onnx::ModelProto &model)
     const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
     if (fd < 0)
         throw InputError(path + ": cannot open: " + std::strerror(errno));
+    struct stat st{};
+    const long long fileBytes = ::fstat(fd, &st) == 0 ? static_cast<long long>(st.st_size) : LLONG_MAX;
     google::protobuf::io::FileInputStream file(fd);
     file.SetCloseOnDelete(true);
     google::protobuf::io::CodedInputStream coded(&file);
     coded.SetTotalBytesLimit(INT_MAX);
     coded.SetRecursionLimit(1000);
     std::string structure;
-    if (!WireFilter(coded).copyMessage(0, structure) || !model.ParseFromString(structure))
-        throw InputError(path + ": not a readable ONNX model (the protobuf is truncated or is not a model)");
+    WireFilter filter(coded, fileBytes);
+    if (!filter.copyMessage(0, structure))
+        throw InputError(path + ": not a readable ONNX model (" + filter.why() + ")");
+    if (!model.ParseFromString(structure))
+        throw InputError(path + ": not a readable ONNX model (the protobuf of " + std::to_string(fileBytes) +
+                         " bytes is not a model)");
     if (!model.has_graph() || model.ir_version() <= 0)
-        throw InputError(path + ": not an ONNX model (no graph or no IR version in the protobuf)");
+        throw InputError(path + ": not an ONNX model (no graph or no IR version in the protobuf of " +
+                         std::to_string(fileBytes) + " bytes)");
+    if (model.ir_version() >= 3 && model.opset_import_size() == 0)
+        throw InputError(path + ": no opset_import after the graph (the file of " + std::to_string(fileBytes) +
+                         " bytes is cut short, or not written by an ONNX exporter)");
 }
 
 void rejectExternalData(const std::string &path, const onnx::GraphProto &g)

@@ -311,6 +311,41 @@ private Q_SLOTS:
         expectError("external.onnx", QByteArray::fromStdString(bytes), "external data file ('weights.bin')");
         QVERIFY_EXCEPTION_THROWN(loadFile(dir.filePath("missing.onnx").toStdString()), InputError);
     }
+
+    // A model cut short is an error at every length, never a smaller graph; the error says
+    // where the file ends and what was declared there.
+    void everyPrefixIsRefused()
+    {
+        QTemporaryDir dir;
+        ModelMaker mm;
+        mm.input("x", {int64_t(8), int64_t(64)});
+        mm.weight("w1", {64, 64});
+        mm.weight("w2", {64, 300}); // over 64 KiB: skipped on the way in
+        mm.node("MatMul", {"x", "w1"}, {"h"});
+        mm.node("Relu", {"h"}, {"r"});
+        mm.node("MatMul", {"r", "w2"}, {"y"});
+        mm.output("y");
+        std::string bytes;
+        mm.m.SerializeToString(&bytes);
+        const std::string whole = test::writeFile(dir, "whole.onnx", QByteArray::fromStdString(bytes));
+        QCOMPARE(loadFile(whole).graph->nodeCount(), 3);
+        int accepted = 0, withOffset = 0, tried = 0;
+        QString firstAccepted;
+        // Every length inside the structure (before and after the big tensor), a sample inside it.
+        for (size_t cut = 1; cut < bytes.size(); cut += (cut < 4000 || cut + 4000 > bytes.size()) ? 1 : 997) {
+            ++tried;
+            const std::string path = test::writeFile(dir, "cut.onnx", QByteArray::fromStdString(bytes.substr(0, cut)));
+            try {
+                loadFile(path);
+                if (accepted++ == 0)
+                    firstAccepted = QString::number(cut);
+            } catch (const InputError &e) {
+                withOffset += QString(e.what()).contains(QString("of %1 bytes").arg(cut));
+            }
+        }
+        QVERIFY2(accepted == 0, qPrintable(QString("%1 prefixes loaded, the first %2 bytes long").arg(accepted).arg(firstAccepted)));
+        QCOMPARE(withOffset, tried);
+    }
 };
 
 QTEST_GUILESS_MAIN(TestOnnx)
