@@ -69,8 +69,10 @@ std::string gunzip(std::string_view data, const std::string &source)
     zs.next_in = reinterpret_cast<Bytef *>(const_cast<char *>(data.data()));
     zs.avail_in = static_cast<uInt>(data.size());
     auto fail = [&](const std::string &why) {
+        const size_t at = data.size() - zs.avail_in;
         inflateEnd(&zs);
-        throw InputError(source + ": corrupt or truncated gzip stream (" + why + ")");
+        throw InputError(source + ": corrupt or truncated gzip stream (" + why + " at byte " + std::to_string(at) +
+                         " of " + std::to_string(data.size()) + " bytes)");
     };
     for (;;) {
         zs.next_out = reinterpret_cast<Bytef *>(buffer);

@@ -10,6 +10,7 @@
 #include <torch/csrc/jit/passes/inliner.h>
 #include <torch/script.h>
 
+#include <fstream>
 #include <map>
 #include <unordered_map>
 
@@ -427,8 +428,46 @@ std::vector<LoadOptions::Input> recordedInputs(const std::string &path, const st
 
 } // namespace
 
+namespace {
+
+uint32_t le32(const std::string &b, size_t at)
+{
+    return static_cast<uint32_t>(static_cast<unsigned char>(b[at])) |
+           static_cast<uint32_t>(static_cast<unsigned char>(b[at + 1])) << 8 |
+           static_cast<uint32_t>(static_cast<unsigned char>(b[at + 2])) << 16 |
+           static_cast<uint32_t>(static_cast<unsigned char>(b[at + 3])) << 24;
+}
+
+// A TorchScript file is a zip archive whose directory sits at its end: the end record declares
+// where the directory starts and how long it is. A file cut short has no end record, or one
+// that declares more than is there; say so with the offsets rather than LibTorch's words.
+void checkArchiveComplete(const std::string &path)
+{
+    std::ifstream in(path, std::ios::binary | std::ios::ate);
+    if (!in)
+        throw InputError(path + ": cannot open");
+    const long long size = static_cast<long long>(in.tellg());
+    const long long tail = std::min<long long>(size, 65536 + 22);
+    std::string bytes(static_cast<size_t>(tail), '\0');
+    in.seekg(size - tail);
+    in.read(bytes.data(), tail);
+    const size_t end = bytes.rfind(std::string("PK\x05\x06", 4));
+    if (end == std::string::npos || end + 22 > bytes.size())
+        throw InputError(path + ": not a readable TorchScript file (no zip end record in the last " +
+                         std::to_string(tail) + " of " + std::to_string(size) + " bytes: cut short, or not an archive)");
+    const long long record = size - tail + static_cast<long long>(end);
+    const long long dirBytes = le32(bytes, end + 12), dirStart = le32(bytes, end + 16);
+    if (dirStart + dirBytes > record)
+        throw InputError(path + ": not a readable TorchScript file (the zip directory declared at byte " +
+                         std::to_string(dirStart) + " with " + std::to_string(dirBytes) + " bytes ends past byte " +
+                         std::to_string(record) + " of " + std::to_string(size) + " bytes: cut short)");
+}
+
+} // namespace
+
 Graph importTorchScript(const std::string &path, const LoadOptions &options, std::vector<std::string> &warnings)
 {
+    checkArchiveComplete(path);
     torch::jit::ExtraFilesMap extra{{"input_shapes.json", ""}};
     torch::jit::Module module;
     try {

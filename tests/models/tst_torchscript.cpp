@@ -134,6 +134,17 @@ private Q_SLOTS:
                 QVERIFY2(QString(e.what()).contains(name), e.what());
             }
         }
+        // Cut short anywhere: refused, saying where the file ends.
+        const int size = static_cast<int>(good.size());
+        for (int cut : {1, 21, 22, 100, size / 3, size - 23, size - 22, size - 1}) {
+            const std::string path = test::writeFile(dir, "cut.pt", good.left(cut));
+            try {
+                loadFile(path);
+                QFAIL(qPrintable(QString("a prefix of %1 bytes was accepted").arg(cut)));
+            } catch (const InputError &e) {
+                QVERIFY2(QString(e.what()).contains(QString("of %1 bytes").arg(cut)), e.what());
+            }
+        }
     }
 };
 
