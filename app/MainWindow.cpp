@@ -11,6 +11,7 @@
 #include "core/InputError.h"
 #include "core/generators/Generators.h"
 #include "core/io/ClusterJson.h"
+#include "core/io/FileKind.h"
 #include "models/ModelImporters.h"
 #include "views/ClusterTable.h"
 #include "views/DeviceView.h"
@@ -488,7 +489,7 @@ LoadOptions MainWindow::askImportOptions(const QString &path, bool *ok)
     shapes->setPlaceholderText(tr("e.g. 1x3x224x224; 2x5:int64 (TorchScript, one per input)"));
     auto *form = new QFormLayout(&dialog);
     form->addRow(tr("Batch size"), batch);
-    if (path.endsWith(".pt") || path.endsWith(".pth") || path.endsWith(".torchscript"))
+    if (formatFromName(path.toStdString()) == FileFormat::TorchScript)
         form->addRow(tr("Input shapes"), shapes);
     auto *buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, &dialog);
     form->addRow(buttons);
@@ -514,15 +515,14 @@ void MainWindow::openDialog()
     QSettings settings;
     const QStringList paths = QFileDialog::getOpenFileNames(
         this, tr("Open"), settings.value("files/lastDir").toString(),
-        tr("All supported (*.json *.gz *.dot *.gv *.graph *.metis *.csv *.onnx *.pt *.pth *.pstudio);;"
-           "Graphs (*.graph.json *.graph.json.gz *.dot *.gv *.graph *.metis *.onnx *.pt *.pth);;"
-           "Clusters (*.cluster.json);;Placements (*.placement.json *.csv);;Sessions (*.pstudio);;All files (*)"));
+        tr("All supported (%1 *.json *.json.gz *.pstudio);;%2;;Sessions (*.pstudio);;All files (*)")
+            .arg(QString::fromStdString(namePatterns()), QString::fromStdString(dialogFilters())));
     if (paths.isEmpty())
         return;
     settings.setValue("files/lastDir", QFileInfo(paths.first()).absolutePath());
     for (const QString &path : paths) {
         LoadOptions options;
-        if (path.endsWith(".onnx") || path.endsWith(".pt") || path.endsWith(".pth")) {
+        if (isModelFile(path.toStdString())) {
             bool ok = false;
             options = askImportOptions(path, &ok);
             if (!ok)

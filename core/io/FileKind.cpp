@@ -10,6 +10,9 @@
 #include "core/io/PlacementCsv.h"
 #include "core/io/PlacementJson.h"
 
+#include <cctype>
+#include <stdexcept>
+
 namespace ps {
 
 namespace {
@@ -29,31 +32,83 @@ std::string sniffJsonFormat(const std::string &bytes)
 
 GraphImporter torchScriptImporter = nullptr;
 
+// The format whose extension the name ends with (after any .gz, for formats read gzipped).
+std::optional<FileFormat> byExtension(const std::string &path)
+{
+    const std::string name = baseName(path);
+    const bool gz = endsWith(name, ".gz");
+    const std::string bare = gz ? name.substr(0, name.size() - 3) : name;
+    for (const FormatInfo &f : fileFormats())
+        for (const std::string &e : f.extensions)
+            if ((!gz || f.gzip) && endsWith(bare, e))
+                return f.format;
+    return std::nullopt;
+}
+
 // Model files, which importers read themselves.
 std::optional<FileFormat> modelFormat(const std::string &path)
 {
-    const std::string name = baseName(path);
-    if (endsWith(name, ".onnx"))
-        return FileFormat::Onnx;
-    if (endsWith(name, ".pt") || endsWith(name, ".pth") || endsWith(name, ".torchscript"))
-        return FileFormat::TorchScript;
-    return std::nullopt;
+    const auto format = byExtension(path);
+    return format && formatInfo(*format).model ? format : std::nullopt;
 }
 
 } // namespace
 
+const std::vector<FormatInfo> &fileFormats()
+{
+    using F = FileFormat;
+    using K = FileKind;
+    static const std::vector<FormatInfo> table = {
+        {F::GraphJson, K::Graph, "graph JSON", {".graph.json"}, true, false, true},
+        {F::Dot, K::Graph, "Graphviz DOT", {".dot", ".gv"}, true, false, true},
+        {F::Metis, K::Graph, "METIS graph", {".graph", ".metis"}, true, false, true},
+        {F::Onnx, K::Graph, "ONNX model", {".onnx"}, false, true, false},
+        {F::TorchScript, K::Graph, "TorchScript model", {".pt", ".pth", ".torchscript"}, false, true, false},
+        {F::ClusterJson, K::Cluster, "cluster JSON", {".cluster.json"}, true, false, true},
+        {F::PlacementJson, K::Placement, "placement JSON", {".placement.json"}, true, false, true},
+        {F::PlacementCsv, K::Placement, "placement CSV", {".csv"}, true, false, true},
+        {F::PartitionJson, K::Partition, "partition JSON", {".partition.json"}, true, false, true},
+    };
+    return table;
+}
+
+const FormatInfo &formatInfo(FileFormat format)
+{
+    for (const FormatInfo &f : fileFormats())
+        if (f.format == format)
+            return f;
+    throw std::logic_error("a file format missing from the table");
+}
+
+std::string namePatterns(std::optional<FileKind> kind)
+{
+    std::string out;
+    for (const FormatInfo &f : fileFormats())
+        if (!kind || f.kind == *kind)
+            for (const std::string &e : f.extensions) {
+                out += (out.empty() ? "*" : " *") + e;
+                if (f.gzip)
+                    out += " *" + e + ".gz";
+            }
+    return out;
+}
+
+std::string dialogFilters()
+{
+    std::string out;
+    for (FileKind k : {FileKind::Graph, FileKind::Cluster, FileKind::Placement, FileKind::Partition}) {
+        std::string name = kindName(k);
+        name[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(name[0])));
+        out += (out.empty() ? "" : ";;") + name + "s (" + namePatterns(k) + ")";
+    }
+    return out;
+}
+
+bool isModelFile(const std::string &path) { return modelFormat(path).has_value(); }
+
 void setTorchScriptImporter(GraphImporter importer) { torchScriptImporter = importer; }
 
-FileKind kindOf(FileFormat format)
-{
-    switch (format) {
-    case FileFormat::ClusterJson: return FileKind::Cluster;
-    case FileFormat::PlacementJson:
-    case FileFormat::PlacementCsv: return FileKind::Placement;
-    case FileFormat::PartitionJson: return FileKind::Partition;
-    default: return FileKind::Graph;
-    }
-}
+FileKind kindOf(FileFormat format) { return formatInfo(format).kind; }
 
 const char *kindName(FileKind kind)
 {
@@ -71,22 +126,8 @@ FileFormat formatFromName(const std::string &path, const std::string *bytes)
     std::string name = baseName(path);
     if (endsWith(name, ".gz"))
         name.resize(name.size() - 3);
-    if (endsWith(name, ".graph.json"))
-        return FileFormat::GraphJson;
-    if (endsWith(name, ".cluster.json"))
-        return FileFormat::ClusterJson;
-    if (endsWith(name, ".placement.json"))
-        return FileFormat::PlacementJson;
-    if (endsWith(name, ".partition.json"))
-        return FileFormat::PartitionJson;
-    if (endsWith(name, ".dot") || endsWith(name, ".gv"))
-        return FileFormat::Dot;
-    if (endsWith(name, ".graph") || endsWith(name, ".metis"))
-        return FileFormat::Metis;
-    if (endsWith(name, ".csv"))
-        return FileFormat::PlacementCsv;
-    if (auto model = modelFormat(path))
-        return *model;
+    if (const auto format = byExtension(path))
+        return *format;
     if (endsWith(name, ".json") && bytes) {
         std::string format = sniffJsonFormat(*bytes);
         if (format == "placement-graph")
@@ -100,8 +141,11 @@ FileFormat formatFromName(const std::string &path, const std::string *bytes)
         throw InputError(path + ": a JSON file without a known \"format\" (expected placement-graph, "
                                 "placement-cluster, placement or partition)");
     }
-    throw InputError(path + ": unknown file type (expected .graph.json, .cluster.json, "
-                            ".placement.json, .partition.json, .dot, .gv, METIS .graph, .csv, .onnx or .pt)");
+    std::string known;
+    for (const FormatInfo &f : fileFormats())
+        for (const std::string &e : f.extensions)
+            known += (known.empty() ? "" : ", ") + e;
+    throw InputError(path + ": unknown file type (expected " + known + ", or a .json with a known \"format\")");
 }
 
 LoadedFile loadFile(const std::string &path, const LoadOptions &options)

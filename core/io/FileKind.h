@@ -9,6 +9,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace ps {
 
@@ -16,13 +17,33 @@ enum class FileFormat { GraphJson, ClusterJson, PlacementJson, PartitionJson, Do
 
 enum class FileKind { Graph, Cluster, Placement, Partition };
 
+// The one table of file formats: what each holds, the names it is known by, and what the
+// programs do with it. The loader, the CLI's messages and the app's open dialog read it.
+struct FormatInfo
+{
+    FileFormat format;
+    FileKind kind;
+    const char *description;             // "graph JSON"
+    std::vector<std::string> extensions; // the first is what a writer would choose
+    bool gzip;                           // also read as NAME.gz (decompressed on the way in)
+    bool model;                          // read from the path by an importer (ONNX, TorchScript)
+    bool writable;                       // saveGraph / the placement exporters write it
+};
+const std::vector<FormatInfo> &fileFormats();
+const FormatInfo &formatInfo(FileFormat format);
+// "*.graph.json *.graph.json.gz *.dot ..." for the formats of one kind, or of all.
+std::string namePatterns(std::optional<FileKind> kind = std::nullopt);
+// "Graphs (...);;Clusters (...);;..." for a file dialog, formats of each kind from the table.
+std::string dialogFilters();
+
 FileKind kindOf(FileFormat format);
 const char *kindName(FileKind kind);
 
-// By name: *.graph.json, *.cluster.json, *.placement.json, *.partition.json (each optionally
-// .gz), *.dot / *.gv, *.graph / *.metis, *.csv, *.onnx, *.pt / *.pth / *.torchscript. A plain *.json[.gz] is sniffed from its bytes
-// (decompressed). Throws InputError for anything else.
+// By name, from the table above. A plain *.json[.gz] is sniffed from its bytes (decompressed).
+// Throws InputError naming the known extensions for anything else.
 FileFormat formatFromName(const std::string &path, const std::string *bytes = nullptr);
+// An ONNX or TorchScript file, which import options (batch, input shapes) apply to.
+bool isModelFile(const std::string &path);
 
 struct LoadedFile
 {

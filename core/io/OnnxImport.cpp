@@ -280,6 +280,28 @@ void readModel(const std::string &path, onnx::ModelProto &model)
                          " bytes is cut short, or not written by an ONNX exporter)");
 }
 
+// ONNX's shape inference divides by some attributes without checking them (a Conv or pool with
+// strides=0 kills the process with SIGFPE, found by fuzz_onnx): refuse such a model first.
+void rejectZeroDivisors(const std::string &path, const onnx::GraphProto &g)
+{
+    static const std::set<std::string> divisors = {"strides", "dilations", "kernel_shape", "group", "blocksize"};
+    for (const auto &n : g.node())
+        for (const auto &a : n.attribute()) {
+            if (divisors.count(a.name())) {
+                bool bad = a.has_i() && a.i() <= 0;
+                for (int64_t v : a.ints())
+                    bad = bad || v <= 0;
+                if (bad)
+                    throw InputError(path + ": node '" + n.name() + "' (" + n.op_type() + ") has " + a.name() +
+                                     " that are not all positive");
+            }
+            if (a.has_g())
+                rejectZeroDivisors(path, a.g());
+            for (const auto &sub : a.graphs())
+                rejectZeroDivisors(path, sub);
+        }
+}
+
 void rejectExternalData(const std::string &path, const onnx::GraphProto &g)
 {
     for (const auto &t : g.initializer())
@@ -607,6 +629,7 @@ Graph importOnnx(const std::string &path, const LoadOptions &options, std::vecto
             o->set_domain(n.domain());
             o->set_version(1);
         }
+    rejectZeroDivisors(path, g);
     try {
         onnx::shape_inference::InferShapes(model);
     } catch (const std::exception &e) {

@@ -312,6 +312,32 @@ private Q_SLOTS:
         QVERIFY_EXCEPTION_THROWN(loadFile(dir.filePath("missing.onnx").toStdString()), InputError);
     }
 
+    // What fuzz_onnx found: ONNX's shape inference divides by strides, dilations, kernel sizes and
+    // groups unchecked (SIGFPE); such models are refused first.
+    void fuzzFindingsAreRefused()
+    {
+        try {
+            loadFile(std::string(PS_SOURCE_DIR) + "/tests/data/fuzz_strides_zero.onnx");
+            QFAIL("strides=0 was accepted");
+        } catch (const InputError &e) {
+            QVERIFY2(QString(e.what()).contains("(MaxPool) has strides that are not all positive"), e.what());
+        }
+        QTemporaryDir dir;
+        ModelMaker mm;
+        mm.input("x", {int64_t(1), int64_t(4), int64_t(8), int64_t(8)});
+        mm.weight("w", {4, 1, 3, 3});
+        ModelMaker::integer(mm.node("Conv", {"x", "w"}, {"y"}, "conv"), "group", 0);
+        mm.output("y");
+        std::string bytes;
+        mm.m.SerializeToString(&bytes);
+        try {
+            loadFile(test::writeFile(dir, "group0.onnx", QByteArray::fromStdString(bytes)));
+            QFAIL("group=0 was accepted");
+        } catch (const InputError &e) {
+            QVERIFY2(QString(e.what()).contains("node 'conv' (Conv) has group"), e.what());
+        }
+    }
+
     // A model cut short is an error at every length, never a smaller graph; the error says
     // where the file ends and what was declared there.
     void everyPrefixIsRefused()

@@ -111,6 +111,31 @@ class TestRoundTrip : public QObject
     std::string path(const char *name) { return m_dir.filePath(name).toStdString(); }
 
 private Q_SLOTS:
+    // The one format table: every extension it names maps back to its format (gzipped where the
+    // table says so), and the dialog filters and error messages come from it.
+    void formatTableIsTheOneSource()
+    {
+        for (const FormatInfo &f : fileFormats())
+            for (const std::string &e : f.extensions) {
+                QCOMPARE(formatFromName("dir/x" + e), f.format);
+                QCOMPARE(isModelFile("x" + e), f.model);
+                if (f.gzip)
+                    QCOMPARE(formatFromName("x" + e + ".gz"), f.format);
+                QVERIFY(namePatterns(f.kind).find("*" + e) != std::string::npos);
+            }
+        QCOMPARE(formatFromName("model.torchscript"), FileFormat::TorchScript);
+        QVERIFY(dialogFilters().find("Graphs (*.graph.json *.graph.json.gz") == 0);
+        QVERIFY(dialogFilters().find("*.torchscript") != std::string::npos);
+        QVERIFY(dialogFilters().find("Clusters (*.cluster.json *.cluster.json.gz)") != std::string::npos);
+        try {
+            formatFromName("notes.txt");
+            QFAIL("a .txt was taken for a format");
+        } catch (const InputError &e) {
+            QVERIFY2(QString(e.what()).contains(".torchscript") && QString(e.what()).contains(".partition.json"), e.what());
+        }
+        QVERIFY_EXCEPTION_THROWN(formatFromName("model.onnx.gz"), InputError); // importers read the file itself
+    }
+
     void graphJsonPlainAndGzip()
     {
         const Graph g = richGraph();
