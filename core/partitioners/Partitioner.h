@@ -1,8 +1,8 @@
 #pragma once
 // The interface of every partitioning family (spec section 8) and their registry.
 #include "core/placement/Partition.h"
-#include "core/placers/FamilyRegistry.h"
-#include "core/placers/ModelFamily.h"
+#include "core/family/FamilyRegistry.h"
+#include "core/family/ModelFamily.h"
 
 #include <memory>
 #include <string>

@@ -1,7 +1,7 @@
 #pragma once
 // The pieces of the spectral partitioner, for tests: the oASIS-Nystrom embedding and the
 // balanced k-means. Eigen appears here, which core/ may use.
-#include "core/placers/ModelFamily.h"
+#include "core/family/ModelFamily.h"
 
 #include <Eigen/Core>
 

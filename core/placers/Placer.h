@@ -1,7 +1,7 @@
 #pragma once
 // The interface of every placement family, and how one is run and judged: a placer returns a
 // device per node; runPlacer() times it and lets the simulator judge the result.
-#include "core/placers/ModelFamily.h"
+#include "core/family/ModelFamily.h"
 #include "core/placement/Constraints.h"
 #include "core/placement/Placement.h"
 #include "core/sim/Objective.h"

@@ -1,7 +1,7 @@
 #pragma once
 // The placement families, found by name, and the runner for composed specs such as
 // "heft+local-search" (each stage refines the previous stage's result).
-#include "core/placers/FamilyRegistry.h"
+#include "core/family/FamilyRegistry.h"
 #include "core/placers/Placer.h"
 
 #include <memory>

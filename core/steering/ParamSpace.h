@@ -2,7 +2,7 @@
 // The tunable hyperparameters of a model spec ("a" or "a+b"), seen as the unit cube a search
 // moves in: each coordinate maps to a value on the parameter's own scale (linear or log), and a
 // point decodes to the "key=value" assignments that runPlacer takes.
-#include "core/placers/ModelFamily.h"
+#include "core/family/ModelFamily.h"
 
 #include <string>
 #include <vector>

@@ -6,7 +6,7 @@
 #include "core/cluster/Cluster.h"
 #include "core/graph/Graph.h"
 #include "core/placement/Constraints.h"
-#include "core/placers/ModelFamily.h"
+#include "core/family/ModelFamily.h"
 #include "core/sim/Objective.h"
 #include "core/sim/Simulator.h"
 

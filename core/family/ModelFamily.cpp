@@ -1,4 +1,4 @@
-#include "core/placers/ModelFamily.h"
+#include "core/family/ModelFamily.h"
 
 #include "core/InputError.h"
 
