@@ -3,6 +3,7 @@
 #include "app/commands/AssignNodesCommand.h"
 #include "app/commands/EditClusterCommand.h"
 #include "app/commands/PinNodesCommand.h"
+#include "app/commands/ProducerCommand.h"
 #include "core/InputError.h"
 #include "core/placers/PlacerRegistry.h"
 #include "core/sim/Simulator.h"
@@ -137,9 +138,13 @@ void Document::assign(const std::vector<int> &nodes, int device)
             changed.push_back(v);
     if (changed.empty())
         return;
-    m_undo.push(new AssignNodesCommand(this, changed, std::vector<int>(changed.size(), device),
-                                       tr("Move %n op(s) to %1", nullptr, static_cast<int>(changed.size()))
-                                           .arg(QString::fromStdString(m_cluster.device(device).name))));
+    const QString text = tr("Move %n op(s) to %1", nullptr, static_cast<int>(changed.size()))
+                             .arg(QString::fromStdString(m_cluster.device(device).name));
+    m_undo.beginMacro(text); // one step: the move and the provenance it changes
+    m_undo.push(new AssignNodesCommand(this, changed, std::vector<int>(changed.size(), device), text));
+    if (producer != QLatin1String("manual"))
+        m_undo.push(new ProducerCommand(this, QStringLiteral("manual")));
+    m_undo.endMacro();
 }
 
 void Document::applyPlacement(const std::vector<int> &devices, const QString &what)
@@ -152,10 +157,14 @@ void Document::applyPlacement(const std::vector<int> &devices, const QString &wh
             nodes.push_back(v);
             to.push_back(devices[v]);
         }
-    producer = what;
-    if (nodes.empty())
+    if (nodes.empty() && producer == what)
         return;
-    m_undo.push(new AssignNodesCommand(this, nodes, to, tr("Apply %1").arg(what)));
+    m_undo.beginMacro(tr("Apply %1").arg(what)); // one step: the devices and their provenance
+    if (!nodes.empty())
+        m_undo.push(new AssignNodesCommand(this, nodes, to, tr("Apply %1").arg(what)));
+    if (producer != what)
+        m_undo.push(new ProducerCommand(this, what));
+    m_undo.endMacro();
 }
 
 void Document::setPinned(const std::vector<int> &nodes, bool pinned)

@@ -366,6 +366,37 @@ private Q_SLOTS:
         QSettings().remove("cluster/last");
     }
 
+    // Applying a placement or moving ops by hand is one undo step, provenance included: undo
+    // restores what made the placement as well as the devices.
+    void applyKeepsProvenanceInsideTheUndoStep()
+    {
+        MainWindow w;
+        openBasics(w);
+        Document &d = *w.document();
+        const QString opened = d.producer;
+        const std::vector<int> before = d.placement();
+        std::vector<int> other(before.size(), 0);
+        const int steps = d.undoStack()->count();
+        d.applyPlacement(other, "heft");
+        QCOMPARE(d.undoStack()->count(), steps + 1);
+        QCOMPARE(d.producer, QString("heft"));
+        d.undoStack()->undo();
+        QCOMPARE(d.placement(), before);
+        QCOMPARE(d.producer, opened);
+        d.undoStack()->redo();
+        QCOMPARE(d.producer, QString("heft"));
+        d.applyPlacement(other, "a file"); // same devices, other provenance: still undoable
+        QCOMPARE(d.producer, QString("a file"));
+        d.undoStack()->undo();
+        QCOMPARE(d.producer, QString("heft"));
+        d.assign({0}, 2);
+        QCOMPARE(d.producer, QString("manual"));
+        QCOMPARE(d.undoStack()->count(), steps + 2);
+        d.undoStack()->undo();
+        QCOMPARE(d.producer, QString("heft"));
+        QCOMPARE(d.placement()[0], 0);
+    }
+
     void exampleOpensOnTheBestFastPlacement()
     {
         MainWindow w;
