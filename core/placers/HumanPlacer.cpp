@@ -1,14 +1,19 @@
-// The expert baseline of the placement papers. For graphs whose scopes hold numbered layers
-// (RNN/NMT stacks: "encoder/layer3"), layer i of every stack goes to the i-th fastest device, as
-// Mirhoseini et al. (2017) place LSTM layers, and the remaining scopes (embedding, attention,
-// softmax) go to the least-loaded devices, preferring ones no layer uses. Otherwise (CNNs), the rank order is
-// cut into contiguous chunks whose compute is proportional to device speed. Memory-aware: a node
-// that does not fit moves to the next device with room.
+// The expert baseline of the placement papers, as an expert would work: try the obvious
+// layouts and keep the best by simulation. Everything on the fastest device that holds it;
+// pipelines of contiguous rank-order chunks balanced by compute over 2, 4, ... fast devices; and,
+// for graphs whose scopes hold numbered layers (RNN/NMT stacks and module paths such as
+// "encoder/layers/3", "lstms/4", "enc_fwd0"), layer i of every stack on the i-th fastest device
+// (GNMT's encoder layer i with decoder layer i, Wu et al. 2016; Mirhoseini et al. 2017), the other
+// scopes (embedding, attention, softmax) where they end earliest. Devices over 10x slower than the
+// fastest get no layer and no chunk. Memory-aware: a node that does not fit moves to the next
+// device with room.
 #include "core/cluster/Cluster.h"
 #include "core/graph/Graph.h"
 #include "core/placers/FeasibilityTracker.h"
 #include "core/placers/PlacerRegistry.h"
 #include "core/sim/CostModel.h"
+#include "core/sim/Objective.h"
+#include "core/sim/Simulator.h"
 
 #include <algorithm>
 #include <cctype>
@@ -76,16 +81,109 @@ std::vector<int> layerDevices(const Graph &g, const std::vector<int> &bySpeed, d
     return device;
 }
 
+// One layout an expert would try, with the notes of its memory fallbacks.
+struct Layout
+{
+    std::vector<int> device;
+    std::vector<std::string> notes;
+};
+
+// The rank order cut into contiguous chunks, one per device of `devices` (in that order), each
+// chunk's compute proportional to its device's speed. One device: everything there (moving on
+// only where memory runs out).
+Layout chunkLayout(const PlacementProblem &pb, const std::vector<int> &devices)
+{
+    const Graph &g = pb.graph;
+    const Cluster &c = pb.cluster;
+    FeasibilityTracker tracker(g, c, pb.constraints);
+    auto weight = [&](int v) { return g.totalFlops() > 0 ? g.flops(v) : 1.0; };
+    double total = 0, speed = 0;
+    for (int v = 0; v < g.nodeCount(); ++v)
+        total += weight(v);
+    for (int d : devices)
+        speed += c.device(d).flopsPerS;
+    std::vector<double> end;
+    double cumulative = 0;
+    for (int d : devices) {
+        cumulative += c.device(d).flopsPerS;
+        end.push_back(total * cumulative / speed);
+    }
+    Layout out{std::vector<int>(g.nodeCount(), -1), {}};
+    size_t current = 0;
+    double done = 0;
+    for (int v : g.topologicalOrder()) {
+        while (current + 1 < devices.size() && (done >= end[current] || !tracker.fits(v, devices[current])) &&
+               tracker.requiredDevice(v) < 0)
+            ++current;
+        out.device[v] = tracker.assignNear(v, devices[current]);
+        done += weight(v);
+    }
+    out.notes = tracker.notes();
+    return out;
+}
+
+// Numbered layers placed layer by layer: their devices are fixed; then every other top-level
+// scope (embedding, attention, softmax), in the order it first appears, goes whole to the
+// device where it would end earliest (load so far plus its own compute there), so a large
+// softmax takes a device of its own when one is free and avoids a slow CPU.
+Layout layerLayout(const PlacementProblem &pb, const std::vector<int> &scopeDevice, const std::vector<int> &bySpeed)
+{
+    const Graph &g = pb.graph;
+    const Cluster &c = pb.cluster;
+    const int k = c.deviceCount();
+    FeasibilityTracker tracker(g, c, pb.constraints);
+    CostModel costs(g, c);
+    std::vector<double> load(k, 0.0);
+    auto topOf = [&](int v) {
+        int top = g.scopeIndex(v);
+        while (top > 0 && g.scopes().scope(top).parent > 0)
+            top = g.scopes().scope(top).parent;
+        return top;
+    };
+    std::map<int, std::vector<double>> groupCost; // top-level scope -> compute per device
+    std::vector<int> groupOrder;
+    for (int v : g.topologicalOrder()) {
+        const int layerDevice = scopeDevice[g.scopeIndex(v)];
+        if (layerDevice >= 0) {
+            load[layerDevice] += costs.compute(v, layerDevice);
+            continue;
+        }
+        auto [it, inserted] = groupCost.emplace(topOf(v), std::vector<double>(k, 0.0));
+        if (inserted)
+            groupOrder.push_back(it->first);
+        for (int d = 0; d < k; ++d)
+            it->second[d] += costs.compute(v, d);
+    }
+    std::map<int, int> groupDevice;
+    for (int top : groupOrder) {
+        const std::vector<double> &cost = groupCost[top];
+        int best = bySpeed[0];
+        for (int d : bySpeed)
+            if (load[d] + cost[d] < load[best] + cost[best])
+                best = d;
+        groupDevice[top] = best;
+        load[best] += cost[best];
+    }
+    Layout out{std::vector<int>(g.nodeCount(), -1), {}};
+    for (int v : g.topologicalOrder()) {
+        const int layerDevice = scopeDevice[g.scopeIndex(v)];
+        out.device[v] = tracker.assignNear(v, layerDevice >= 0 ? layerDevice : groupDevice[topOf(v)]);
+    }
+    out.notes = tracker.notes();
+    return out;
+}
+
 class HumanPlacer : public Placer
 {
 public:
     FamilyInfo info() const override
     {
         return {"human",
-                "expert baseline: one layer per device for layered (RNN/NMT) scopes, else "
-                "contiguous rank-order chunks balanced by compute",
+                "expert baseline: tries the obvious layouts (everything on the fastest device that holds it; "
+                "one numbered layer per device, encoder layer i with decoder layer i; contiguous chunks "
+                "balanced by compute over 2..k fast devices) and keeps the best by simulation",
                 {linearTuned({"layer_share", HyperParam::Type::Real, 0, 1, 0.25, {},
-                              "least share of the compute inside numbered layers to place layer by layer"})}};
+                              "least share of the compute inside numbered layers to try a layer-by-layer layout"})}};
     }
 
     PlacerOutput place(const PlacementProblem &pb, const ParamValues &params, const RunControl &,
@@ -93,87 +191,49 @@ public:
     {
         const Graph &g = pb.graph;
         const Cluster &c = pb.cluster;
-        const int k = c.deviceCount();
-        FeasibilityTracker tracker(g, c, pb.constraints);
-        CostModel costs(g, c);
-        std::vector<int> device(g.nodeCount(), -1);
-        double layeredFlops = 0;
-        // Layer i on the i-th fastest device: an expert does not start with the CPU.
+        // An expert does not start with the CPU: layouts use the devices within 10x of the
+        // fastest, fastest first (other scopes of a layer layout may still use any device).
         const std::vector<int> bySpeed = c.devicesBySpeed();
-        // Layers only on devices within 10x of the fastest (no expert gives a layer to a CPU
-        // beside GPUs); the other scopes may still use any device.
-        std::vector<int> layerTargets;
+        std::vector<int> fast;
         for (int d : bySpeed)
             if (c.device(d).flopsPerS * 10 >= c.device(bySpeed[0]).flopsPerS)
-                layerTargets.push_back(d);
-        const std::vector<int> scopeDevice = layerDevices(g, layerTargets, layeredFlops);
-        const bool byLayers = g.totalFlops() > 0 && layeredFlops >= params.number("layer_share") * g.totalFlops();
+                fast.push_back(d);
+        std::vector<Layout> layouts;
+        layouts.push_back(chunkLayout(pb, {bySpeed[0]})); // all on the fastest that holds it
+        // Pipelines over the first m fast devices in file order (neighbours share a node).
+        std::vector<int> fastInOrder = fast;
+        std::sort(fastInOrder.begin(), fastInOrder.end());
+        for (size_t m = 2; m <= fastInOrder.size(); m *= 2)
+            layouts.push_back(chunkLayout(pb, std::vector<int>(fastInOrder.begin(), fastInOrder.begin() + m)));
+        if (fastInOrder.size() > 2 && (fastInOrder.size() & (fastInOrder.size() - 1)))
+            layouts.push_back(chunkLayout(pb, fastInOrder));
+        double layeredFlops = 0;
+        const std::vector<int> scopeDevice = layerDevices(g, fast, layeredFlops);
+        if (g.totalFlops() > 0 && layeredFlops > 0 && layeredFlops >= params.number("layer_share") * g.totalFlops())
+            layouts.push_back(layerLayout(pb, scopeDevice, bySpeed));
 
-        if (byLayers) {
-            // Layers first: their devices are fixed. Then every other top-level scope, in the
-            // order it first appears, goes whole to the device where it would end earliest
-            // (load so far plus its own compute there), so a large softmax avoids a slow CPU.
-            std::vector<double> load(k, 0.0);
-            auto topOf = [&](int v) {
-                int top = g.scopeIndex(v);
-                while (top > 0 && g.scopes().scope(top).parent > 0)
-                    top = g.scopes().scope(top).parent;
-                return top;
-            };
-            std::map<int, std::vector<double>> groupCost; // top-level scope -> compute per device
-            std::vector<int> groupOrder;
-            for (int v : g.topologicalOrder()) {
-                const int layerDevice = scopeDevice[g.scopeIndex(v)];
-                if (layerDevice >= 0) {
-                    load[layerDevice] += costs.compute(v, layerDevice);
-                    continue;
-                }
-                auto [it, inserted] = groupCost.emplace(topOf(v), std::vector<double>(k, 0.0));
-                if (inserted)
-                    groupOrder.push_back(it->first);
-                for (int d = 0; d < k; ++d)
-                    it->second[d] += costs.compute(v, d);
-            }
-            std::map<int, int> groupDevice;
-            for (int top : groupOrder) {
-                const std::vector<double> &cost = groupCost[top];
-                int best = bySpeed[0];
-                for (int d : bySpeed)
-                    if (load[d] + cost[d] < load[best] + cost[best])
-                        best = d;
-                groupDevice[top] = best;
-                load[best] += cost[best];
-            }
-            for (int v : g.topologicalOrder()) {
-                const int layerDevice = scopeDevice[g.scopeIndex(v)];
-                device[v] = tracker.assignNear(v, layerDevice >= 0 ? layerDevice : groupDevice[topOf(v)]);
-            }
-        } else {
-            // Chunk d ends once the compute so far reaches d's cumulative share of the total.
-            // Weights are flops, or one per node when the graph gives none.
-            auto weight = [&](int v) { return g.totalFlops() > 0 ? g.flops(v) : 1.0; };
-            double total = 0;
-            for (int v = 0; v < g.nodeCount(); ++v)
-                total += weight(v);
-            std::vector<double> end(k);
-            double cumulative = 0;
-            for (int d = 0; d < k; ++d) {
-                cumulative += c.device(d).flopsPerS;
-                end[d] = total * (cumulative / c.totalFlopsPerS());
-            }
-            int current = 0;
-            double done = 0;
-            for (int v : g.topologicalOrder()) {
-                while (current + 1 < k && (done >= end[current] || !tracker.fits(v, current)) &&
-                       tracker.requiredDevice(v) < 0)
-                    ++current;
-                device[v] = tracker.assignNear(v, current);
-                done += weight(v);
+        // The best by simulation under the problem's objective, feasible first.
+        Simulator sim(g, c);
+        const ObjectiveJudge judge(g, c, pb.constraints, pb.objective);
+        size_t best = 0;
+        double bestScore = 0;
+        bool bestFeasible = false;
+        for (size_t i = 0; i < layouts.size(); ++i) {
+            std::vector<int> &d = layouts[i].device;
+            enforceConstraints(pb.constraints, d);
+            const Schedule s = sim.simulate(d);
+            const ObjectiveTerms terms = judge.terms(s, d);
+            const double score = judge.score(terms);
+            if (i == 0 || (terms.feasible && !bestFeasible) || (terms.feasible == bestFeasible && score < bestScore)) {
+                best = i;
+                bestScore = score;
+                bestFeasible = terms.feasible;
             }
         }
         PlacerOutput out;
-        out.placement = Placement(std::move(device));
-        out.notes = tracker.notes();
+        out.placement = Placement(std::move(layouts[best].device));
+        out.notes = std::move(layouts[best].notes);
+        out.evaluations = sim.evaluations();
         return out;
     }
 };

@@ -2,7 +2,10 @@
 // family, memory-awareness, composition and the registry's errors.
 #include "core/InputError.h"
 #include "core/cluster/Cluster.h"
+#include "core/generators/Generators.h"
 #include "core/graph/GraphBuilder.h"
+#include "core/io/ClusterJson.h"
+#include "core/io/FileKind.h"
 #include "core/placers/FavouriteChildren.h"
 #include "core/placers/PlacerRegistry.h"
 #include "core/sim/CostModel.h"
@@ -11,6 +14,8 @@
 #include <QtTest>
 
 #include <cmath>
+#include <map>
+#include <set>
 
 using namespace ps;
 
@@ -168,6 +173,105 @@ private Q_SLOTS:
                 QCOMPARE(r.placement.device(cell[l][t]), l);
         QCOMPARE(r.placement.device(softmax), 3);
         QCOMPARE(r.placement.device(embed[0]), 3);
+    }
+
+    // Layers named the way PyTorch exports name modules: "name/N", "nameN" or "name.N" components,
+    // an encoder and a decoder stack (layer i of both on one device), numbered experts inside a
+    // layer (not layers), unrolled steps (not layers).
+    void humanRecognisesModulePaths_data()
+    {
+        QTest::addColumn<QString>("encoder");
+        QTest::addColumn<QString>("decoder");
+        QTest::newRow("encoder/layers/N") << "encoder/layers/%1/self_attn" << "decoder/layers/%1/cross_attn";
+        QTest::newRow("lstms/N") << "rnn/lstms/%1" << "";
+        QTest::newRow("cells/N") << "cells/%1/gates" << "";
+        QTest::newRow("enc_fwdN, dec/N") << "enc_fwd%1" << "dec/%1";
+        QTest::newRow("layers.N (ONNX)") << "/encoder/layers.%1/MatMul" << "/decoder/layers.%1/MatMul";
+        QTest::newRow("moes/N/experts/E") << "moes/%1/experts/%2" << "";
+    }
+    void humanRecognisesModulePaths()
+    {
+        QFETCH(QString, encoder);
+        QFETCH(QString, decoder);
+        const int layers = 3, steps = 6;
+        GraphBuilder b("modules");
+        auto add = [&](const std::string &id, const QString &scope, double flops) {
+            GraphBuilder::NodeSpec s;
+            s.id = id;
+            s.op = "MatMul";
+            s.flops = flops;
+            s.outBytes = 1e5;
+            s.scope = scope.toStdString();
+            return b.addNode(s);
+        };
+        std::vector<std::vector<std::vector<int>>> cell(2, std::vector<std::vector<int>>(layers, std::vector<int>(steps)));
+        const int stacks = decoder.isEmpty() ? 1 : 2;
+        int previous = add("input", "input", 1e6);
+        for (int st = 0; st < stacks; ++st)
+            for (int t = 0; t < steps; ++t)
+                for (int l = 0; l < layers; ++l) {
+                    const QString scope = (st ? decoder : encoder).arg(l).arg(t % 2) + "/step" + QString::number(t);
+                    const int v = add("s" + std::to_string(st) + "l" + std::to_string(l) + "t" + std::to_string(t), scope, 4e9);
+                    cell[st][l][t] = v;
+                    b.addEdge(l > 0 ? cell[st][l - 1][t] : st > 0 ? cell[0][layers - 1][t] : previous, v);
+                    if (t > 0)
+                        b.addEdge(cell[st][l][t - 1], v);
+                }
+        const Graph g = b.build();
+        const PlacerResult r = run("human", g, gpus(4, 1e12));
+        std::set<int> used;
+        for (int l = 0; l < layers; ++l) {
+            const int d = r.placement.device(cell[0][l][0]);
+            used.insert(d);
+            for (int st = 0; st < stacks; ++st)
+                for (int t = 0; t < steps; ++t)
+                    QCOMPARE(r.placement.device(cell[st][l][t]), d); // encoder layer l with decoder layer l
+        }
+        QCOMPARE(static_cast<int>(used.size()), layers);
+        QVERIFY(r.makespan <= run("single", g, gpus(4, 1e12)).makespan);
+    }
+
+    // On every generator and cluster preset the expert is never slower than everything on one
+    // device (where that fits), and on the 8-layer RNN LM and GNMT it puts one layer per device.
+    void humanNeverWorseThanSingle()
+    {
+        std::vector<Cluster> presets;
+        for (const char *name : {"2gpu", "4gpu", "8gpu-2node", "hetero-edge"})
+            presets.push_back(readClusterJson(std::string(PS_SOURCE_DIR) + "/resources/clusters/" + name + ".cluster.json"));
+        std::vector<Graph> graphs;
+        for (const GeneratorInfo &gen : generators())
+            graphs.push_back(ps::generate(gen.name, std::map<std::string, double>{}, 1));
+        graphs.push_back(loadGraph(std::string(PS_SOURCE_DIR) + "/tests/data/small_cnn.onnx"));
+        for (const Graph &g : graphs)
+            for (const Cluster &c : presets) {
+                const PlacerResult single = run("single", g, c), human = run("human", g, c);
+                if (single.feasible)
+                    QVERIFY2(human.feasible && human.makespan <= single.makespan * (1 + 1e-12),
+                             qPrintable(QString("%1 on %2: human %3, single %4")
+                                            .arg(g.name().c_str(), c.name().c_str())
+                                            .arg(human.makespan)
+                                            .arg(single.makespan)));
+            }
+        const Cluster &eight = presets[2];
+        for (const Graph &g : {ps::generate("rnnlm", {{"layers", 8}}, 1), ps::generate("gnmt", std::map<std::string, double>{}, 1)}) {
+            const PlacerResult r = run("human", g, eight);
+            std::map<std::string, std::set<int>> layerDevices; // "layer3" -> devices its ops use
+            for (int v = 0; v < g.nodeCount(); ++v) {
+                const std::string id = g.id(v);
+                const size_t at = id.find("/layer");
+                if (at == std::string::npos)
+                    continue;
+                const size_t end = id.find('/', at + 1);
+                layerDevices[id.substr(at + 1, end - at - 1)].insert(r.placement.device(v));
+            }
+            QCOMPARE(static_cast<int>(layerDevices.size()), 8);
+            std::set<int> all;
+            for (const auto &[layer, devices] : layerDevices) {
+                QVERIFY2(devices.size() == 1, layer.c_str()); // encoder and decoder layer i together
+                all.insert(*devices.begin());
+            }
+            QCOMPARE(static_cast<int>(all.size()), 8);
+        }
     }
 
     void sctFavouriteIsTheExpensiveEdge()
