@@ -126,7 +126,10 @@ Layout chunkLayout(const PlacementProblem &pb, const std::vector<int> &devices)
 // scope (embedding, attention, softmax), in the order it first appears, goes whole to the
 // device where it would end earliest (load so far plus its own compute there), so a large
 // softmax takes a device of its own when one is free and avoids a slow CPU.
-Layout layerLayout(const PlacementProblem &pb, const std::vector<int> &scopeDevice, const std::vector<int> &bySpeed)
+// With `light`, a scope with less compute than a tenth of the mean layer's (weights, embedding
+// lookups, small glue between layers) goes instead with the layer of its first consumer.
+Layout layerLayout(const PlacementProblem &pb, const std::vector<int> &scopeDevice, const std::vector<int> &bySpeed,
+                   bool light)
 {
     const Graph &g = pb.graph;
     const Cluster &c = pb.cluster;
@@ -155,7 +158,30 @@ Layout layerLayout(const PlacementProblem &pb, const std::vector<int> &scopeDevi
             it->second[d] += costs.compute(v, d);
     }
     std::map<int, int> groupDevice;
+    if (light) {
+        double layerLoad = 0;
+        int layerDevices = 0;
+        for (double l : load)
+            if (l > 0) {
+                layerLoad += l;
+                ++layerDevices;
+            }
+        const double small = layerDevices ? 0.1 * layerLoad / layerDevices : 0;
+        for (int v : g.topologicalOrder()) { // the first layer op each light scope feeds
+            const int layerDevice = scopeDevice[g.scopeIndex(v)];
+            if (layerDevice < 0)
+                continue;
+            for (int u : g.predecessors(v)) {
+                const int top = topOf(u);
+                if (scopeDevice[g.scopeIndex(u)] < 0 && !groupDevice.count(top) &&
+                    groupCost[top][bySpeed[0]] < small)
+                    groupDevice[top] = layerDevice;
+            }
+        }
+    }
     for (int top : groupOrder) {
+        if (groupDevice.count(top))
+            continue;
         const std::vector<double> &cost = groupCost[top];
         int best = bySpeed[0];
         for (int d : bySpeed)
@@ -210,7 +236,8 @@ public:
         double layeredFlops = 0;
         const std::vector<int> scopeDevice = layerDevices(g, fast, layeredFlops);
         if (g.totalFlops() > 0 && layeredFlops > 0 && layeredFlops >= params.number("layer_share") * g.totalFlops())
-            layouts.push_back(layerLayout(pb, scopeDevice, bySpeed));
+            for (bool light : {false, true})
+                layouts.push_back(layerLayout(pb, scopeDevice, bySpeed, light));
 
         // The best by simulation under the problem's objective, feasible first.
         Simulator sim(g, c);
