@@ -139,8 +139,8 @@ private Q_SLOTS:
     void humanPutsOneLayerPerDevice()
     {
         // A 3-layer LSTM unrolled over 4 steps ("step<t>" scopes are not layers) with a free
-        // embedding lookup and a softmax: layer i goes to device i, the embedding and the softmax
-        // to the device no layer loads.
+        // embedding lookup and a softmax: layer i goes to device i, the lookup with the layer it
+        // feeds, the softmax to the device no layer loads.
         GraphBuilder b("rnn");
         auto add = [&](const std::string &id, const std::string &scope) {
             GraphBuilder::NodeSpec s;
@@ -172,7 +172,7 @@ private Q_SLOTS:
             for (int t = 0; t < 4; ++t)
                 QCOMPARE(r.placement.device(cell[l][t]), l);
         QCOMPARE(r.placement.device(softmax), 3);
-        QCOMPARE(r.placement.device(embed[0]), 3);
+        QCOMPARE(r.placement.device(embed[0]), 0); // a free lookup goes with the layer it feeds
     }
 
     // Layers named the way PyTorch exports name modules: "name/N", "nameN" or "name.N" components,
