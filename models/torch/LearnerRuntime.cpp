@@ -17,20 +17,24 @@ namespace {
 
 std::string blasInUse()
 {
-    using ConfigFn = const char *(*)();
-    using ThreadsFn = int (*)();
-    if (auto config = reinterpret_cast<ConfigFn>(dlsym(RTLD_DEFAULT, "openblas_get_config"))) {
-        std::string text = config();
-        if (auto threads = reinterpret_cast<ThreadsFn>(dlsym(RTLD_DEFAULT, "openblas_get_num_threads")))
-            text += ", " + std::to_string(threads()) + " BLAS threads";
-        return text;
-    }
+    // Where sgemm_ resolves decides, not which libraries are loaded: LAPACK may come from
+    // OpenBLAS while the BLAS alternative is still the reference one.
     void *sgemm = dlsym(RTLD_DEFAULT, "sgemm_");
     Dl_info info{};
     if (!sgemm || !dladdr(sgemm, &info) || !info.dli_fname)
         return "unknown BLAS";
     char resolved[PATH_MAX];
     const std::string path = realpath(info.dli_fname, resolved) ? resolved : info.dli_fname;
+    if (path.find("openblas") != std::string::npos) {
+        using ConfigFn = const char *(*)();
+        using ThreadsFn = int (*)();
+        std::string text = "OpenBLAS";
+        if (auto config = reinterpret_cast<ConfigFn>(dlsym(RTLD_DEFAULT, "openblas_get_config")))
+            text = config();
+        if (auto threads = reinterpret_cast<ThreadsFn>(dlsym(RTLD_DEFAULT, "openblas_get_num_threads")))
+            text += ", " + std::to_string(threads()) + " BLAS threads";
+        return text;
+    }
     if (path.find("/blas/") != std::string::npos)
         return "reference BLAS (" + path + "; slow: install libopenblas0-pthread, scripts/install-deps does)";
     return path;
