@@ -222,7 +222,8 @@ void Document::replaceCluster(const Cluster &cluster, const std::vector<int> &pl
 
 Constraints Document::constraints() const
 {
-    Constraints c = m_graph && m_cluster.deviceCount() > 0 ? Constraints::fromGraph(*m_graph, m_cluster) : Constraints();
+    Constraints c =
+        m_graph && m_cluster.deviceCount() > 0 ? Constraints::fromGraph(*m_graph, m_cluster) : Constraints();
     for (size_t v = 0; v < m_pins.size(); ++v)
         if (m_pins[v] >= 0)
             c.pin(static_cast<int>(v), m_pins[v]);

@@ -50,8 +50,14 @@ int ordinalOfKind(const Document &d, int device, bool (*same)(const std::string 
     return n;
 }
 
-bool isCpu(const std::string &type) { return type == "cpu"; }
-bool isNotCpu(const std::string &type) { return type != "cpu"; }
+bool isCpu(const std::string &type)
+{
+    return type == "cpu";
+}
+bool isNotCpu(const std::string &type)
+{
+    return type != "cpu";
+}
 
 } // namespace
 

@@ -9,7 +9,10 @@
 
 namespace ps {
 
-FileLoader::FileLoader(QObject *parent) : QObject(parent) { qRegisterMetaType<LoadResult>(); }
+FileLoader::FileLoader(QObject *parent) : QObject(parent)
+{
+    qRegisterMetaType<LoadResult>();
+}
 
 void FileLoader::load(const QString &path, const LoadOptions &options, std::shared_ptr<const Cluster> cluster)
 {
@@ -41,8 +44,7 @@ void FileLoader::load(const QString &path, const LoadOptions &options, std::shar
                         bestFastPlacement({g, *cluster, Constraints::fromGraph(g, *cluster), {}}));
                     for (const Device &d : cluster->devices())
                         r.initialDevices.push_back(d.name);
-                } catch (const InputError &) {
-                }
+                } catch (const InputError &) {}
             }
         } catch (const InputError &e) {
             r.error = QString::fromStdString(e.what());

@@ -15,8 +15,8 @@
 #include "models/ModelImporters.h"
 #include "views/ClusterTable.h"
 #include "views/DeviceView.h"
-#include "views/GraphView.h"
 #include "views/Format.h"
+#include "views/GraphView.h"
 #include "views/MetricsView.h"
 #include "views/TimelineView.h"
 
@@ -137,9 +137,8 @@ void MainWindow::createDocks()
     connect(m_search, &QLineEdit::returnPressed, this, &MainWindow::runSearch);
     connect(m_graphView, &GraphView::selectionChangedByUser, this, &MainWindow::setSelection);
     connect(m_graphView, &GraphView::contextMenuRequested, this, &MainWindow::showContextMenu);
-    connect(m_graphView, &GraphView::layoutFinished, this, [this](qint64 ms, int items) {
-        log(tr("Layout of %1 visible items in %2 ms").arg(items).arg(ms));
-    });
+    connect(m_graphView, &GraphView::layoutFinished, this,
+            [this](qint64 ms, int items) { log(tr("Layout of %1 visible items in %2 ms").arg(items).arg(ms)); });
 
     auto *devicesTabs = new QTabWidget;
     m_deviceView = new DeviceView;
@@ -166,21 +165,24 @@ void MainWindow::createDocks()
     m_metrics = new MetricsView;
     m_runManager = new RunManager(this);
     m_runs = new RunsPanel(m_runManager);
-    connect(m_runs, &RunsPanel::applyRequested, this,
-            [this](const std::vector<int> &devices, const QString &what) { m_document->applyPlacement(devices, what); });
+    connect(m_runs, &RunsPanel::applyRequested, this, [this](const std::vector<int> &devices, const QString &what) {
+        m_document->applyPlacement(devices, what);
+    });
     connect(m_runs, &RunsPanel::log, this, &MainWindow::log);
     connect(m_runs, &RunsPanel::refused, this, &MainWindow::showError);
     m_steeringController = new SteeringController(m_runManager->pool(), this);
     m_steering = new SteeringPanel(m_steeringController, m_document->undoStack());
-    connect(m_steering, &SteeringPanel::applyRequested, this,
-            [this](const std::vector<int> &devices, const QString &what) { m_document->applyPlacement(devices, what); });
-    connect(m_steering, &SteeringPanel::opsHighlighted, this, [this](const std::vector<int> &nodes, const QString &why) {
-        setSelection(nodes);
-        if (!nodes.empty())
-            m_graphView->reveal(nodes.front());
-        log(why);
-        m_status->setText(why);
-    });
+    connect(
+        m_steering, &SteeringPanel::applyRequested, this,
+        [this](const std::vector<int> &devices, const QString &what) { m_document->applyPlacement(devices, what); });
+    connect(m_steering, &SteeringPanel::opsHighlighted, this,
+            [this](const std::vector<int> &nodes, const QString &why) {
+                setSelection(nodes);
+                if (!nodes.empty())
+                    m_graphView->reveal(nodes.front());
+                log(why);
+                m_status->setText(why);
+            });
     connect(m_steering, &SteeringPanel::log, this, &MainWindow::log);
     m_log = new QPlainTextEdit;
     m_log->setReadOnly(true);
@@ -236,7 +238,8 @@ void MainWindow::createMenus()
     for (const QString &preset : QDir(":/clusters").entryList()) {
         connect(clusters->addAction(preset.section('.', 0, 0)), &QAction::triggered, this, [this, preset] {
             try {
-                m_document->setCluster(parseClusterJson(resourceBytes(":/clusters/" + preset).toStdString(), preset.toStdString()), {});
+                m_document->setCluster(
+                    parseClusterJson(resourceBytes(":/clusters/" + preset).toStdString(), preset.toStdString()), {});
                 QSettings().setValue("cluster/last", "preset:" + preset);
                 log(tr("Cluster preset %1").arg(preset));
             } catch (const InputError &e) {
@@ -251,18 +254,14 @@ void MainWindow::createMenus()
     exports->addAction(tr("Placement as JSON…"), this, [this] {
         exportWith(tr("Export placement"), tr("Placement (*.placement.json)"), exportPlacementJson);
     });
-    exports->addAction(tr("Placement as CSV…"), this, [this] {
-        exportWith(tr("Export placement"), tr("CSV (*.csv)"), exportPlacementCsv);
-    });
-    exports->addAction(tr("Graph as DOT, coloured by device…"), this, [this] {
-        exportWith(tr("Export DOT"), tr("Graphviz (*.dot)"), exportPlacementDot);
-    });
-    exports->addAction(tr("Timeline as CSV…"), this, [this] {
-        exportWith(tr("Export timeline"), tr("CSV (*.csv)"), exportTimelineCsv);
-    });
-    exports->addAction(tr("PyTorch device_map (JSON)…"), this, [this] {
-        exportWith(tr("Export device_map"), tr("JSON (*.json)"), exportTorchDeviceMap);
-    });
+    exports->addAction(tr("Placement as CSV…"), this,
+                       [this] { exportWith(tr("Export placement"), tr("CSV (*.csv)"), exportPlacementCsv); });
+    exports->addAction(tr("Graph as DOT, coloured by device…"), this,
+                       [this] { exportWith(tr("Export DOT"), tr("Graphviz (*.dot)"), exportPlacementDot); });
+    exports->addAction(tr("Timeline as CSV…"), this,
+                       [this] { exportWith(tr("Export timeline"), tr("CSV (*.csv)"), exportTimelineCsv); });
+    exports->addAction(tr("PyTorch device_map (JSON)…"), this,
+                       [this] { exportWith(tr("Export device_map"), tr("JSON (*.json)"), exportTorchDeviceMap); });
     exports->addAction(tr("TensorFlow devices per op (JSON)…"), this, [this] {
         exportWith(tr("Export TensorFlow devices"), tr("JSON (*.json)"), exportTensorFlowDevices);
     });
@@ -309,9 +308,8 @@ void MainWindow::createMenus()
         view->addAction(d->toggleViewAction());
 
     QMenu *help = menuBar()->addMenu(tr("&Help"));
-    help->addAction(tr("&About Placement Studio"), this, [this] {
-        QMessageBox::about(this, tr("About Placement Studio"), aboutText());
-    });
+    help->addAction(tr("&About Placement Studio"), this,
+                    [this] { QMessageBox::about(this, tr("About Placement Studio"), aboutText()); });
 }
 
 QString MainWindow::aboutText()
@@ -325,7 +323,10 @@ void MainWindow::log(const QString &text)
     m_log->appendPlainText(QTime::currentTime().toString("HH:mm:ss  ") + text);
 }
 
-QString MainWindow::logText() const { return m_log->toPlainText(); }
+QString MainWindow::logText() const
+{
+    return m_log->toPlainText();
+}
 
 void MainWindow::showError(const QString &text)
 {
@@ -368,8 +369,9 @@ void MainWindow::openDefaultCluster()
         try {
             const bool preset = last.startsWith("preset:");
             const QString name = preset ? last.mid(7) : last;
-            const Cluster c = preset ? parseClusterJson(resourceBytes(":/clusters/" + name).toStdString(), name.toStdString())
-                                     : readClusterJson(name.toStdString());
+            const Cluster c =
+                preset ? parseClusterJson(resourceBytes(":/clusters/" + name).toStdString(), name.toStdString())
+                       : readClusterJson(name.toStdString());
             m_document->setCluster(c, preset ? QString() : name);
             log(tr("No cluster was open: using the last one, %1").arg(name));
             return;
@@ -377,7 +379,8 @@ void MainWindow::openDefaultCluster()
             log(tr("The last cluster, %1, cannot be read (%2); using the 4gpu preset").arg(last, e.what()));
         }
     }
-    m_document->setCluster(parseClusterJson(resourceBytes(":/clusters/4gpu.cluster.json").toStdString(), "4gpu.cluster.json"), {});
+    m_document->setCluster(
+        parseClusterJson(resourceBytes(":/clusters/4gpu.cluster.json").toStdString(), "4gpu.cluster.json"), {});
     log(tr("No cluster was open: using the 4gpu preset (File > Cluster Preset to change it)"));
 }
 
@@ -453,9 +456,8 @@ void MainWindow::loaded(const LoadResult &r)
 void MainWindow::openExample()
 {
     try {
-        m_document->setCluster(parseClusterJson(resourceBytes(":/clusters/4gpu.cluster.json").toStdString(),
-                                                "4gpu.cluster.json"),
-                               {});
+        m_document->setCluster(
+            parseClusterJson(resourceBytes(":/clusters/4gpu.cluster.json").toStdString(), "4gpu.cluster.json"), {});
         auto graph = std::make_shared<const Graph>(ps::generate("inception-v3", {{"batch", 32}}, 1));
         m_document->setGraph(graph, {});
         log(tr("Example: Inception-V3 (batch 32) on 4 GPUs, placed by %1, the best of the fast placers")
@@ -468,7 +470,8 @@ void MainWindow::openExample()
 void MainWindow::openGenerated(const QString &name)
 {
     try {
-        auto graph = std::make_shared<const Graph>(ps::generate(name.toStdString(), std::map<std::string, double>{}, 1));
+        auto graph =
+            std::make_shared<const Graph>(ps::generate(name.toStdString(), std::map<std::string, double>{}, 1));
         if (m_document->cluster().deviceCount() == 0)
             openDefaultCluster();
         m_document->setGraph(graph, {});
@@ -703,7 +706,8 @@ void MainWindow::exportWith(const QString &title, const QString &filter,
 
 void MainWindow::exportImage()
 {
-    const QString path = QFileDialog::getSaveFileName(this, tr("Export view"), QString(), tr("PNG (*.png);;SVG (*.svg)"));
+    const QString path =
+        QFileDialog::getSaveFileName(this, tr("Export view"), QString(), tr("PNG (*.png);;SVG (*.svg)"));
     if (path.isEmpty())
         return;
     // The dock that has focus, else the graph.
@@ -727,8 +731,8 @@ void MainWindow::setSelection(const std::vector<int> &nodes)
     m_graphView->setSelection(nodes);
     m_timeline->setSelection(nodes);
     if (!nodes.empty())
-        m_status->setText(tr("%n op(s) selected — keys 1–9 move them, Ctrl+P pins", nullptr,
-                             static_cast<int>(nodes.size())));
+        m_status->setText(
+            tr("%n op(s) selected — keys 1–9 move them, Ctrl+P pins", nullptr, static_cast<int>(nodes.size())));
 }
 
 void MainWindow::assignSelection(int device)
@@ -756,7 +760,8 @@ void MainWindow::showContextMenu(const std::vector<int> &nodes, const QPoint &gl
         const QString name = QString::fromStdString(m_document->cluster().device(d).name);
         pinTo->addAction(name, this, [this, d] {
             // Moving and pinning are one step for the person: one undo step.
-            m_document->undoStack()->beginMacro(tr("Pin %n op(s) to device", nullptr, static_cast<int>(m_selection.size())));
+            m_document->undoStack()->beginMacro(
+                tr("Pin %n op(s) to device", nullptr, static_cast<int>(m_selection.size())));
             m_document->assign(m_selection, d);
             m_document->setPinned(m_selection, true);
             m_document->undoStack()->endMacro();

@@ -34,7 +34,10 @@ struct RunManager::Run
     QTimer ticker;
 };
 
-RunManager::RunManager(QObject *parent) : QObject(parent) { m_pool.setMaxThreadCount(256); }
+RunManager::RunManager(QObject *parent) : QObject(parent)
+{
+    m_pool.setMaxThreadCount(256);
+}
 
 RunManager::~RunManager()
 {
@@ -67,8 +70,8 @@ int RunManager::start(const QString &model, std::shared_ptr<const Graph> graph, 
         hasThreads = std::any_of(info.params.begin(), info.params.end(),
                                  [](const HyperParam &h) { return h.name == "threads"; });
     }
-    const bool threadsGiven = std::any_of(params.begin(), params.end(),
-                                          [](const std::string &p) { return p.rfind("threads=", 0) == 0; });
+    const bool threadsGiven =
+        std::any_of(params.begin(), params.end(), [](const std::string &p) { return p.rfind("threads=", 0) == 0; });
     if (hasThreads && !threadsGiven) {
         int running = 0;
         for (const auto &r : m_runs)
@@ -127,7 +130,10 @@ int RunManager::start(const QString &model, std::shared_ptr<const Graph> graph, 
     return index;
 }
 
-void RunManager::setPaused(int run, bool paused) { m_runs.at(static_cast<size_t>(run))->pause = paused; }
+void RunManager::setPaused(int run, bool paused)
+{
+    m_runs.at(static_cast<size_t>(run))->pause = paused;
+}
 
 void RunManager::cancel(int run)
 {
@@ -147,16 +153,46 @@ bool RunManager::anyRunning() const
     return std::any_of(m_runs.begin(), m_runs.end(), [](const auto &r) { return !r->done; });
 }
 
-const QString &RunManager::model(int run) const { return m_runs.at(static_cast<size_t>(run))->model; }
-bool RunManager::finished(int run) const { return m_runs.at(static_cast<size_t>(run))->done; }
-bool RunManager::paused(int run) const { return m_runs.at(static_cast<size_t>(run))->pause; }
-bool RunManager::cancelled(int run) const { return m_runs.at(static_cast<size_t>(run))->cancel; }
-bool RunManager::restored(int run) const { return m_runs.at(static_cast<size_t>(run))->restored; }
-int RunManager::iterationsSeen(int run) const { return m_runs.at(static_cast<size_t>(run))->iterations; }
-double RunManager::fraction(int run) const { return m_runs.at(static_cast<size_t>(run))->fraction; }
-double RunManager::best(int run) const { return m_runs.at(static_cast<size_t>(run))->best; }
-const QString &RunManager::error(int run) const { return m_runs.at(static_cast<size_t>(run))->error; }
-const PlacerResult &RunManager::result(int run) const { return m_runs.at(static_cast<size_t>(run))->result; }
+const QString &RunManager::model(int run) const
+{
+    return m_runs.at(static_cast<size_t>(run))->model;
+}
+bool RunManager::finished(int run) const
+{
+    return m_runs.at(static_cast<size_t>(run))->done;
+}
+bool RunManager::paused(int run) const
+{
+    return m_runs.at(static_cast<size_t>(run))->pause;
+}
+bool RunManager::cancelled(int run) const
+{
+    return m_runs.at(static_cast<size_t>(run))->cancel;
+}
+bool RunManager::restored(int run) const
+{
+    return m_runs.at(static_cast<size_t>(run))->restored;
+}
+int RunManager::iterationsSeen(int run) const
+{
+    return m_runs.at(static_cast<size_t>(run))->iterations;
+}
+double RunManager::fraction(int run) const
+{
+    return m_runs.at(static_cast<size_t>(run))->fraction;
+}
+double RunManager::best(int run) const
+{
+    return m_runs.at(static_cast<size_t>(run))->best;
+}
+const QString &RunManager::error(int run) const
+{
+    return m_runs.at(static_cast<size_t>(run))->error;
+}
+const PlacerResult &RunManager::result(int run) const
+{
+    return m_runs.at(static_cast<size_t>(run))->result;
+}
 
 double RunManager::elapsedS(int run) const
 {

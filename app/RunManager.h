@@ -45,7 +45,7 @@ public:
     bool restored(int run) const;
     int iterationsSeen(int run) const;
     double fraction(int run) const;
-    double best(int run) const;    // best feasible makespan reported so far
+    double best(int run) const;     // best feasible makespan reported so far
     double elapsedS(int run) const; // while running; the result's wall time once done
     const QString &error(int run) const;
     const PlacerResult &result(int run) const; // once finished

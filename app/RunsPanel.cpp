@@ -11,20 +11,19 @@
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QGridLayout>
-#include <QLabel>
 #include <QHBoxLayout>
 #include <QHeaderView>
+#include <QLabel>
 #include <QLineEdit>
-#include <QSplitter>
 #include <QPushButton>
 #include <QSpinBox>
+#include <QSplitter>
 #include <QTreeWidget>
 #include <QVBoxLayout>
 
 #include <cmath>
 
 namespace ps {
-
 
 RunsPanel::RunsPanel(RunManager *manager, QWidget *parent) : QWidget(parent), m_manager(manager)
 {
@@ -209,7 +208,10 @@ void RunsPanel::addItem(int run, const QString &status)
     m_items[run] = new QTreeWidgetItem(m_tree, {m_manager->model(run), status, "", "", ""});
 }
 
-void RunsPanel::showStarted(int run) { addItem(run, tr("running")); }
+void RunsPanel::showStarted(int run)
+{
+    addItem(run, tr("running"));
+}
 
 void RunsPanel::showProgress(int run, const std::vector<Progress> &rows)
 {
@@ -241,7 +243,9 @@ void RunsPanel::showFinished(int run)
     } else {
         const PlacerResult &r = m_manager->result(run);
         const double ratio = r.lowerBound > 0 ? r.makespan / r.lowerBound : 0;
-        item->setText(1, m_manager->cancelled(run) ? tr("cancelled (best kept)") : r.feasible ? tr("done") : tr("infeasible"));
+        item->setText(1, m_manager->cancelled(run) ? tr("cancelled (best kept)")
+                         : r.feasible              ? tr("done")
+                                                   : tr("infeasible"));
         item->setText(2, QString::number(r.makespan, 'g', 6) + " s");
         item->setText(3, QString::number(ratio, 'f', 3));
         item->setText(4, m_manager->restored(run) ? QString() : QString::number(r.wallS, 'f', 2) + " s");
@@ -259,15 +263,39 @@ void RunsPanel::showFinished(int run)
     Q_EMIT runFinished(run);
 }
 
-void RunsPanel::cancelAll() { m_manager->cancelAll(); }
+void RunsPanel::cancelAll()
+{
+    m_manager->cancelAll();
+}
 
-bool RunsPanel::paused(int run) const { return m_manager->paused(run); }
-int RunsPanel::iterationsSeen(int run) const { return m_manager->iterationsSeen(run); }
-int RunsPanel::runCount() const { return m_manager->count(); }
-bool RunsPanel::finished(int run) const { return m_manager->finished(run); }
-bool RunsPanel::anyRunning() const { return m_manager->anyRunning(); }
-std::vector<SavedRun> RunsPanel::savedRuns() const { return m_manager->savedRuns(); }
-void RunsPanel::restoreRuns(const std::vector<SavedRun> &runs) { m_manager->restoreRuns(runs); }
+bool RunsPanel::paused(int run) const
+{
+    return m_manager->paused(run);
+}
+int RunsPanel::iterationsSeen(int run) const
+{
+    return m_manager->iterationsSeen(run);
+}
+int RunsPanel::runCount() const
+{
+    return m_manager->count();
+}
+bool RunsPanel::finished(int run) const
+{
+    return m_manager->finished(run);
+}
+bool RunsPanel::anyRunning() const
+{
+    return m_manager->anyRunning();
+}
+std::vector<SavedRun> RunsPanel::savedRuns() const
+{
+    return m_manager->savedRuns();
+}
+void RunsPanel::restoreRuns(const std::vector<SavedRun> &runs)
+{
+    m_manager->restoreRuns(runs);
+}
 
 const std::vector<int> &RunsPanel::placementOf(int run) const
 {

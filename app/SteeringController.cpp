@@ -102,7 +102,8 @@ void SteeringController::startWork(std::function<void(const RunControl &)> work)
             const double fraction = p.fraction;
             const QString text = QString::fromStdString(p.message);
             QMetaObject::invokeMethod(
-                this, [self, fraction, text] {
+                this,
+                [self, fraction, text] {
                     if (self)
                         Q_EMIT self->progress(fraction, text);
                 },
@@ -169,6 +170,9 @@ void SteeringController::formEnsemble(int size, long long evaluations)
     });
 }
 
-void SteeringController::cancel() { m_cancel = true; }
+void SteeringController::cancel()
+{
+    m_cancel = true;
+}
 
 } // namespace ps

@@ -8,8 +8,8 @@
 #include "core/steering/SteeringSession.h"
 
 #include <QFutureWatcher>
-#include <QThreadPool>
 #include <QObject>
+#include <QThreadPool>
 
 #include <atomic>
 #include <memory>

@@ -272,9 +272,8 @@ SteeringPanel::SteeringPanel(SteeringController *controller, QUndoStack *undo, Q
         setRunning(false);
         m_progress->setValue(0);
     });
-    connect(m_controller, &SteeringController::failed, this, [this](const QString &m) {
-        Q_EMIT log(tr("Steering: %1").arg(m));
-    });
+    connect(m_controller, &SteeringController::failed, this,
+            [this](const QString &m) { Q_EMIT log(tr("Steering: %1").arg(m)); });
     setRunning(false);
     refresh();
 }
@@ -393,8 +392,7 @@ void SteeringPanel::markImportant(const std::vector<int> &nodes)
             backward.unimportant.push_back(v);
         }
     if (!forward.important.empty())
-        push(forward, backward,
-             tr("Mark %n op(s) as important", nullptr, static_cast<int>(forward.important.size())));
+        push(forward, backward, tr("Mark %n op(s) as important", nullptr, static_cast<int>(forward.important.size())));
 }
 
 void SteeringPanel::setVerdict(const std::vector<int> &ids, bool accept)
@@ -507,9 +505,8 @@ void SteeringPanel::showDisagreement()
     for (size_t v = 0; v < count.size(); ++v)
         if (count[v] > 0)
             nodes.push_back(static_cast<int>(v));
-    Q_EMIT opsHighlighted(nodes, tr("%n op(s) where the top %1 candidates disagree", nullptr,
-                                    static_cast<int>(nodes.size()))
-                                     .arg(top));
+    Q_EMIT opsHighlighted(
+        nodes, tr("%n op(s) where the top %1 candidates disagree", nullptr, static_cast<int>(nodes.size())).arg(top));
 }
 
 void SteeringPanel::selectCandidates(const std::vector<int> &ids)
@@ -550,7 +547,10 @@ void SteeringPanel::setRunning(bool running)
     m_applyEnsemble->setEnabled(!running && m_controller->ensemble().has_value());
 }
 
-QString SteeringPanel::statusText() const { return m_status->text(); }
+QString SteeringPanel::statusText() const
+{
+    return m_status->text();
+}
 
 QString SteeringPanel::compareCaption() const
 {
@@ -596,8 +596,8 @@ void SteeringPanel::refresh()
     for (size_t i = 0; i < top; ++i) {
         labels.push_back(QStringLiteral("#%1").arg(ranked[i]));
         for (size_t j = i + 1; j < top; ++j)
-            matrix[i][j] = matrix[j][i] = similarity(m_controller->cluster(), s->candidate(ranked[i]).devices,
-                                                     s->candidate(ranked[j]).devices);
+            matrix[i][j] = matrix[j][i] =
+                similarity(m_controller->cluster(), s->candidate(ranked[i]).devices, s->candidate(ranked[j]).devices);
     }
     m_agreement->setMatrix(matrix, labels);
     refreshFamilies();

@@ -1,6 +1,6 @@
 // placement-studio [FILE...] [--screenshot FILE [--dock NAME]]
-#include "app/MainWindow.h"
 #include "app/Document.h"
+#include "app/MainWindow.h"
 #include "app/RunsPanel.h"
 #include "app/SteeringPanel.h"
 #include "models/ModelImporters.h"

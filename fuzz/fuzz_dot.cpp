@@ -10,7 +10,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     try {
         ps::Graph g = ps::parseDot(std::string_view(reinterpret_cast<const char *>(data), size), "fuzz");
         ps::parseDot(ps::graphToDot(g), "fuzz-again");
-    } catch (const ps::InputError &) {
-    }
+    } catch (const ps::InputError &) {}
     return 0;
 }

@@ -21,7 +21,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         case 2: ps::parsePlacementJson(plain, "fuzz"); break;
         default: ps::parsePartitionJson(plain, "fuzz"); break;
         }
-    } catch (const ps::InputError &) {
-    }
+    } catch (const ps::InputError &) {}
     return 0;
 }

@@ -23,7 +23,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     std::vector<std::string> warnings;
     try {
         ps::importOnnx(path, {}, warnings);
-    } catch (const ps::InputError &) {
-    }
+    } catch (const ps::InputError &) {}
     return 0;
 }

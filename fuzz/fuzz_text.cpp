@@ -16,7 +16,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             ps::parseMetis(text, "fuzz");
         else
             ps::parsePlacementCsv(text, "fuzz");
-    } catch (const ps::InputError &) {
-    }
+    } catch (const ps::InputError &) {}
     return 0;
 }

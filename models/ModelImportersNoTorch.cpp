@@ -4,6 +4,9 @@ namespace ps {
 
 void installModelImporters() {}
 
-std::string learnerRuntime() { return "LibTorch: not built in"; }
+std::string learnerRuntime()
+{
+    return "LibTorch: not built in";
+}
 
 } // namespace ps

@@ -19,7 +19,10 @@ namespace {
 enum Column { Name, Type, Tflops, MemoryGb, OverheadUs, Columns };
 enum LinkColumn { Src, Dst, Bandwidth, Latency, Both, LinkColumns };
 
-QTableWidgetItem *numberItem(double v) { return new QTableWidgetItem(QString::number(v, 'g', 6)); }
+QTableWidgetItem *numberItem(double v)
+{
+    return new QTableWidgetItem(QString::number(v, 'g', 6));
+}
 } // namespace
 
 ClusterTable::ClusterTable(QWidget *parent)
@@ -31,7 +34,8 @@ ClusterTable::ClusterTable(QWidget *parent)
     m_table->setMinimumHeight(70);
     m_links->setMinimumHeight(50);
     m_links->setToolTip(tr("Links that differ from the default link; device names as in the table above"));
-    m_table->setHorizontalHeaderLabels({tr("Device"), tr("Type"), tr("TFLOP/s"), tr("Memory (GB)"), tr("Overhead (µs)")});
+    m_table->setHorizontalHeaderLabels(
+        {tr("Device"), tr("Type"), tr("TFLOP/s"), tr("Memory (GB)"), tr("Overhead (µs)")});
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
     m_table->verticalHeader()->hide();
     m_error = new QLabel(this);
@@ -109,7 +113,10 @@ void ClusterTable::setCluster(const Cluster &cluster)
     m_filling = false;
 }
 
-QString ClusterTable::errorText() const { return m_error->isHidden() ? QString() : m_error->text(); }
+QString ClusterTable::errorText() const
+{
+    return m_error->isHidden() ? QString() : m_error->text();
+}
 
 Cluster ClusterTable::currentCluster() const
 {

@@ -1,8 +1,8 @@
 #pragma once
 // The cluster as editable tables: devices (name, type, speed, memory, per-op overhead), links
-// between named devices (bandwidth, latency, both ways or one), and the default link. Every edit is validated by building a new Cluster; a valid one is offered with
-// clusterEdited (the app makes it an undoable command); an invalid one shows why and waits to
-// be fixed (the document keeps the last valid cluster).
+// between named devices (bandwidth, latency, both ways or one), and the default link. Every edit is validated by
+// building a new Cluster; a valid one is offered with clusterEdited (the app makes it an undoable command); an invalid
+// one shows why and waits to be fixed (the document keeps the last valid cluster).
 #include "core/cluster/Cluster.h"
 
 #include <QWidget>

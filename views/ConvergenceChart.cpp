@@ -1,13 +1,13 @@
 #include "views/ConvergenceChart.h"
 
+#include <QComboBox>
+#include <QVBoxLayout>
 #include <QtCharts/QChart>
 #include <QtCharts/QChartView>
 #include <QtCharts/QLegend>
 #include <QtCharts/QLegendMarker>
 #include <QtCharts/QLineSeries>
 #include <QtCharts/QValueAxis>
-#include <QComboBox>
-#include <QVBoxLayout>
 
 #include <cmath>
 
@@ -205,7 +205,10 @@ void ConvergenceChart::clear()
     rescale();
 }
 
-int ConvergenceChart::seriesCount() const { return static_cast<int>(m_makespan->series().size() + m_training->series().size()); }
+int ConvergenceChart::seriesCount() const
+{
+    return static_cast<int>(m_makespan->series().size() + m_training->series().size());
+}
 
 int ConvergenceChart::pointCount(int id) const
 {

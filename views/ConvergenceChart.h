@@ -22,7 +22,7 @@ public:
     {
         int iteration;
         double sampleMean, bestSoFar, loss, entropy; // NaN where unknown
-        long long evaluations;                        // simulator runs so far
+        long long evaluations;                       // simulator runs so far
     };
     // The x axis: training iterations (default) or simulator evaluations.
     void setAgainstEvaluations(bool evaluations);

@@ -11,6 +11,9 @@ QColor deviceQColor(int device)
     return QColor(QString::fromStdString(deviceColor(device)));
 }
 
-QColor unplacedColor() { return QColor(200, 200, 200); }
+QColor unplacedColor()
+{
+    return QColor(200, 200, 200);
+}
 
 } // namespace ps

@@ -12,7 +12,6 @@
 
 namespace ps {
 
-
 DeviceView::DeviceView(QWidget *parent) : QScrollArea(parent), m_box(new QWidget), m_grid(new QGridLayout(m_box))
 {
     setWidgetResizable(true);
@@ -112,9 +111,9 @@ void DeviceCard::paintEvent(QPaintEvent *)
     p.drawRoundedRect(QRectF(bar.left(), bar.top(), bar.width() * std::min(1.0, m_used / cap), bar.height()), 3, 3);
     p.setPen(over ? QColor(200, 0, 0) : palette().text().color());
     p.drawText(QRectF(text.left(), bar.bottom() + 2, text.width(), 16), Qt::AlignLeft,
-               QStringLiteral("%1 / %2%3").arg(formatBytes(m_used), formatBytes(m_device.memoryBytes),
-                                              over ? tr("  over by %1").arg(formatBytes(m_used - m_device.memoryBytes))
-                                                   : QString()));
+               QStringLiteral("%1 / %2%3")
+                   .arg(formatBytes(m_used), formatBytes(m_device.memoryBytes),
+                        over ? tr("  over by %1").arg(formatBytes(m_used - m_device.memoryBytes)) : QString()));
     p.setPen(palette().text().color());
     const double busyFraction = m_makespan > 0 ? m_busy / m_makespan : 0;
     p.drawText(QRectF(text.left(), bar.bottom() + 20, text.width(), 16), Qt::AlignLeft,
@@ -147,6 +146,9 @@ void DeviceCard::dropEvent(QDropEvent *event)
     Q_EMIT nodesDropped(m_index, nodes);
 }
 
-void DeviceCard::mouseDoubleClickEvent(QMouseEvent *) { Q_EMIT activated(m_index); }
+void DeviceCard::mouseDoubleClickEvent(QMouseEvent *)
+{
+    Q_EMIT activated(m_index);
+}
 
 } // namespace ps

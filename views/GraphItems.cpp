@@ -69,7 +69,9 @@ void NodeItem::paint(QPainter *painter, const QStyleOptionGraphicsItem *option, 
     if (item.node >= 0) {
         flagged = !m_data->flagged.empty() && m_data->flagged[item.node];
         painter->setBrush(deviceQColor(m_data->device.empty() ? -1 : m_data->device[item.node]));
-        painter->setPen(QPen(isSelected() ? QColor(20, 20, 20) : flagged ? QColor(210, 30, 30) : QColor(90, 90, 90),
+        painter->setPen(QPen(isSelected() ? QColor(20, 20, 20)
+                             : flagged    ? QColor(210, 30, 30)
+                                          : QColor(90, 90, 90),
                              isSelected() || flagged ? 2.5 : 0.8));
         painter->drawRoundedRect(r, 5, 5);
         if (!m_data->pinned.empty() && m_data->pinned[item.node]) {
@@ -84,8 +86,9 @@ void NodeItem::paint(QPainter *painter, const QStyleOptionGraphicsItem *option, 
             const std::string &id = g.id(item.node);
             const size_t slash = id.rfind('/');
             const QString label = QString::fromStdString(slash == std::string::npos ? id : id.substr(slash + 1));
-            painter->drawText(r.adjusted(4, 0, -4, 0), Qt::AlignCenter,
-                              painter->fontMetrics().elidedText(label, Qt::ElideMiddle, static_cast<int>(r.width() - 8)));
+            painter->drawText(
+                r.adjusted(4, 0, -4, 0), Qt::AlignCenter,
+                painter->fontMetrics().elidedText(label, Qt::ElideMiddle, static_cast<int>(r.width() - 8)));
         }
         return;
     }
@@ -156,8 +159,8 @@ void EdgeLayer::paint(QPainter *painter, const QStyleOptionGraphicsItem *option,
     for (const auto &stub : m_data->view->stubs()) {
         if (stub.consumerItem < 0)
             continue;
-        const QPointF c = m_data->center[stub.consumerItem] -
-                          QPointF(m_data->size[stub.consumerItem].width() / 2 + 8, 0);
+        const QPointF c =
+            m_data->center[stub.consumerItem] - QPointF(m_data->size[stub.consumerItem].width() / 2 + 8, 0);
         if (!exposed.contains(c))
             continue;
         painter->setBrush(deviceQColor(m_data->device.empty() ? -1 : m_data->device[stub.node]));

@@ -16,11 +16,11 @@ struct GraphPaintData
 {
     std::shared_ptr<const Graph> graph;
     std::unique_ptr<CollapsedView> view;
-    std::vector<QPointF> center; // per item
-    std::vector<QSizeF> size;    // per item
-    std::vector<int> device;     // per node (-1 unplaced)
-    std::vector<char> pinned;    // per node
-    std::vector<char> flagged;   // per node: on an overflowing device or breaking a constraint
+    std::vector<QPointF> center;       // per item
+    std::vector<QSizeF> size;          // per item
+    std::vector<int> device;           // per node (-1 unplaced)
+    std::vector<char> pinned;          // per node
+    std::vector<char> flagged;         // per node: on an overflowing device or breaking a constraint
     std::vector<std::vector<int>> mix; // per item: members per device (groups)
     int deviceCount = 0;
 

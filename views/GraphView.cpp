@@ -18,8 +18,8 @@
 namespace ps {
 
 namespace {
-constexpr int kInitialItems = 150;  // visible items when a graph opens
-constexpr int kDotLimit = 300;       // Graphviz dot up to this many visible items
+constexpr int kInitialItems = 150; // visible items when a graph opens
+constexpr int kDotLimit = 300;     // Graphviz dot up to this many visible items
 } // namespace
 
 // A layout computed off the GUI thread: the collapsed view and item positions.
@@ -182,7 +182,10 @@ void GraphView::layoutDone()
     Q_EMIT layoutFinished(job->ms, static_cast<int>(m_items.size()));
 }
 
-int GraphView::visibleItems() const { return static_cast<int>(m_items.size()); }
+int GraphView::visibleItems() const
+{
+    return static_cast<int>(m_items.size());
+}
 
 void GraphView::setExpanded(int scope, bool expanded)
 {
@@ -224,7 +227,10 @@ std::vector<int> GraphView::nodesOfItems(const QList<QGraphicsItem *> &items) co
     return nodes;
 }
 
-std::vector<int> GraphView::selectedNodes() const { return nodesOfItems(scene()->selectedItems()); }
+std::vector<int> GraphView::selectedNodes() const
+{
+    return nodesOfItems(scene()->selectedItems());
+}
 
 void GraphView::setSelection(const std::vector<int> &nodes)
 {
@@ -316,14 +322,15 @@ QString GraphView::tooltipFor(int item) const
     };
     if (it.node >= 0) {
         const int v = it.node;
-        QString text = QStringLiteral("<b>%1</b><br>op %2 · scope %3<br>%4 · out %5 · params %6")
-                           .arg(QString::fromStdString(g.id(v)).toHtmlEscaped(),
-                                QString::fromStdString(g.op(v)).toHtmlEscaped(),
-                                QString::fromStdString(g.scope(v).empty() ? "/" : g.scope(v)).toHtmlEscaped(),
-                                human(g.flops(v), "FLOP"), human(g.outBytes(v), "B"), human(g.paramBytes(v), "B"));
+        QString text =
+            QStringLiteral("<b>%1</b><br>op %2 · scope %3<br>%4 · out %5 · params %6")
+                .arg(QString::fromStdString(g.id(v)).toHtmlEscaped(), QString::fromStdString(g.op(v)).toHtmlEscaped(),
+                     QString::fromStdString(g.scope(v).empty() ? "/" : g.scope(v)).toHtmlEscaped(),
+                     human(g.flops(v), "FLOP"), human(g.outBytes(v), "B"), human(g.paramBytes(v), "B"));
         if (!m_device.empty() && m_device[v] >= 0 && m_device[v] < static_cast<int>(m_deviceNames.size()))
-            text += QStringLiteral("<br>device <b>%1</b>%2").arg(QString::fromStdString(m_deviceNames[m_device[v]]),
-                                                                  !m_pinned.empty() && m_pinned[v] ? " (pinned)" : "");
+            text += QStringLiteral("<br>device <b>%1</b>%2")
+                        .arg(QString::fromStdString(m_deviceNames[m_device[v]]),
+                             !m_pinned.empty() && m_pinned[v] ? " (pinned)" : "");
         if (v < static_cast<int>(m_start.size()))
             text += QStringLiteral("<br>start %1 · finish %2").arg(human(m_start[v], "s"), human(m_finish[v], "s"));
         if (!m_flagged.empty() && m_flagged[v])

@@ -31,8 +31,8 @@ void MetricsView::setState(const Cluster &cluster, const Schedule *s, const std:
     row(tr("Transfers"), QString::number(s->transferCount));
     const std::vector<std::string> &violations = s->violations;
     const bool feasible = violations.empty();
-    row(tr("Feasible"), feasible ? tr("<span style='color:#2a7a2a'>yes</span>")
-                                 : tr("<span style='color:#c00'>no</span>"));
+    row(tr("Feasible"),
+        feasible ? tr("<span style='color:#2a7a2a'>yes</span>") : tr("<span style='color:#c00'>no</span>"));
     html += "</table>";
     if (!feasible) {
         html += QStringLiteral("<p style='color:#c00'>");

@@ -117,7 +117,10 @@ void ModelMapView::updateRanges()
     pad(m_y0, m_y1, m_logY);
 }
 
-QRectF ModelMapView::plotRect() const { return QRectF(66, 8, width() - 74, height() - 40); }
+QRectF ModelMapView::plotRect() const
+{
+    return QRectF(66, 8, width() - 74, height() - 40);
+}
 
 QPointF ModelMapView::toWidget(double x, double y) const
 {
@@ -188,8 +191,9 @@ void ModelMapView::paintEvent(QPaintEvent *)
         return;
     }
     auto label = [&](Axis a, double v) {
-        return a == Axis::Bytes ? formatBytes(v) : a == Axis::Imbalance || a == Axis::Score ? formatSeconds(v)
-                                                                                           : QString::number(v, 'g', 4);
+        return a == Axis::Bytes                           ? formatBytes(v)
+               : a == Axis::Imbalance || a == Axis::Score ? formatSeconds(v)
+                                                          : QString::number(v, 'g', 4);
     };
     p.drawText(QRectF(r.left(), r.bottom() + 2, r.width(), 14), Qt::AlignLeft, label(m_x, m_x0));
     p.drawText(QRectF(r.left(), r.bottom() + 2, r.width(), 14), Qt::AlignRight, label(m_x, m_x1));

@@ -25,8 +25,8 @@ RankingTable::RankingTable(QWidget *parent) : QTableWidget(parent)
 {
     setColumnCount(ColumnCount);
     setHorizontalHeaderLabels({tr("#"), tr("id"), tr("family"), tr("hyperparameters"), tr("score"),
-                               tr("makespan/bound"), tr("moved"), tr("peak mem"), tr("imbalance"),
-                               tr("agreement"), tr("sim runs"), tr("verdict")});
+                               tr("makespan/bound"), tr("moved"), tr("peak mem"), tr("imbalance"), tr("agreement"),
+                               tr("sim runs"), tr("verdict")});
     setSelectionBehavior(QAbstractItemView::SelectRows);
     setEditTriggers(QAbstractItemView::NoEditTriggers);
     setSortingEnabled(true);
@@ -62,15 +62,16 @@ void RankingTable::setRows(const std::vector<Candidate> &ranked, const std::vect
         setItem(r, Score, new NumberItem(formatSeconds(c.score), c.score));
         setItem(r, Ratio, new NumberItem(QString::number(ratio, 'f', 3) + (c.terms.feasible ? "" : tr(" ✗")), ratio));
         setItem(r, Bytes, new NumberItem(formatBytes(c.terms.movedBytes), c.terms.movedBytes));
-        setItem(r, Memory, new NumberItem(QString::number(100 * c.terms.peakMemoryShare, 'f', 1) + "%",
-                                          c.terms.peakMemoryShare));
+        setItem(r, Memory,
+                new NumberItem(QString::number(100 * c.terms.peakMemoryShare, 'f', 1) + "%", c.terms.peakMemoryShare));
         setItem(r, Imbalance, new NumberItem(formatSeconds(c.terms.imbalance), c.terms.imbalance));
         const double a = r < static_cast<int>(agreement.size()) ? agreement[r] : 1.0;
         setItem(r, Agreement, new NumberItem(QString::number(100 * a, 'f', 0) + "%", a));
         setItem(r, Evaluations, new NumberItem(QString::number(c.evaluations), double(c.evaluations)));
-        setItem(r, Verdict, new QTableWidgetItem(c.verdict == Candidate::Verdict::Accepted   ? tr("accepted")
-                                                 : c.verdict == Candidate::Verdict::Rejected ? tr("rejected")
-                                                                                             : QString()));
+        setItem(r, Verdict,
+                new QTableWidgetItem(c.verdict == Candidate::Verdict::Accepted   ? tr("accepted")
+                                     : c.verdict == Candidate::Verdict::Rejected ? tr("rejected")
+                                                                                 : QString()));
         item(r, Params)->setToolTip(params);
     }
     setSortingEnabled(true);
@@ -98,7 +99,10 @@ int RankingTable::visibleRows() const
     return n;
 }
 
-int RankingTable::idAt(int row) const { return item(row, Id) ? item(row, Id)->data(Qt::UserRole).toInt() : -1; }
+int RankingTable::idAt(int row) const
+{
+    return item(row, Id) ? item(row, Id)->data(Qt::UserRole).toInt() : -1;
+}
 
 std::vector<int> RankingTable::selectedIds() const
 {
@@ -115,8 +119,7 @@ void RankingTable::setSelectedIds(const std::vector<int> &ids)
     clearSelection();
     for (int r = 0; r < rowCount(); ++r)
         if (std::find(ids.begin(), ids.end(), idAt(r)) != ids.end()) {
-            selectionModel()->select(model()->index(r, 0),
-                                     QItemSelectionModel::Select | QItemSelectionModel::Rows);
+            selectionModel()->select(model()->index(r, 0), QItemSelectionModel::Select | QItemSelectionModel::Rows);
         }
     m_settingSelection = false;
 }

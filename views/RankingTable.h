@@ -15,7 +15,21 @@ class RankingTable : public QTableWidget
 {
     Q_OBJECT
 public:
-    enum Column { Rank, Id, Family, Params, Score, Ratio, Bytes, Memory, Imbalance, Agreement, Evaluations, Verdict, ColumnCount };
+    enum Column {
+        Rank,
+        Id,
+        Family,
+        Params,
+        Score,
+        Ratio,
+        Bytes,
+        Memory,
+        Imbalance,
+        Agreement,
+        Evaluations,
+        Verdict,
+        ColumnCount
+    };
 
     explicit RankingTable(QWidget *parent = nullptr);
     // Candidates in rank order; agreement per candidate, same order.

@@ -8,7 +8,10 @@
 
 namespace ps {
 
-AgreementMatrixView::AgreementMatrixView(QWidget *parent) : QWidget(parent) { setMinimumSize(160, 120); }
+AgreementMatrixView::AgreementMatrixView(QWidget *parent) : QWidget(parent)
+{
+    setMinimumSize(160, 120);
+}
 
 void AgreementMatrixView::setMatrix(std::vector<std::vector<double>> similarity, std::vector<QString> labels)
 {
@@ -47,7 +50,10 @@ void AgreementMatrixView::paintEvent(QPaintEvent *)
     }
 }
 
-ParamScoreView::ParamScoreView(QWidget *parent) : QWidget(parent) { setMinimumSize(160, 120); }
+ParamScoreView::ParamScoreView(QWidget *parent) : QWidget(parent)
+{
+    setMinimumSize(160, 120);
+}
 
 void ParamScoreView::setData(const QString &parameter, std::vector<Point> evaluated, std::vector<Point> estimate,
                              std::vector<double> uncertainty)

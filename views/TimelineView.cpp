@@ -156,8 +156,8 @@ void TimelineView::paintEvent(QPaintEvent *)
         auto endOf = [&](int i) { return row.link ? s.transfers[i].end : s.finish[i]; };
         // Items are in start order, and on a device or link they do not overlap: skip to the
         // first one that ends in view, draw until one starts after it, at most one per pixel.
-        auto first = std::lower_bound(row.items.begin(), row.items.end(), m_t0,
-                                      [&](int i, double t) { return endOf(i) < t; });
+        auto first =
+            std::lower_bound(row.items.begin(), row.items.end(), m_t0, [&](int i, double t) { return endOf(i) < t; });
         const QColor fill = row.link ? QColor(150, 150, 170) : deviceQColor(row.device);
         double lastX = -1;
         for (auto it = first; it != row.items.end() && startOf(*it) <= t1; ++it) {
@@ -270,6 +270,9 @@ void TimelineView::mouseReleaseEvent(QMouseEvent *event)
     }
 }
 
-void TimelineView::mouseDoubleClickEvent(QMouseEvent *) { fit(); }
+void TimelineView::mouseDoubleClickEvent(QMouseEvent *)
+{
+    fit();
+}
 
 } // namespace ps

@@ -12,54 +12,79 @@ namespace ps::cli {
 const std::vector<Command> &commands()
 {
     static const std::vector<Command> list = {
-        {"info", "FILE [--batch N] [--input-shape DIMS]...",
+        {"info",
+         "FILE [--batch N] [--input-shape DIMS]...",
          "print a JSON summary of a graph (also .onnx, .pt), cluster, placement or partition file",
-         {"batch", "input-shape"}, {}, infoCommand},
-        {"validate", "FILE...",
+         {"batch", "input-shape"},
+         {},
+         infoCommand},
+        {"validate",
+         "FILE...",
          "check files, and check a graph against the cluster, placement or partition given with it",
-         {"batch", "input-shape"}, {}, validateCommand},
-        {"convert", "IN OUT [--cluster C --placement P] [--metis-memory] [--batch N] [--input-shape DIMS]...",
+         {"batch", "input-shape"},
+         {},
+         validateCommand},
+        {"convert",
+         "IN OUT [--cluster C --placement P] [--metis-memory] [--batch N] [--input-shape DIMS]...",
          "convert between formats, chosen by extension (JSON, .gz, DOT, METIS, CSV; .onnx and .pt in)",
-         {"cluster", "placement", "batch", "input-shape"}, {"metis-memory"}, convertCommand},
-        {"simulate", "GRAPH CLUSTER PLACEMENT [--ops] [--repeat N]",
+         {"cluster", "placement", "batch", "input-shape"},
+         {"metis-memory"},
+         convertCommand},
+        {"simulate",
+         "GRAPH CLUSTER PLACEMENT [--ops] [--repeat N]",
          "simulate a placement (spec section 5); --repeat N also times N runs (sim_ms)",
-         {"repeat"}, {"ops"}, simulateCommand},
+         {"repeat"},
+         {"ops"},
+         simulateCommand},
         {"bound", "GRAPH CLUSTER", "the makespan lower bound (spec section 7)", {}, {}, boundCommand},
-        {"metrics", "GRAPH PARTITION", "edge cut, imbalance and normalized cut of a partition",
-         {}, {}, metricsCommand},
+        {"metrics", "GRAPH PARTITION", "edge cut, imbalance and normalized cut of a partition", {}, {}, metricsCommand},
         {"models", "", "list the model families and their hyperparameters (JSON)", {}, {}, modelsCommand},
-        {"place", "GRAPH CLUSTER --model NAME[+NAME...] [--param key=value]... [--seed N] "
-                  "[--time-limit S] [--evaluations E] [--objective W] [--pins FILE] [--checkpoint FILE] "
-                  "[--start P.placement.json] --out P.placement.json",
+        {"place",
+         "GRAPH CLUSTER --model NAME[+NAME...] [--param key=value]... [--seed N] "
+         "[--time-limit S] [--evaluations E] [--objective W] [--pins FILE] [--checkpoint FILE] "
+         "[--start P.placement.json] --out P.placement.json",
          "place a graph with a model family or a composition such as heft+local-search; --checkpoint: "
          "a trained policy, zero-shot",
          {"model", "param", "seed", "time-limit", "evaluations", "objective", "pins", "checkpoint", "start", "out"},
-         {}, placeCommand},
-        {"train", "--model NAME GRAPH CLUSTER [--graphs G1,G2...] [--iterations N] [--time-limit S] "
-                  "[--device auto|cpu|cuda] [--checkpoint OUT] [--curve CSV] [--param key=value]... --out P "
-                  "(gap: GRAPH --k K)",
+         {},
+         placeCommand},
+        {"train",
+         "--model NAME GRAPH CLUSTER [--graphs G1,G2...] [--iterations N] [--time-limit S] "
+         "[--device auto|cpu|cuda] [--checkpoint OUT] [--curve CSV] [--param key=value]... --out P "
+         "(gap: GRAPH --k K)",
          "train a learned model (gap, rl-seq2seq, gdp, giph): progress line, convergence curve, checkpoint",
-         {"model", "graphs", "iterations", "time-limit", "device", "checkpoint", "curve", "param", "seed", "k",
-          "out"},
-         {}, trainCommand},
-        {"steer", "GRAPH CLUSTER [--rounds N] [--per-round K] [--evaluations E] [--objective makespan=1,bytes=0.2,"
-                  "memory=0,balance=0,preference=1] [--pins FILE] [--feedback FILE] [--families LIST] [--seed N] "
-                  "[--threads T] [--ensemble M] [--uniform] [--replay LOG] [--out BEST.placement.json] [--log STEER.json]",
+         {"model", "graphs", "iterations", "time-limit", "device", "checkpoint", "curve", "param", "seed", "k", "out"},
+         {},
+         trainCommand},
+        {"steer",
+         "GRAPH CLUSTER [--rounds N] [--per-round K] [--evaluations E] [--objective makespan=1,bytes=0.2,"
+         "memory=0,balance=0,preference=1] [--pins FILE] [--feedback FILE] [--families LIST] [--seed N] "
+         "[--threads T] [--ensemble M] [--uniform] [--replay LOG] [--out BEST.placement.json] [--log STEER.json]",
          "steer many model families at once: rounds of candidates (E simulator runs in all), feedback scripted "
          "from a file, an ensemble; --replay LOG reruns a log and checks it reproduces",
          {"rounds", "per-round", "evaluations", "objective", "pins", "feedback", "families", "seed", "threads",
           "ensemble", "replay", "out", "log"},
-         {"uniform"}, steerCommand},
-        {"rank", "STEER.json [--objective W] [--top N]",
+         {"uniform"},
+         steerCommand},
+        {"rank",
+         "STEER.json [--objective W] [--top N]",
          "re-rank a steering log under other objective weights, without simulating (0 simulations)",
-         {"objective", "top"}, {}, rankCommand},
-        {"partition", "GRAPH --k K --model NAME [--param key=value]... [--imbalance 1.03] [--seed N] "
-                      "--out P.partition.json",
+         {"objective", "top"},
+         {},
+         rankCommand},
+        {"partition",
+         "GRAPH --k K --model NAME [--param key=value]... [--imbalance 1.03] [--seed N] "
+         "--out P.partition.json",
          "partition a graph (metis, spectral) and print edge cut, imbalance and normalized cut",
-         {"k", "model", "param", "imbalance", "seed", "out"}, {}, partitionCommand},
-        {"generate", "NAME [--set key=value]... [--seed N] --out FILE",
+         {"k", "model", "param", "imbalance", "seed", "out"},
+         {},
+         partitionCommand},
+        {"generate",
+         "NAME [--set key=value]... [--seed N] --out FILE",
          "generate a built-in graph (layered-random, rnnlm; see docs/models.md for parameters)",
-         {"set", "seed", "out"}, {}, generateCommand},
+         {"set", "seed", "out"},
+         {},
+         generateCommand},
     };
     return list;
 }

@@ -3,8 +3,8 @@
 #include "app/cli/CliArgs.h"
 #include "core/InputError.h"
 
-#include <ostream>
 #include "core/io/FileKind.h"
+#include <ostream>
 
 namespace ps::cli {
 
@@ -14,8 +14,7 @@ LoadedFile requireKind(const std::string &path, FileKind kind)
 {
     LoadedFile file = loadFile(path);
     if (kindOf(file.format) != kind)
-        throw InputError(path + ": expected a " + kindName(kind) + " file, found a " +
-                         kindName(kindOf(file.format)));
+        throw InputError(path + ": expected a " + kindName(kind) + " file, found a " + kindName(kindOf(file.format)));
     return file;
 }
 
@@ -61,7 +60,10 @@ LoadedFile loadReporting(const std::string &path, const LoadOptions &options, st
     return file;
 }
 
-Graph requireGraph(const std::string &path) { return std::move(*requireKind(path, FileKind::Graph).graph); }
+Graph requireGraph(const std::string &path)
+{
+    return std::move(*requireKind(path, FileKind::Graph).graph);
+}
 
 Cluster requireCluster(const std::string &path)
 {

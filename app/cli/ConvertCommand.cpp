@@ -22,8 +22,8 @@ int convertCommand(const CliArgs &args, std::ostream &out, std::ostream &err)
     const FileFormat outFormat = formatFromName(outPath);
     const FileKind inKind = kindOf(in.format), outKind = kindOf(outFormat);
     if (inKind != outKind)
-        throw InputError("cannot convert a " + std::string(kindName(inKind)) + " (" + inPath +
-                         ") into a " + kindName(outKind) + " file (" + outPath + ")");
+        throw InputError("cannot convert a " + std::string(kindName(inKind)) + " (" + inPath + ") into a " +
+                         kindName(outKind) + " file (" + outPath + ")");
     switch (outFormat) {
     case FileFormat::GraphJson:
     case FileFormat::Dot: {
@@ -43,8 +43,7 @@ int convertCommand(const CliArgs &args, std::ostream &out, std::ostream &err)
                 rethrowWithContext(e, *p);
             }
         }
-        saveGraph(outPath, *in.graph, cluster ? &*cluster : nullptr,
-                  placement ? &*placement : nullptr);
+        saveGraph(outPath, *in.graph, cluster ? &*cluster : nullptr, placement ? &*placement : nullptr);
         break;
     }
     case FileFormat::Metis: writeMetis(outPath, *in.graph, args.flag("metis-memory")); break;

@@ -54,12 +54,8 @@ Json placementInfo(const PlacementDoc &p)
     std::set<std::string> devices;
     for (const auto &entry : p.assignment)
         devices.insert(entry.second);
-    return Json{{"kind", "placement"},
-                {"graph", p.graphName},
-                {"cluster", p.clusterName},
-                {"nodes", p.assignment.size()},
-                {"devices_used", devices.size()},
-                {"producer", p.producerModel}};
+    return Json{{"kind", "placement"},          {"graph", p.graphName},           {"cluster", p.clusterName},
+                {"nodes", p.assignment.size()}, {"devices_used", devices.size()}, {"producer", p.producerModel}};
 }
 
 Json partitionInfo(const PartitionDoc &p)

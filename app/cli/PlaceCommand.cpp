@@ -8,8 +8,8 @@
 #include "core/InputError.h"
 #include "core/io/FileKind.h"
 #include "core/io/PlacementJson.h"
-#include "core/placement/Constraints.h"
 #include "core/partitioners/Partitioner.h"
+#include "core/placement/Constraints.h"
 #include "core/placers/PlacerRegistry.h"
 
 #include <nlohmann/json.hpp>

@@ -10,8 +10,7 @@ namespace ps::cli {
 ProgressBar::ProgressBar(std::ostream &stream, std::string label)
     : m_stream(stream), m_label(std::move(label)), m_enabled(::isatty(STDERR_FILENO) == 1),
       m_start(std::chrono::steady_clock::now()), m_last(m_start)
-{
-}
+{}
 
 void ProgressBar::update(double fraction, const std::string &message)
 {
@@ -23,9 +22,8 @@ void ProgressBar::update(double fraction, const std::string &message)
     m_last = now;
     const int width = 30, filled = static_cast<int>(std::clamp(fraction, 0.0, 1.0) * width);
     char line[256];
-    std::snprintf(line, sizeof line, "\r%s [%s%s] %3d%% %.40s", m_label.c_str(),
-                  std::string(filled, '#').c_str(), std::string(width - filled, '.').c_str(),
-                  static_cast<int>(fraction * 100), message.c_str());
+    std::snprintf(line, sizeof line, "\r%s [%s%s] %3d%% %.40s", m_label.c_str(), std::string(filled, '#').c_str(),
+                  std::string(width - filled, '.').c_str(), static_cast<int>(fraction * 100), message.c_str());
     m_stream << line << std::flush;
     m_drawn = true;
 }

@@ -55,9 +55,8 @@ Json candidateRow(const Candidate &c, const SteeringSession *session)
     return j;
 }
 
-void writeBest(const std::string &path, const std::vector<int> &devices, const Candidate &from,
-               const std::string &what, const Graph &graph, const Cluster &cluster, long long evaluations,
-               double wallS, const Json &metrics)
+void writeBest(const std::string &path, const std::vector<int> &devices, const Candidate &from, const std::string &what,
+               const Graph &graph, const Cluster &cluster, long long evaluations, double wallS, const Json &metrics)
 {
     Placement p(devices);
     p.graphName = graph.name();
@@ -139,13 +138,13 @@ int steerCommand(const CliArgs &args, std::ostream &out, std::ostream &err)
     for (int r = 1; r <= rounds; ++r) {
         for (const FeedbackText &f : feedback)
             if (f.round == r)
-                session.apply(resolveFeedback(f, graph, cluster, session,
-                                              args.value("feedback").value_or("the log")));
+                session.apply(resolveFeedback(f, graph, cluster, session, args.value("feedback").value_or("the log")));
         // What earlier rounds left unspent (a round of constructive families spends little)
         // goes to the rounds still to come.
         session.setRoundEvaluations(
-            replay ? replayed.roundBudgets[r - 1]
-                   : std::max(1LL, (evaluations - ensembleEvaluations - session.evaluationsSpent()) / (rounds - r + 1)));
+            replay
+                ? replayed.roundBudgets[r - 1]
+                : std::max(1LL, (evaluations - ensembleEvaluations - session.evaluationsSpent()) / (rounds - r + 1)));
         control.progress = [&](const Progress &p) {
             bar.update((r - 1 + p.fraction) / rounds, "round " + std::to_string(r) + ": " + p.message);
         };
@@ -174,13 +173,14 @@ int steerCommand(const CliArgs &args, std::ostream &out, std::ostream &err)
     Json report{{"evaluations", session.evaluationsSpent()}, {"rounds", roundsOut}};
     report["best"] = candidateRow(best, &session);
     if (haveEnsemble)
-        report["ensemble"] = Json{{"members", ensemble.members},
-                                  {"score", ensemble.score},
-                                  {"makespan_s", ensemble.terms.makespan},
-                                  {"ratio", ensemble.terms.bound > 0 ? ensemble.terms.makespan / ensemble.terms.bound : 1.0},
-                                  {"feasible", ensemble.terms.feasible},
-                                  {"evaluations", ensemble.evaluations},
-                                  {"better_than_best", useEnsemble}};
+        report["ensemble"] =
+            Json{{"members", ensemble.members},
+                 {"score", ensemble.score},
+                 {"makespan_s", ensemble.terms.makespan},
+                 {"ratio", ensemble.terms.bound > 0 ? ensemble.terms.makespan / ensemble.terms.bound : 1.0},
+                 {"feasible", ensemble.terms.feasible},
+                 {"evaluations", ensemble.evaluations},
+                 {"better_than_best", useEnsemble}};
     Json top = Json::array();
     for (size_t i = 0; i < std::min<size_t>(10, ranked.size()); ++i)
         top.push_back(candidateRow(session.candidate(ranked[i]), &session));
@@ -236,7 +236,9 @@ int rankCommand(const CliArgs &args, std::ostream &out, std::ostream &)
     Json rows = Json::array();
     for (size_t i = 0; i < std::min(top, usable.size()); ++i)
         rows.push_back(candidateRow(*usable[i], nullptr));
-    out << Json{{"objective", objective.weightsText()}, {"simulations", 0}, {"candidates", usable.size()},
+    out << Json{{"objective", objective.weightsText()},
+                {"simulations", 0},
+                {"candidates", usable.size()},
                 {"ranking", rows}}
                .dump()
         << "\n";

@@ -12,14 +12,13 @@ namespace ps::cli {
 
 namespace {
 
-void checkPins(const Graph &graph, const Cluster &cluster, const std::string &graphFile,
-               const std::string &clusterFile)
+void checkPins(const Graph &graph, const Cluster &cluster, const std::string &graphFile, const std::string &clusterFile)
 {
     std::vector<int> unknown = Constraints::fromGraph(graph, cluster).unknownPins();
     if (!unknown.empty())
         throw InputError(graphFile + ": node '" + graph.id(unknown[0]) + "' is pinned to '" +
-                         graph.pinNames()[graph.pin(unknown[0])] + "', which " + clusterFile +
-                         " lacks (" + std::to_string(unknown.size()) + " such pins)");
+                         graph.pinNames()[graph.pin(unknown[0])] + "', which " + clusterFile + " lacks (" +
+                         std::to_string(unknown.size()) + " such pins)");
 }
 
 } // namespace

@@ -9,10 +9,9 @@ class AssignNodesCommand : public NodeValuesCommand
 {
 public:
     AssignNodesCommand(Document *document, std::vector<int> nodes, std::vector<int> devices, const QString &text)
-        : NodeValuesCommand(document, std::move(nodes), std::move(devices), &Document::placement,
-                            &Document::setDevices, text)
-    {
-    }
+        : NodeValuesCommand(document, std::move(nodes), std::move(devices), &Document::placement, &Document::setDevices,
+                            text)
+    {}
 };
 
 } // namespace ps

@@ -12,7 +12,13 @@ NodeValuesCommand::NodeValuesCommand(Document *document, std::vector<int> nodes,
         m_before.push_back((document->*get)()[v]);
 }
 
-void NodeValuesCommand::undo() { (m_document->*m_set)(m_nodes, m_before); }
-void NodeValuesCommand::redo() { (m_document->*m_set)(m_nodes, m_after); }
+void NodeValuesCommand::undo()
+{
+    (m_document->*m_set)(m_nodes, m_before);
+}
+void NodeValuesCommand::redo()
+{
+    (m_document->*m_set)(m_nodes, m_after);
+}
 
 } // namespace ps

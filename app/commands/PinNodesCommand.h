@@ -10,8 +10,7 @@ class PinNodesCommand : public NodeValuesCommand
 public:
     PinNodesCommand(Document *document, std::vector<int> nodes, std::vector<int> pins, const QString &text)
         : NodeValuesCommand(document, std::move(nodes), std::move(pins), &Document::pins, &Document::setPins, text)
-    {
-    }
+    {}
 };
 
 } // namespace ps

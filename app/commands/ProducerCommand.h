@@ -12,8 +12,7 @@ class ProducerCommand : public QUndoCommand
 public:
     ProducerCommand(Document *document, QString after)
         : m_document(document), m_before(document->producer), m_after(std::move(after))
-    {
-    }
+    {}
     void undo() override { m_document->producer = m_before; }
     void redo() override { m_document->producer = m_after; }
 

@@ -67,7 +67,10 @@ void checkLink(const Link &link, const std::string &what)
 }
 } // namespace
 
-ClusterBuilder::ClusterBuilder(std::string name) { m_cluster.m_name = std::move(name); }
+ClusterBuilder::ClusterBuilder(std::string name)
+{
+    m_cluster.m_name = std::move(name);
+}
 
 int ClusterBuilder::addDevice(Device device)
 {
@@ -82,14 +85,12 @@ int ClusterBuilder::addDevice(Device device)
     positive(device.memoryBytes, "'memory_bytes' " + who);
     GraphBuilder::checkedNumber(device.opOverheadS, "'op_overhead_s' " + who);
     if (m_cluster.deviceCount() >= Cluster::kMaxDevices)
-        throw InputError("more than " + std::to_string(Cluster::kMaxDevices) +
-                         " devices are not supported");
+        throw InputError("more than " + std::to_string(Cluster::kMaxDevices) + " devices are not supported");
     m_cluster.m_devices.push_back(std::move(device));
     return m_cluster.deviceCount() - 1;
 }
 
-void ClusterBuilder::addLink(const std::string &src, const std::string &dst, Link link,
-                             bool bidirectional)
+void ClusterBuilder::addLink(const std::string &src, const std::string &dst, Link link, bool bidirectional)
 {
     const std::string what = "link '" + src + "'->'" + dst + "'";
     int a = m_cluster.findDevice(src), b = m_cluster.findDevice(dst);

@@ -2,10 +2,10 @@
 
 #include "core/InputError.h"
 
-#include <cstdio>
 #include <algorithm>
-#include <cmath>
 #include <chrono>
+#include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <thread>
 
@@ -44,8 +44,7 @@ std::string shortNumber(double v)
 }
 } // namespace
 
-ParamValues ParamValues::parse(const std::vector<HyperParam> &declared,
-                               const std::vector<std::string> &assignments)
+ParamValues ParamValues::parse(const std::vector<HyperParam> &declared, const std::vector<std::string> &assignments)
 {
     ParamValues p = defaults(declared);
     for (const std::string &a : assignments) {
@@ -53,14 +52,12 @@ ParamValues ParamValues::parse(const std::vector<HyperParam> &declared,
         if (eq == std::string::npos)
             throw InputError("parameter '" + a + "' must be key=value");
         const std::string key = a.substr(0, eq), text = a.substr(eq + 1);
-        auto it = std::find_if(declared.begin(), declared.end(),
-                               [&](const HyperParam &h) { return h.name == key; });
+        auto it = std::find_if(declared.begin(), declared.end(), [&](const HyperParam &h) { return h.name == key; });
         if (it == declared.end()) {
             std::string known;
             for (const HyperParam &h : declared)
                 known += (known.empty() ? "" : ", ") + h.name;
-            throw InputError("unknown parameter '" + key + "' (known: " +
-                             (known.empty() ? "none" : known) + ")");
+            throw InputError("unknown parameter '" + key + "' (known: " + (known.empty() ? "none" : known) + ")");
         }
         const HyperParam &h = *it;
         double value = 0;

@@ -18,11 +18,11 @@ struct HyperParam
     enum class Type { Int, Real, Bool, Choice, Text };
     std::string name;
     Type type = Type::Real;
-    double min = 0, max = 0;        // Int and Real
-    double defaultValue = 0;        // Int, Real, Bool (0/1), Choice (index)
+    double min = 0, max = 0;          // Int and Real
+    double defaultValue = 0;          // Int, Real, Bool (0/1), Choice (index)
     std::vector<std::string> choices; // Choice
-    std::string description;        // one line
-    std::string defaultText;        // Text (e.g. a checkpoint path; empty: none)
+    std::string description;          // one line
+    std::string defaultText;          // Text (e.g. a checkpoint path; empty: none)
     // Whether a search over models (steering) may vary it, and on which scale. Threads, devices,
     // checkpoints, file names and budgets stay Fixed.
     enum class Tuning { Fixed, Linear, Log };
@@ -47,8 +47,7 @@ class ParamValues
 {
 public:
     // Parses "key=value" against the declared parameters; throws InputError naming the problem.
-    static ParamValues parse(const std::vector<HyperParam> &declared,
-                             const std::vector<std::string> &assignments);
+    static ParamValues parse(const std::vector<HyperParam> &declared, const std::vector<std::string> &assignments);
     static ParamValues defaults(const std::vector<HyperParam> &declared);
 
     double number(const std::string &name) const;
@@ -76,8 +75,8 @@ struct Budget
 
 struct Progress
 {
-    double fraction = 0;        // 0..1 of the budget or the work
-    long long evaluations = 0;  // simulator runs so far
+    double fraction = 0;                                           // 0..1 of the budget or the work
+    long long evaluations = 0;                                     // simulator runs so far
     double bestMakespan = std::numeric_limits<double>::infinity(); // best feasible so far
     std::string message;
     // Learners, per training iteration (NaN where a family has no such number).
@@ -96,7 +95,7 @@ struct RunControl
 {
     uint64_t seed = 1;
     Budget budget;
-    ProgressCallback progress;              // may be empty
+    ProgressCallback progress;                 // may be empty
     const std::atomic<bool> *cancel = nullptr; // may be null
     const std::atomic<bool> *pause = nullptr;  // may be null; learners wait while it is set
 

@@ -112,7 +112,8 @@ const std::vector<GeneratorInfo> &generators()
          }},
         {"vgg-16",
          "VGG-16 (Simonyan and Zisserman 2015, configuration D), inference",
-         {{"batch", 1, 1, 1e5, true, "batch size"}, {"image_size", 224, 224, 224, true, "input height and width (fixed: the classifier expects 7x7)"}},
+         {{"batch", 1, 1, 1e5, true, "batch size"},
+          {"image_size", 224, 224, 224, true, "input height and width (fixed: the classifier expects 7x7)"}},
          [](const std::map<std::string, double> &v, uint64_t) {
              return generateVgg16(static_cast<int>(v.at("batch")), static_cast<int>(v.at("image_size")));
          }},

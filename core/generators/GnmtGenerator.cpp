@@ -22,8 +22,8 @@ Graph generateGnmt(const GnmtParams &p)
     const int srcTable = m.weight("encoder/embedding/table", V * H, "encoder/embedding");
     std::vector<int> x(p.sourceSteps);
     for (int t = 0; t < p.sourceSteps; ++t)
-        x[t] = m.op("encoder/embedding/" + step(t) + "/lookup", "Gather", 0, B * H,
-                    "encoder/embedding/" + step(t), {srcTable});
+        x[t] = m.op("encoder/embedding/" + step(t) + "/lookup", "Gather", 0, B * H, "encoder/embedding/" + step(t),
+                    {srcTable});
     auto forward = m.lstmWeights(layer("encoder", 0), H, H);
     auto backward = m.lstmWeights(layer("encoder", 0) + "/backward", H, H);
     std::vector<int> fw(p.sourceSteps), bw(p.sourceSteps);
@@ -64,8 +64,8 @@ Graph generateGnmt(const GnmtParams &p)
     int context = -1;
     for (int t = 0; t < p.targetSteps; ++t) {
         const std::string st = step(t);
-        const int y = m.op("decoder/embedding/" + st + "/lookup", "Gather", 0, B * H, "decoder/embedding/" + st,
-                           {tgtTable});
+        const int y =
+            m.op("decoder/embedding/" + st + "/lookup", "Gather", 0, B * H, "decoder/embedding/" + st, {tgtTable});
         const std::string d0 = layer("decoder", 0) + "/" + st;
         const int in0 = context >= 0 ? m.op(d0 + "/concat", "Concat", 0, B * 2 * H, d0, {y, context}) : y;
         ds[0] = m.lstmCell(d0, in0, 2 * H, ds[0], dw[0], B, H);

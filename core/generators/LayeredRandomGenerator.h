@@ -12,10 +12,10 @@ namespace ps {
 struct LayeredRandomParams
 {
     int nodes = 1000;
-    double alpha = 1.0;          // shape: < 1 tall and thin, > 1 short and wide
-    double outDegree = 2.0;      // edges per node on average
-    double ccr = 0.5;            // mean transfer time / mean compute time on the reference
-    double heterogeneity = 0.5;  // node flops uniform in mean * [1 - h, 1 + h]
+    double alpha = 1.0;         // shape: < 1 tall and thin, > 1 short and wide
+    double outDegree = 2.0;     // edges per node on average
+    double ccr = 0.5;           // mean transfer time / mean compute time on the reference
+    double heterogeneity = 0.5; // node flops uniform in mean * [1 - h, 1 + h]
     double meanFlops = 1e9;
     uint64_t seed = 1;
     // Reference used to turn CCR into bytes: a 14 TFLOP/s device and a 10 GB/s link.

@@ -11,8 +11,8 @@ int64_t outputSize(int64_t in, int64_t kernel, int64_t stride, int64_t pad)
 {
     const int64_t out = (in + 2 * pad - kernel) / stride + 1;
     if (out < 1)
-        throw InputError("a " + std::to_string(kernel) + "-wide window does not fit an input of " +
-                         std::to_string(in) + " (the input is too small for this network)");
+        throw InputError("a " + std::to_string(kernel) + "-wide window does not fit an input of " + std::to_string(in) +
+                         " (the input is too small for this network)");
     return out;
 }
 } // namespace
@@ -27,8 +27,8 @@ std::string NetBuilder::uniqueId(const std::string &name)
     return n == 0 ? id : id + "_" + std::to_string(n);
 }
 
-NetBuilder::Tensor NetBuilder::add(const std::string &op, const std::string &name, double flops,
-                                   const Shape &out, const std::vector<Tensor> &inputs, double paramElements)
+NetBuilder::Tensor NetBuilder::add(const std::string &op, const std::string &name, double flops, const Shape &out,
+                                   const std::vector<Tensor> &inputs, double paramElements)
 {
     GraphBuilder::NodeSpec s;
     s.id = uniqueId(name);
@@ -51,8 +51,8 @@ NetBuilder::Tensor NetBuilder::input(const std::string &name, const Shape &shape
     return add("Input", name, 0, shape, {}, 0);
 }
 
-NetBuilder::Tensor NetBuilder::conv(const Tensor &x, int64_t out, int64_t kh, int64_t kw, int64_t stride,
-                                    int64_t padH, int64_t padW, const std::string &name, bool bias)
+NetBuilder::Tensor NetBuilder::conv(const Tensor &x, int64_t out, int64_t kh, int64_t kw, int64_t stride, int64_t padH,
+                                    int64_t padW, const std::string &name, bool bias)
 {
     const Shape &in = x.shape; // [N, C, H, W]
     const Shape weight = {out, in[1], kh, kw};
@@ -69,8 +69,8 @@ NetBuilder::Tensor NetBuilder::convBnRelu(const Tensor &x, int64_t out, int64_t 
     return elementwise("Relu", {b}, "relu");
 }
 
-NetBuilder::Tensor NetBuilder::pool(const std::string &op, const Tensor &x, int64_t kernel, int64_t stride,
-                                    int64_t pad, const std::string &name)
+NetBuilder::Tensor NetBuilder::pool(const std::string &op, const Tensor &x, int64_t kernel, int64_t stride, int64_t pad,
+                                    const std::string &name)
 {
     const Shape &in = x.shape;
     const Shape y = {in[0], in[1], outputSize(in[2], kernel, stride, pad), outputSize(in[3], kernel, stride, pad)};
@@ -104,8 +104,8 @@ NetBuilder::Tensor NetBuilder::concat(const std::vector<Tensor> &xs, size_t axis
 
 NetBuilder::Tensor NetBuilder::flatten(const Tensor &x, const std::string &name)
 {
-    return reshape(x, {x.shape[0], static_cast<int64_t>(elementCount(x.shape) / static_cast<double>(x.shape[0]))},
-                   name, "Flatten");
+    return reshape(x, {x.shape[0], static_cast<int64_t>(elementCount(x.shape) / static_cast<double>(x.shape[0]))}, name,
+                   "Flatten");
 }
 
 NetBuilder::Tensor NetBuilder::elementwise(const std::string &op, const std::vector<Tensor> &xs,

@@ -36,13 +36,15 @@ public:
     Tensor input(const std::string &name, const Shape &shape);
 
     // NCHW convolution with `out` channels, a kh x kw kernel, stride and zero padding.
-    Tensor conv(const Tensor &x, int64_t out, int64_t kh, int64_t kw, int64_t stride, int64_t padH,
-                int64_t padW, const std::string &name = "conv", bool bias = false);
+    Tensor conv(const Tensor &x, int64_t out, int64_t kh, int64_t kw, int64_t stride, int64_t padH, int64_t padW,
+                const std::string &name = "conv", bool bias = false);
     // Conv, BatchNormalization, Relu: the basic block of Inception and ResNet.
-    Tensor convBnRelu(const Tensor &x, int64_t out, int64_t kh, int64_t kw, int64_t stride, int64_t padH,
-                      int64_t padW, const std::string &name);
-    Tensor maxPool(const Tensor &x, int64_t kernel, int64_t stride, int64_t pad = 0, const std::string &name = "maxpool");
-    Tensor avgPool(const Tensor &x, int64_t kernel, int64_t stride, int64_t pad = 0, const std::string &name = "avgpool");
+    Tensor convBnRelu(const Tensor &x, int64_t out, int64_t kh, int64_t kw, int64_t stride, int64_t padH, int64_t padW,
+                      const std::string &name);
+    Tensor maxPool(const Tensor &x, int64_t kernel, int64_t stride, int64_t pad = 0,
+                   const std::string &name = "maxpool");
+    Tensor avgPool(const Tensor &x, int64_t kernel, int64_t stride, int64_t pad = 0,
+                   const std::string &name = "avgpool");
     Tensor globalAvgPool(const Tensor &x, const std::string &name = "global_avgpool");
     Tensor concat(const std::vector<Tensor> &xs, size_t axis, const std::string &name = "concat");
     Tensor flatten(const Tensor &x, const std::string &name = "flatten");

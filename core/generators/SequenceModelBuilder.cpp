@@ -6,8 +6,8 @@ namespace {
 constexpr double kFloat = 4; // bytes per fp32 element
 }
 
-int SequenceModelBuilder::op(const std::string &id, const std::string &type, double flops,
-                             double outElements, const std::string &scope, const std::vector<int> &inputs)
+int SequenceModelBuilder::op(const std::string &id, const std::string &type, double flops, double outElements,
+                             const std::string &scope, const std::vector<int> &inputs)
 {
     GraphBuilder::NodeSpec s;
     s.id = id;

@@ -24,15 +24,15 @@ public:
 
     explicit SequenceModelBuilder(std::string name) : m_builder(std::move(name)) {}
 
-    int op(const std::string &id, const std::string &type, double flops, double outElements,
-           const std::string &scope, const std::vector<int> &inputs);
+    int op(const std::string &id, const std::string &type, double flops, double outElements, const std::string &scope,
+           const std::vector<int> &inputs);
     // A weight fetch: it only reads a stored tensor, so its memory is the tensor, counted once.
     int weight(const std::string &id, double elements, const std::string &scope);
     // Input and hidden weights of an LSTM layer with `input` inputs and `hidden` units.
     LstmWeights lstmWeights(const std::string &scope, double input, double hidden);
     // One step of an LSTM layer on x ([batch, input]): two matmuls, the four gates, the cell.
-    LstmState lstmCell(const std::string &scope, int x, double input, const LstmState &previous,
-                       const LstmWeights &w, double batch, double hidden);
+    LstmState lstmCell(const std::string &scope, int x, double input, const LstmState &previous, const LstmWeights &w,
+                       double batch, double hidden);
 
     void edge(int from, int to) { m_builder.addEdge(from, to); }
     Graph build() { return m_builder.build(); }

@@ -18,8 +18,10 @@ T attention(NetBuilder &n, const T &x, const T &memory, const Dims &d, bool mask
 {
     const int64_t lq = x.shape[1], lk = memory.shape[1];
     const T q = n.reshape(n.linear(x, d.dModel, "q_proj"), {d.batch, d.heads, lq, d.dHead}, "q_heads", "Transpose");
-    const T k = n.reshape(n.linear(memory, d.dModel, "k_proj"), {d.batch, d.heads, d.dHead, lk}, "k_heads", "Transpose");
-    const T v = n.reshape(n.linear(memory, d.dModel, "v_proj"), {d.batch, d.heads, lk, d.dHead}, "v_heads", "Transpose");
+    const T k =
+        n.reshape(n.linear(memory, d.dModel, "k_proj"), {d.batch, d.heads, d.dHead, lk}, "k_heads", "Transpose");
+    const T v =
+        n.reshape(n.linear(memory, d.dModel, "v_proj"), {d.batch, d.heads, lk, d.dHead}, "v_heads", "Transpose");
     T scores = n.elementwise("Mul", {n.matMul(q, k, "scores")}, "scale");
     if (masked)
         scores = n.elementwise("Add", {scores}, "causal_mask");

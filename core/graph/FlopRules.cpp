@@ -66,7 +66,10 @@ double matMulFlops(const Shape &a0, const Shape &b0)
     return batch * gemmFlops(static_cast<double>(m), static_cast<double>(n), static_cast<double>(k));
 }
 
-double gemmFlops(double m, double n, double k) { return 2 * m * n * k; }
+double gemmFlops(double m, double n, double k)
+{
+    return 2 * m * n * k;
+}
 
 double poolFlops(const Shape &out, const Shape &kernel)
 {
@@ -76,15 +79,15 @@ double poolFlops(const Shape &out, const Shape &kernel)
 
 double lstmFlops(double steps, double batch, double input, double hidden, double directions)
 {
-    const double perStep = gemmFlops(batch, 4 * hidden, input) + gemmFlops(batch, 4 * hidden, hidden) +
-                           13 * batch * hidden;
+    const double perStep =
+        gemmFlops(batch, 4 * hidden, input) + gemmFlops(batch, 4 * hidden, hidden) + 13 * batch * hidden;
     return steps * directions * perStep;
 }
 
 double gruFlops(double steps, double batch, double input, double hidden, double directions)
 {
-    const double perStep = gemmFlops(batch, 3 * hidden, input) + gemmFlops(batch, 3 * hidden, hidden) +
-                           11 * batch * hidden;
+    const double perStep =
+        gemmFlops(batch, 3 * hidden, input) + gemmFlops(batch, 3 * hidden, hidden) + 11 * batch * hidden;
     return steps * directions * perStep;
 }
 

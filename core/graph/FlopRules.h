@@ -28,8 +28,8 @@ enum class CostRule {
     Gemm,          // 2 * M * N * K
     Lstm,
     Gru,
-    Einsum,        // 2 * the product of the sizes of all distinct indices
-    ControlFlow,   // If, Loop, Scan: one node, not expanded
+    Einsum,      // 2 * the product of the sizes of all distinct indices
+    ControlFlow, // If, Loop, Scan: one node, not expanded
     Unknown,
 };
 

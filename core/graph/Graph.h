@@ -123,8 +123,7 @@ private:
 
     std::vector<int> m_rank, m_order, m_level;
     int m_depth = 0;
-    double m_totalFlops = 0, m_totalParamBytes = 0, m_totalOutBytes = 0, m_totalMemBytes = 0,
-           m_totalEdgeBytes = 0;
+    double m_totalFlops = 0, m_totalParamBytes = 0, m_totalOutBytes = 0, m_totalMemBytes = 0, m_totalEdgeBytes = 0;
 };
 
 } // namespace ps

@@ -10,10 +10,16 @@
 namespace ps {
 
 namespace {
-std::string quoted(const std::string &s) { return "'" + s + "'"; }
+std::string quoted(const std::string &s)
+{
+    return "'" + s + "'";
+}
 } // namespace
 
-GraphBuilder::GraphBuilder(std::string name) { m_graph.m_name = std::move(name); }
+GraphBuilder::GraphBuilder(std::string name)
+{
+    m_graph.m_name = std::move(name);
+}
 
 double GraphBuilder::checkedNumber(double value, const std::string &what)
 {
@@ -24,8 +30,8 @@ double GraphBuilder::checkedNumber(double value, const std::string &what)
     return value;
 }
 
-int GraphBuilder::internString(std::vector<std::string> &table,
-                               std::unordered_map<std::string, int> &index, const std::string &value)
+int GraphBuilder::internString(std::vector<std::string> &table, std::unordered_map<std::string, int> &index,
+                               const std::string &value)
 {
     auto [it, inserted] = index.emplace(value, static_cast<int>(table.size()));
     if (inserted)
@@ -42,8 +48,7 @@ int GraphBuilder::addNode(NodeSpec spec)
     double flops = checkedNumber(spec.flops, "'flops' " + who);
     double outBytes = checkedNumber(spec.outBytes, "'out_bytes' " + who);
     double paramBytes = checkedNumber(spec.paramBytes, "'param_bytes' " + who);
-    double memBytes = spec.memBytes ? checkedNumber(*spec.memBytes, "'mem_bytes' " + who)
-                                    : paramBytes + outBytes;
+    double memBytes = spec.memBytes ? checkedNumber(*spec.memBytes, "'mem_bytes' " + who) : paramBytes + outBytes;
     std::vector<Graph::ComputeOverride> overrides;
     for (const auto &[type, seconds] : spec.computeS) {
         checkedNumber(seconds, "'compute_s." + type + "' " + who);
@@ -64,8 +69,7 @@ int GraphBuilder::addNode(NodeSpec spec)
     g.m_paramBytes.push_back(paramBytes);
     g.m_memBytes.push_back(memBytes);
     g.m_scope.push_back(g.m_scopes.intern(spec.scope));
-    g.m_colocate.push_back(spec.colocate ? internString(g.m_groupNames, m_groupIndex, *spec.colocate)
-                                         : -1);
+    g.m_colocate.push_back(spec.colocate ? internString(g.m_groupNames, m_groupIndex, *spec.colocate) : -1);
     g.m_pin.push_back(spec.pin ? internString(g.m_pinNames, m_pinIndex, *spec.pin) : -1);
     m_computeByNode.push_back(std::move(overrides));
     return index;
@@ -96,7 +100,10 @@ void GraphBuilder::pushEdge(PendingEdge edge, std::optional<double> bytes)
     m_edges.push_back(std::move(edge));
 }
 
-std::string GraphBuilder::edgeWhere(size_t i) const { return m_edgePrefix + std::to_string(i); }
+std::string GraphBuilder::edgeWhere(size_t i) const
+{
+    return m_edgePrefix + std::to_string(i);
+}
 
 void GraphBuilder::resolveEdges()
 {
@@ -111,9 +118,8 @@ void GraphBuilder::resolveEdges()
             e.src = g.findNode(e.srcName);
             e.dst = g.findNode(e.dstName);
             if (e.src < 0 || e.dst < 0)
-                throw InputError(edgeWhere(i) + ": edge " + quoted(e.srcName) + "->" +
-                                 quoted(e.dstName) + " names unknown node " +
-                                 quoted(e.src < 0 ? e.srcName : e.dstName));
+                throw InputError(edgeWhere(i) + ": edge " + quoted(e.srcName) + "->" + quoted(e.dstName) +
+                                 " names unknown node " + quoted(e.src < 0 ? e.srcName : e.dstName));
         } else if (e.src < 0 || e.src >= n || e.dst < 0 || e.dst >= n) {
             throw InputError(edgeWhere(i) + ": edge names a node index out of range");
         }

@@ -18,8 +18,8 @@ public:
         int parent = -1;
         int depth = 0;
         std::vector<int> children;
-        int directNodes = 0;  // graph nodes whose scope is exactly this one
-        int totalNodes = 0;   // ... in this scope or below
+        int directNodes = 0;   // graph nodes whose scope is exactly this one
+        int totalNodes = 0;    // ... in this scope or below
         double totalFlops = 0; // summed in node file order
     };
 

@@ -42,7 +42,7 @@ Cluster parseClusterJson(std::string_view text, const std::string &source)
         return &top[key];
     };
     ClusterBuilder builder(has(top, "name") && top["name"].is_string() ? top["name"].get<std::string>()
-                                                                      : std::string());
+                                                                       : std::string());
     std::string where;
     try {
         const Json *devices = array("devices", true);

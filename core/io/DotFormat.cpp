@@ -61,8 +61,7 @@ std::optional<double> numberAttribute(void *object, const char *name, const std:
 }
 
 // "gpu=1e-4,cpu=2e-3" -> pairs
-std::vector<std::pair<std::string, double>> parseComputeS(const std::string &text,
-                                                          const std::string &who)
+std::vector<std::pair<std::string, double>> parseComputeS(const std::string &text, const std::string &who)
 {
     std::vector<std::pair<std::string, double>> result;
     size_t pos = 0;
@@ -131,8 +130,7 @@ Graph parseDot(std::string_view text, const std::string &source)
                 edges.push_back(e);
         }
         // Edges in the order the file wrote them.
-        std::sort(edges.begin(), edges.end(),
-                  [](Agedge_t *a, Agedge_t *b) { return AGSEQ(a) < AGSEQ(b); });
+        std::sort(edges.begin(), edges.end(), [](Agedge_t *a, Agedge_t *b) { return AGSEQ(a) < AGSEQ(b); });
         for (Agedge_t *e : edges) {
             std::string src = agnameof(agtail(e)), dst = agnameof(aghead(e));
             builder.addEdge(src, dst, numberAttribute(e, "bytes", "edge '" + src + "'->'" + dst + "'"));
@@ -143,7 +141,10 @@ Graph parseDot(std::string_view text, const std::string &source)
     }
 }
 
-Graph readDot(const std::string &path) { return parseDot(readFileBytes(path), path); }
+Graph readDot(const std::string &path)
+{
+    return parseDot(readFileBytes(path), path);
+}
 
 std::string deviceColor(int device)
 {
@@ -199,8 +200,7 @@ void appendNode(std::string &out, const Graph &g, int v, const std::string &fill
         appendAttr(out, "scope", g.scope(v), first);
     std::string compute;
     for (const auto &o : g.computeOverrides(v))
-        compute += (compute.empty() ? "" : ",") + g.deviceTypeNames()[o.deviceType] + "=" +
-                   numberText(o.seconds);
+        compute += (compute.empty() ? "" : ",") + g.deviceTypeNames()[o.deviceType] + "=" + numberText(o.seconds);
     if (!compute.empty())
         appendAttr(out, "compute_s", compute, first);
     if (g.colocateGroup(v) >= 0)
@@ -254,8 +254,7 @@ std::string graphToDot(const Graph &g, const Cluster *cluster, const Placement *
     return out;
 }
 
-void writeDot(const std::string &path, const Graph &graph, const Cluster *cluster,
-              const Placement *placement)
+void writeDot(const std::string &path, const Graph &graph, const Cluster *cluster, const Placement *placement)
 {
     writeFileAtomic(path, graphToDot(graph, cluster, placement));
 }

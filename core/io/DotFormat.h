@@ -15,8 +15,7 @@ class Placement;
 
 Graph parseDot(std::string_view text, const std::string &source);
 Graph readDot(const std::string &path);
-std::string graphToDot(const Graph &graph, const Cluster *cluster = nullptr,
-                       const Placement *placement = nullptr);
+std::string graphToDot(const Graph &graph, const Cluster *cluster = nullptr, const Placement *placement = nullptr);
 void writeDot(const std::string &path, const Graph &graph, const Cluster *cluster = nullptr,
               const Placement *placement = nullptr);
 // A distinct colour per device index ("#rrggbb"), shared with the views.

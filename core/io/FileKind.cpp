@@ -104,11 +104,20 @@ std::string dialogFilters()
     return out;
 }
 
-bool isModelFile(const std::string &path) { return modelFormat(path).has_value(); }
+bool isModelFile(const std::string &path)
+{
+    return modelFormat(path).has_value();
+}
 
-void setTorchScriptImporter(GraphImporter importer) { torchScriptImporter = importer; }
+void setTorchScriptImporter(GraphImporter importer)
+{
+    torchScriptImporter = importer;
+}
 
-FileKind kindOf(FileFormat format) { return formatInfo(format).kind; }
+FileKind kindOf(FileFormat format)
+{
+    return formatInfo(format).kind;
+}
 
 const char *kindName(FileKind kind)
 {
@@ -186,8 +195,7 @@ Graph loadGraph(const std::string &path, const LoadOptions &options)
     return std::move(*file.graph);
 }
 
-void saveGraph(const std::string &path, const Graph &graph, const Cluster *cluster,
-               const Placement *placement)
+void saveGraph(const std::string &path, const Graph &graph, const Cluster *cluster, const Placement *placement)
 {
     switch (formatFromName(path)) {
     case FileFormat::GraphJson: writeGraphJson(path, graph); return;

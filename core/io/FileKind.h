@@ -13,7 +13,17 @@
 
 namespace ps {
 
-enum class FileFormat { GraphJson, ClusterJson, PlacementJson, PartitionJson, Dot, Metis, PlacementCsv, Onnx, TorchScript };
+enum class FileFormat {
+    GraphJson,
+    ClusterJson,
+    PlacementJson,
+    PartitionJson,
+    Dot,
+    Metis,
+    PlacementCsv,
+    Onnx,
+    TorchScript
+};
 
 enum class FileKind { Graph, Cluster, Placement, Partition };
 

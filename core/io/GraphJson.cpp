@@ -66,8 +66,7 @@ Graph parseGraphJson(std::string_view text, const std::string &source)
             return;
         }
         requiredObject(value, "an edge");
-        if (!has(value, "src") || !value["src"].is_string() || !has(value, "dst") ||
-            !value["dst"].is_string())
+        if (!has(value, "src") || !value["src"].is_string() || !has(value, "dst") || !value["dst"].is_string())
             throw InputError("an edge's 'src' and 'dst' must be node ids (strings)");
         builder.addEdge(value["src"].get<std::string>(), value["dst"].get<std::string>(),
                         optionalNumber(value, "bytes"));
@@ -89,7 +88,10 @@ Graph parseGraphJson(std::string_view text, const std::string &source)
     }
 }
 
-Graph readGraphJson(const std::string &path) { return parseGraphJson(readFileBytes(path), path); }
+Graph readGraphJson(const std::string &path)
+{
+    return parseGraphJson(readFileBytes(path), path);
+}
 
 std::string graphToJson(const Graph &g)
 {

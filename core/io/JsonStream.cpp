@@ -16,11 +16,9 @@ constexpr size_t kMaxDepth = 200;
 class StreamHandler : public nlohmann::json_sax<Json>
 {
 public:
-    StreamHandler(const std::vector<StreamedMember> &streamed, const ElementHandler &onElement,
-                  JsonDocument &doc)
+    StreamHandler(const std::vector<StreamedMember> &streamed, const ElementHandler &onElement, JsonDocument &doc)
         : m_streamedNames(streamed), m_onElement(onElement), m_doc(doc)
-    {
-    }
+    {}
 
     std::string syntaxError;
 
@@ -170,15 +168,13 @@ private:
 } // namespace
 
 JsonDocument parseJsonStream(std::string_view text, const std::string &source,
-                             const std::vector<StreamedMember> &streamedMembers,
-                             const ElementHandler &onElement)
+                             const std::vector<StreamedMember> &streamedMembers, const ElementHandler &onElement)
 {
     JsonDocument doc;
     StreamHandler handler(streamedMembers, onElement, doc);
     bool ok = Json::sax_parse(text.begin(), text.end(), &handler);
     if (!ok || !handler.syntaxError.empty())
-        throw InputError(source + ": " +
-                         (handler.syntaxError.empty() ? "invalid JSON" : handler.syntaxError));
+        throw InputError(source + ": " + (handler.syntaxError.empty() ? "invalid JSON" : handler.syntaxError));
     if (!doc.deferredError.empty())
         doc.deferredError = source + ": " + doc.deferredError;
     return doc;

@@ -23,9 +23,9 @@ using ElementHandler =
 
 struct JsonDocument
 {
-    Json top;                          // the top level, without the streamed members' contents
-    std::set<std::string> streamed;    // streamed members that were present as array/object
-    std::string deferredError;         // first error a handler threw, with its JSON pointer
+    Json top;                       // the top level, without the streamed members' contents
+    std::set<std::string> streamed; // streamed members that were present as array/object
+    std::string deferredError;      // first error a handler threw, with its JSON pointer
 };
 
 // A top-level member whose elements are streamed; one of the other JSON type stays in the DOM,
@@ -39,8 +39,7 @@ struct StreamedMember
 // Throws InputError "source: parse error at line L, column C: ..." for invalid JSON.
 // Element errors are deferred so that a wrong "format" is reported before them.
 JsonDocument parseJsonStream(std::string_view text, const std::string &source,
-                             const std::vector<StreamedMember> &streamedMembers,
-                             const ElementHandler &onElement);
+                             const std::vector<StreamedMember> &streamedMembers, const ElementHandler &onElement);
 
 // Escapes a JSON pointer token ("~" -> "~0", "/" -> "~1").
 std::string pointerToken(const std::string &key);

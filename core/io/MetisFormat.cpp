@@ -113,8 +113,7 @@ Graph parseMetis(std::string_view text, const std::string &source)
     if (fmt.size() > 3 || fmt.find_first_not_of("01") != std::string::npos)
         throw InputError(where() + ": fmt '" + fmt + "' must be up to three digits 0 or 1");
     fmt.insert(0, 3 - fmt.size(), '0');
-    const bool hasSizes = fmt[0] == '1', hasVertexWeights = fmt[1] == '1',
-               hasEdgeWeights = fmt[2] == '1';
+    const bool hasSizes = fmt[0] == '1', hasVertexWeights = fmt[1] == '1', hasEdgeWeights = fmt[2] == '1';
     long long ncon = hasVertexWeights ? 1 : 0;
     if (header.size() == 4) {
         ncon = parseInteger(header[3], where());
@@ -136,15 +135,14 @@ Graph parseMetis(std::string_view text, const std::string &source)
         std::vector<std::string_view> t = tokens(line);
         if (vertex == n) {
             if (!t.empty())
-                throw InputError(where() + ": more vertex lines than the header's " +
-                                 std::to_string(n));
+                throw InputError(where() + ": more vertex lines than the header's " + std::to_string(n));
             continue;
         }
         size_t i = 0;
         const size_t fixed = (hasSizes ? 1 : 0) + static_cast<size_t>(ncon);
         if (t.size() < fixed)
-            throw InputError(where() + ": vertex " + std::to_string(vertex + 1) + " needs " +
-                             std::to_string(fixed) + " size/weight values");
+            throw InputError(where() + ": vertex " + std::to_string(vertex + 1) + " needs " + std::to_string(fixed) +
+                             " size/weight values");
         i += hasSizes ? 1 : 0;
         GraphBuilder::NodeSpec spec;
         spec.id = std::to_string(vertex + 1);
@@ -179,16 +177,16 @@ Graph parseMetis(std::string_view text, const std::string &source)
         ++vertex;
     }
     if (vertex != n)
-        throw InputError(source + ": the header declares " + std::to_string(n) +
-                         " vertices but the file lists " + std::to_string(vertex));
+        throw InputError(source + ": the header declares " + std::to_string(n) + " vertices but the file lists " +
+                         std::to_string(vertex));
     std::sort(forward.begin(), forward.end());
     std::sort(backward.begin(), backward.end());
     if (forward != backward)
         throw InputError(source + ": the adjacency lists are not symmetric (every edge must be "
                                   "listed at both ends with the same weight)");
     if (static_cast<long long>(forward.size()) != m)
-        throw InputError(source + ": the header declares " + std::to_string(m) +
-                         " edges but the lists hold " + std::to_string(forward.size()));
+        throw InputError(source + ": the header declares " + std::to_string(m) + " edges but the lists hold " +
+                         std::to_string(forward.size()));
     for (const Entry &e : forward)
         builder.addEdge(e.a, e.b, static_cast<double>(e.w));
     try {
@@ -198,6 +196,9 @@ Graph parseMetis(std::string_view text, const std::string &source)
     }
 }
 
-Graph readMetis(const std::string &path) { return parseMetis(readFileBytes(path), path); }
+Graph readMetis(const std::string &path)
+{
+    return parseMetis(readFileBytes(path), path);
+}
 
 } // namespace ps

@@ -27,27 +27,122 @@ CostRule ruleOf(const std::string &op)
 {
     static const std::unordered_map<std::string, CostRule> rules = [] {
         std::unordered_map<std::string, CostRule> r;
-        for (const char *z : {"Reshape", "Transpose", "Concat", "Gather", "GatherElements", "GatherND", "Slice",
-                              "Split", "Squeeze", "Unsqueeze", "Cast", "CastLike", "Identity", "Dropout", "Shape",
-                              "Size", "Constant", "ConstantOfShape", "Flatten", "Expand", "Tile", "Pad", "Range",
-                              "NonZero", "OneHot", "DepthToSpace", "SpaceToDepth", "EyeLike", "Compress",
-                              "SequenceConstruct", "SplitToSequence", "ConcatFromSequence", "SequenceAt"})
+        for (const char *z : {"Reshape",
+                              "Transpose",
+                              "Concat",
+                              "Gather",
+                              "GatherElements",
+                              "GatherND",
+                              "Slice",
+                              "Split",
+                              "Squeeze",
+                              "Unsqueeze",
+                              "Cast",
+                              "CastLike",
+                              "Identity",
+                              "Dropout",
+                              "Shape",
+                              "Size",
+                              "Constant",
+                              "ConstantOfShape",
+                              "Flatten",
+                              "Expand",
+                              "Tile",
+                              "Pad",
+                              "Range",
+                              "NonZero",
+                              "OneHot",
+                              "DepthToSpace",
+                              "SpaceToDepth",
+                              "EyeLike",
+                              "Compress",
+                              "SequenceConstruct",
+                              "SplitToSequence",
+                              "ConcatFromSequence",
+                              "SequenceAt"})
             r[z] = CostRule::Zero;
-        for (const char *e :
-             {"Add", "Sub", "Mul", "Div", "Pow", "Sqrt", "Exp", "Log", "Abs", "Neg", "Reciprocal", "Relu",
-              "LeakyRelu", "PRelu", "Elu", "Selu", "Celu", "Sigmoid", "HardSigmoid", "Tanh", "Softplus",
-              "Softsign", "Clip", "Erf", "Gelu", "HardSwish", "Mish", "Max", "Min", "Sum", "Mean", "Where",
-              "Equal", "Less", "LessOrEqual", "Greater", "GreaterOrEqual", "Not", "And", "Or", "Xor", "Floor",
-              "Ceil", "Round", "Sign", "Sin", "Cos", "Tan", "Asin", "Acos", "Atan", "Sinh", "Cosh", "Asinh",
-              "Acosh", "Atanh", "IsNaN", "IsInf", "Mod", "BitShift", "ThresholdedRelu", "Shrink", "Trilu",
-              "BatchNormalization", "LayerNormalization", "InstanceNormalization", "GroupNormalization",
-              "LpNormalization", "MeanVarianceNormalization", "LRN", "Softmax", "LogSoftmax", "Hardmax",
-              "Resize", "Upsample", "QuantizeLinear", "DequantizeLinear"})
+        for (const char *e : {"Add",
+                              "Sub",
+                              "Mul",
+                              "Div",
+                              "Pow",
+                              "Sqrt",
+                              "Exp",
+                              "Log",
+                              "Abs",
+                              "Neg",
+                              "Reciprocal",
+                              "Relu",
+                              "LeakyRelu",
+                              "PRelu",
+                              "Elu",
+                              "Selu",
+                              "Celu",
+                              "Sigmoid",
+                              "HardSigmoid",
+                              "Tanh",
+                              "Softplus",
+                              "Softsign",
+                              "Clip",
+                              "Erf",
+                              "Gelu",
+                              "HardSwish",
+                              "Mish",
+                              "Max",
+                              "Min",
+                              "Sum",
+                              "Mean",
+                              "Where",
+                              "Equal",
+                              "Less",
+                              "LessOrEqual",
+                              "Greater",
+                              "GreaterOrEqual",
+                              "Not",
+                              "And",
+                              "Or",
+                              "Xor",
+                              "Floor",
+                              "Ceil",
+                              "Round",
+                              "Sign",
+                              "Sin",
+                              "Cos",
+                              "Tan",
+                              "Asin",
+                              "Acos",
+                              "Atan",
+                              "Sinh",
+                              "Cosh",
+                              "Asinh",
+                              "Acosh",
+                              "Atanh",
+                              "IsNaN",
+                              "IsInf",
+                              "Mod",
+                              "BitShift",
+                              "ThresholdedRelu",
+                              "Shrink",
+                              "Trilu",
+                              "BatchNormalization",
+                              "LayerNormalization",
+                              "InstanceNormalization",
+                              "GroupNormalization",
+                              "LpNormalization",
+                              "MeanVarianceNormalization",
+                              "LRN",
+                              "Softmax",
+                              "LogSoftmax",
+                              "Hardmax",
+                              "Resize",
+                              "Upsample",
+                              "QuantizeLinear",
+                              "DequantizeLinear"})
             r[e] = CostRule::PerOutput;
-        for (const char *p : {"GlobalAveragePool", "GlobalMaxPool", "GlobalLpPool", "ReduceMean", "ReduceSum",
-                              "ReduceMax", "ReduceMin", "ReduceProd", "ReduceL1", "ReduceL2", "ReduceLogSum",
-                              "ReduceLogSumExp", "ReduceSumSquare", "ArgMax", "ArgMin", "TopK", "CumSum",
-                              "SoftmaxCrossEntropyLoss", "NegativeLogLikelihoodLoss"})
+        for (const char *p :
+             {"GlobalAveragePool", "GlobalMaxPool", "GlobalLpPool", "ReduceMean", "ReduceSum", "ReduceMax", "ReduceMin",
+              "ReduceProd", "ReduceL1", "ReduceL2", "ReduceLogSum", "ReduceLogSumExp", "ReduceSumSquare", "ArgMax",
+              "ArgMin", "TopK", "CumSum", "SoftmaxCrossEntropyLoss", "NegativeLogLikelihoodLoss"})
             r[p] = CostRule::PerInput;
         for (const char *s : {"ScatterElements", "ScatterND", "Scatter"})
             r[s] = CostRule::PerUpdate;
@@ -199,11 +294,11 @@ public:
                     return fail(at, "field " + std::to_string(field) + " declares " + std::to_string(length) +
                                         " bytes, more than " +
                                         (static_cast<long long>(start) + length > m_fileBytes ? "the file holds"
-                                                                                             : "its message holds"));
+                                                                                              : "its message holds"));
                 const bool descend = (level == 0 && field == 7) || (level == 1 && field == 5);
                 // TensorProto data fields: float, int32, string, int64, raw, double, uint64.
-                const bool data = level == 2 && (field == 4 || field == 5 || field == 6 || field == 7 ||
-                                                 field == 9 || field == 10 || field == 11);
+                const bool data = level == 2 && (field == 4 || field == 5 || field == 6 || field == 7 || field == 9 ||
+                                                 field == 10 || field == 11);
                 if (descend) {
                     const auto limit = m_in.PushLimit(static_cast<int>(length));
                     std::string inner;
@@ -243,10 +338,7 @@ private:
         m_why = what + " at byte " + std::to_string(at) + " of " + std::to_string(m_fileBytes) + " bytes";
         return false;
     }
-    bool cutShort(int at, const std::string &where)
-    {
-        return fail(at, "the file ends " + where + ", cut short");
-    }
+    bool cutShort(int at, const std::string &where) { return fail(at, "the file ends " + where + ", cut short"); }
 
     google::protobuf::io::CodedInputStream &m_in;
     long long m_fileBytes;
@@ -258,7 +350,8 @@ void readModel(const std::string &path, onnx::ModelProto &model)
     const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
     if (fd < 0)
         throw InputError(path + ": cannot open: " + std::strerror(errno));
-    struct stat st{};
+    struct stat st
+    {};
     const long long fileBytes = ::fstat(fd, &st) == 0 ? static_cast<long long>(st.st_size) : LLONG_MAX;
     google::protobuf::io::FileInputStream file(fd);
     file.SetCloseOnDelete(true);
@@ -440,8 +533,8 @@ public:
                 s.paramBytes = s.outBytes;
                 s.memBytes = s.outBytes;
             }
-            const CostRule rule = node.domain().empty() || node.domain() == "ai.onnx" ? ruleOf(node.op_type())
-                                                                                      : CostRule::Unknown;
+            const CostRule rule =
+                node.domain().empty() || node.domain() == "ai.onnx" ? ruleOf(node.op_type()) : CostRule::Unknown;
             if (rule == CostRule::Unknown)
                 ++unknownTypes[(node.domain().empty() ? "" : node.domain() + ".") + node.op_type()];
             if (rule == CostRule::ControlFlow)
@@ -522,8 +615,7 @@ private:
             const double n = u ? elementCount(*u) : -1;
             return n < 0 ? kUnknownFlops : n;
         }
-        case CostRule::Pool:
-            return out.known ? poolFlops(out.shape, intsAttr(node, "kernel_shape")) : kUnknownFlops;
+        case CostRule::Pool: return out.known ? poolFlops(out.shape, intsAttr(node, "kernel_shape")) : kUnknownFlops;
         case CostRule::Conv: return out.known && b ? convFlops(out.shape, *b) : kUnknownFlops;
         case CostRule::ConvTranspose: return a && b ? convTransposeFlops(*a, *b) : kUnknownFlops;
         case CostRule::MatMul: return a && b ? matMulFlops(*a, *b) : kUnknownFlops;
@@ -578,10 +670,9 @@ private:
                 ops += count;
                 list += (list.empty() ? "" : ", ") + type + " (" + std::to_string(count) + ")";
             }
-            m_warnings.push_back(std::to_string(ops) + (ops == 1 ? " op" : " ops") + " of " +
-                                 std::to_string(unknownTypes.size()) +
-                                 (unknownTypes.size() == 1 ? " unknown type: " : " unknown types: ") + list +
-                                 "; counted as 0 FLOPs");
+            m_warnings.push_back(
+                std::to_string(ops) + (ops == 1 ? " op" : " ops") + " of " + std::to_string(unknownTypes.size()) +
+                (unknownTypes.size() == 1 ? " unknown type: " : " unknown types: ") + list + "; counted as 0 FLOPs");
         }
         if (controlFlow > 0)
             m_warnings.push_back(std::to_string(controlFlow) +
@@ -589,15 +680,17 @@ private:
                                  " (If, Loop, Scan) kept as single nodes of 0 FLOPs; their subgraphs are not "
                                  "expanded");
         if (m_nonPlainEinsum > 0)
-            m_warnings.push_back(std::to_string(m_nonPlainEinsum) +
-                                 " Einsum ops are not plain contractions (ellipsis or unknown sizes); counted as 0 FLOPs");
+            m_warnings.push_back(
+                std::to_string(m_nonPlainEinsum) +
+                " Einsum ops are not plain contractions (ellipsis or unknown sizes); counted as 0 FLOPs");
         if (!unknownShape.empty()) {
             std::string first;
             for (size_t i = 0; i < unknownShape.size() && i < 3; ++i)
                 first += (i ? ", " : "") + unknownShape[i];
-            m_warnings.push_back(std::to_string(unknownShape.size()) +
-                                 " ops have outputs or inputs of unknown shape after shape inference (e.g. " + first +
-                                 "): their unknown FLOPs and bytes count as 0; a symbolic batch is fixed with --batch N");
+            m_warnings.push_back(
+                std::to_string(unknownShape.size()) +
+                " ops have outputs or inputs of unknown shape after shape inference (e.g. " + first +
+                "): their unknown FLOPs and bytes count as 0; a symbolic batch is fixed with --batch N");
         }
     }
 

@@ -10,8 +10,7 @@ namespace ps {
 namespace {
 
 // Splits one record starting at pos; advances pos past its line end. Quoted fields may span lines.
-std::vector<std::string> readRecord(std::string_view text, size_t &pos, size_t &lineNo,
-                                    const std::string &source)
+std::vector<std::string> readRecord(std::string_view text, size_t &pos, size_t &lineNo, const std::string &source)
 {
     std::vector<std::string> fields(1);
     bool quoted = false, wasQuoted = false;
@@ -43,8 +42,7 @@ std::vector<std::string> readRecord(std::string_view text, size_t &pos, size_t &
             continue;
         } else {
             if (wasQuoted)
-                throw InputError(source + ":" + std::to_string(lineNo) +
-                                 ": text after a closing quote");
+                throw InputError(source + ":" + std::to_string(lineNo) + ": text after a closing quote");
             fields.back() += c;
         }
     }
@@ -89,8 +87,7 @@ PlacementDoc parsePlacementCsv(std::string_view text, const std::string &source)
             continue; // blank line
         const std::string where = source + ":" + std::to_string(line);
         if (row.size() != 2)
-            throw InputError(where + ": expected 2 fields 'node,device', found " +
-                             std::to_string(row.size()));
+            throw InputError(where + ": expected 2 fields 'node,device', found " + std::to_string(row.size()));
         if (row[0].empty() || row[1].empty())
             throw InputError(where + ": empty node or device name");
         if (!seen.insert(row[0]).second)

@@ -75,8 +75,8 @@ std::string placementToJson(const PlacementDoc &doc, const std::string &metricsJ
     out += doc.producerParamsJson.empty() ? "{}" : doc.producerParamsJson;
     if (doc.producerSeed || doc.producerEvaluations || doc.producerWallS > 0) {
         char buf[128];
-        std::snprintf(buf, sizeof buf, ", \"seed\": %llu, \"evaluations\": %lld, \"wall_s\": %.6g",
-                      doc.producerSeed, doc.producerEvaluations, doc.producerWallS);
+        std::snprintf(buf, sizeof buf, ", \"seed\": %llu, \"evaluations\": %lld, \"wall_s\": %.6g", doc.producerSeed,
+                      doc.producerEvaluations, doc.producerWallS);
         out += buf;
     }
     out += "}";
@@ -93,8 +93,7 @@ std::string placementToJson(const PlacementDoc &doc, const std::string &metricsJ
     return out;
 }
 
-void writePlacementJson(const std::string &path, const PlacementDoc &doc,
-                        const std::string &metricsJson)
+void writePlacementJson(const std::string &path, const PlacementDoc &doc, const std::string &metricsJson)
 {
     writeFileAtomic(path, placementToJson(doc, metricsJson));
 }
@@ -111,12 +110,10 @@ PartitionDoc parsePartitionJson(std::string_view text, const std::string &source
     checkFormat(doc.top, "partition", source);
     const Json &k = doc.top.contains("k") ? doc.top["k"] : Json();
     if (!k.is_number_integer())
-        throw InputError(source + ": 'k' must be an integer from 1 to " +
-                         std::to_string(Partition::kMaxParts));
+        throw InputError(source + ": 'k' must be an integer from 1 to " + std::to_string(Partition::kMaxParts));
     try {
-        checkPartCount(k.is_number_unsigned() && k.get<unsigned long long>() > (1ull << 62)
-                           ? Partition::kMaxParts + 1
-                           : k.get<long long>());
+        checkPartCount(k.is_number_unsigned() && k.get<unsigned long long>() > (1ull << 62) ? Partition::kMaxParts + 1
+                                                                                            : k.get<long long>());
     } catch (const InputError &e) {
         rethrowWithContext(e, source);
     }
@@ -126,8 +123,8 @@ PartitionDoc parsePartitionJson(std::string_view text, const std::string &source
         throw InputError(doc.deferredError);
     for (const auto &[node, part] : result.parts)
         if (part < 0 || part >= result.k)
-            throw InputError(source + ": /parts/" + pointerToken(node) + ": part " +
-                             std::to_string(part) + " is outside 0.." + std::to_string(result.k - 1));
+            throw InputError(source + ": /parts/" + pointerToken(node) + ": part " + std::to_string(part) +
+                             " is outside 0.." + std::to_string(result.k - 1));
     result.graphName = nameOf(doc.top, "graph");
     return result;
 }

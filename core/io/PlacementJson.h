@@ -12,8 +12,7 @@ PlacementDoc parsePlacementJson(std::string_view text, const std::string &source
 PlacementDoc readPlacementJson(const std::string &path);
 // metricsJson: an optional JSON object (as text) written under "metrics".
 std::string placementToJson(const PlacementDoc &doc, const std::string &metricsJson = {});
-void writePlacementJson(const std::string &path, const PlacementDoc &doc,
-                        const std::string &metricsJson = {});
+void writePlacementJson(const std::string &path, const PlacementDoc &doc, const std::string &metricsJson = {});
 
 PartitionDoc parsePartitionJson(std::string_view text, const std::string &source);
 PartitionDoc readPartitionJson(const std::string &path);

@@ -8,7 +8,10 @@ namespace ps {
 namespace {
 constexpr double kLayerGap = 40, kNodeGap = 16;
 
-bool stopped(const std::atomic<bool> *cancel) { return cancel && cancel->load(std::memory_order_relaxed); }
+bool stopped(const std::atomic<bool> *cancel)
+{
+    return cancel && cancel->load(std::memory_order_relaxed);
+}
 } // namespace
 
 LayoutResult layeredLayout(const LayoutInput &input, const std::atomic<bool> *cancel, int sweeps)

@@ -15,8 +15,7 @@ constexpr double kMaxWeightSum = 1 << 29;
 
 // Rounds values to integers after dividing by what keeps their sum (times `listed`, the times
 // each is counted) under the limit; `minimum` keeps METIS edge weights positive.
-std::vector<int32_t> scaled(const std::vector<double> &values, double listed, int32_t minimum,
-                            double &divisor)
+std::vector<int32_t> scaled(const std::vector<double> &values, double listed, int32_t minimum, double &divisor)
 {
     double total = 0;
     for (double x : values)

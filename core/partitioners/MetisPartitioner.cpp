@@ -14,8 +14,8 @@ namespace ps {
 
 static_assert(sizeof(idx_t) == sizeof(int32_t), "MetisGraph assumes METIS with 32-bit indices");
 
-std::vector<int> metisPartition(const MetisGraph &graph, int k, const std::vector<double> &shares,
-                                double imbalance, bool recursive, uint64_t seed)
+std::vector<int> metisPartition(const MetisGraph &graph, int k, const std::vector<double> &shares, double imbalance,
+                                bool recursive, uint64_t seed)
 {
     const int n = graph.vertices;
     if (n == 0)
@@ -46,9 +46,8 @@ std::vector<int> metisPartition(const MetisGraph &graph, int k, const std::vecto
     // in the app) would draw from each other's stream and lose their seed's determinism.
     static std::mutex metisLock;
     std::lock_guard<std::mutex> guard(metisLock);
-    const int rc = call(&nvtxs, &ncon, xadj.data(), adjncy.data(), vwgt.data(), nullptr,
-                        adjwgt.data(), &nparts, tpwgts.empty() ? nullptr : tpwgts.data(), ubvec.data(),
-                        options, &objval, part.data());
+    const int rc = call(&nvtxs, &ncon, xadj.data(), adjncy.data(), vwgt.data(), nullptr, adjwgt.data(), &nparts,
+                        tpwgts.empty() ? nullptr : tpwgts.data(), ubvec.data(), options, &objval, part.data());
     if (rc != METIS_OK)
         throw std::runtime_error("METIS failed with status " + std::to_string(rc));
     return std::vector<int>(part.begin(), part.end());
@@ -61,13 +60,18 @@ class MetisPartitionerFamily : public Partitioner
 public:
     FamilyInfo info() const override
     {
-        return {"metis", "METIS: multilevel k-way partitioning or recursive bisection",
-                {linearTuned({"method", HyperParam::Type::Choice, 0, 0, 0, {"kway", "recursive"},
+        return {"metis",
+                "METIS: multilevel k-way partitioning or recursive bisection",
+                {linearTuned({"method",
+                              HyperParam::Type::Choice,
+                              0,
+                              0,
+                              0,
+                              {"kway", "recursive"},
                               "k-way refinement or recursive bisection"})}};
     }
 
-    Partition partition(const PartitionProblem &pb, const ParamValues &params,
-                        const RunControl &control) const override
+    Partition partition(const PartitionProblem &pb, const ParamValues &params, const RunControl &control) const override
     {
         const bool withMemory = !pb.memoryShares.empty();
         const MetisGraph graph = buildMetisGraph(pb.graph, withMemory);
@@ -78,13 +82,16 @@ public:
                 if (withMemory)
                     shares.push_back(pb.memoryShares[i]);
             }
-        return Partition(pb.k, metisPartition(graph, pb.k, shares, pb.imbalance,
-                                              params.choice("method") == "recursive", control.seed));
+        return Partition(pb.k, metisPartition(graph, pb.k, shares, pb.imbalance, params.choice("method") == "recursive",
+                                              control.seed));
     }
 };
 
 } // namespace
 
-std::unique_ptr<Partitioner> makeMetisPartitioner() { return std::make_unique<MetisPartitionerFamily>(); }
+std::unique_ptr<Partitioner> makeMetisPartitioner()
+{
+    return std::make_unique<MetisPartitionerFamily>();
+}
 
 } // namespace ps

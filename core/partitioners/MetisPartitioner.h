@@ -9,7 +9,7 @@ namespace ps {
 
 // shares: constraints x k target fractions (part-major as METIS wants: part i, constraint c at
 // i * constraints + c); empty for equal parts. Returns the part of every vertex.
-std::vector<int> metisPartition(const MetisGraph &graph, int k, const std::vector<double> &shares,
-                                double imbalance, bool recursive, uint64_t seed);
+std::vector<int> metisPartition(const MetisGraph &graph, int k, const std::vector<double> &shares, double imbalance,
+                                bool recursive, uint64_t seed);
 
 } // namespace ps

@@ -1,8 +1,8 @@
 #pragma once
 // The interface of every partitioning family (spec section 8) and their registry.
-#include "core/placement/Partition.h"
 #include "core/family/FamilyRegistry.h"
 #include "core/family/ModelFamily.h"
+#include "core/placement/Partition.h"
 
 #include <memory>
 #include <string>
@@ -41,9 +41,8 @@ public:
 };
 
 // Runs a family by name with "key=value" parameters (InputError for unknown names and values).
-Partition runPartitioner(const PartitionerRegistry &registry, const std::string &name,
-                         const PartitionProblem &problem, const std::vector<std::string> &params,
-                         const RunControl &control);
+Partition runPartitioner(const PartitionerRegistry &registry, const std::string &name, const PartitionProblem &problem,
+                         const std::vector<std::string> &params, const RunControl &control);
 
 std::unique_ptr<Partitioner> makeMetisPartitioner();
 std::unique_ptr<Partitioner> makeSpectralPartitioner();

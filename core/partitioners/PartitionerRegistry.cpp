@@ -17,7 +17,10 @@ PartitionerRegistry &globalPartitioners()
 }
 } // namespace
 
-const PartitionerRegistry &PartitionerRegistry::builtin() { return globalPartitioners(); }
+const PartitionerRegistry &PartitionerRegistry::builtin()
+{
+    return globalPartitioners();
+}
 
 void PartitionerRegistry::addFamily(std::unique_ptr<Partitioner> family)
 {
@@ -25,9 +28,8 @@ void PartitionerRegistry::addFamily(std::unique_ptr<Partitioner> family)
         globalPartitioners().add(std::move(family));
 }
 
-Partition runPartitioner(const PartitionerRegistry &registry, const std::string &name,
-                         const PartitionProblem &problem, const std::vector<std::string> &params,
-                         const RunControl &control)
+Partition runPartitioner(const PartitionerRegistry &registry, const std::string &name, const PartitionProblem &problem,
+                         const std::vector<std::string> &params, const RunControl &control)
 {
     const Partitioner *p = &registry.require(name, "partitioner");
     if (problem.k < 1 || problem.k > Partition::kMaxParts)

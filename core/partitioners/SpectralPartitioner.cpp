@@ -50,9 +50,8 @@ struct DiffusionOperator
         value.resize(offset[n]);
         std::vector<int> next(offset.begin(), offset.end() - 1);
         for (const auto &e : view.edges) {
-            const double w = degree[e.u] > 0 && degree[e.v] > 0
-                                 ? 0.5 * e.weight / std::sqrt(degree[e.u] * degree[e.v])
-                                 : 0.0;
+            const double w =
+                degree[e.u] > 0 && degree[e.v] > 0 ? 0.5 * e.weight / std::sqrt(degree[e.u] * degree[e.v]) : 0.0;
             column[next[e.u]] = e.v;
             value[next[e.u]++] = w;
             column[next[e.v]] = e.u;
@@ -91,10 +90,8 @@ struct DiffusionOperator
 class DiffusionKernel
 {
 public:
-    DiffusionKernel(const DiffusionOperator &m, int q)
-        : m_op(m), m_q(q), m_a(m.n, 0.0), m_b(m.n, 0.0), m_mark(m.n, 0)
-    {
-    }
+    DiffusionKernel(const DiffusionOperator &m, int q) : m_op(m), m_q(q), m_a(m.n, 0.0), m_b(m.n, 0.0), m_mark(m.n, 0)
+    {}
 
     // M^q e_i as a sparse vector left in (m_a, m_aSupport).
     void half(int i)
@@ -143,8 +140,8 @@ private:
 
 } // namespace
 
-Eigen::MatrixXd spectralEmbedding(const Graph &graph, int dimensions, int landmarks, int diffusion,
-                                  uint64_t seed, const RunControl &control)
+Eigen::MatrixXd spectralEmbedding(const Graph &graph, int dimensions, int landmarks, int diffusion, uint64_t seed,
+                                  const RunControl &control)
 {
     const UndirectedGraph view = undirectedView(graph);
     const int n = graph.nodeCount();
@@ -342,15 +339,14 @@ public:
                  {"iterations", HyperParam::Type::Int, 1, 1000, 50, {}, "k-means iterations per restart"}}};
     }
 
-    Partition partition(const PartitionProblem &pb, const ParamValues &params,
-                        const RunControl &control) const override
+    Partition partition(const PartitionProblem &pb, const ParamValues &params, const RunControl &control) const override
     {
         const Graph &g = pb.graph;
         const int n = g.nodeCount();
         if (n == 0 || pb.k == 1)
             return Partition(pb.k, std::vector<int>(n, 0));
-        const Eigen::MatrixXd embedding = spectralEmbedding(g, pb.k, params.integer("landmarks"),
-                                                            params.integer("diffusion"), control.seed, control);
+        const Eigen::MatrixXd embedding =
+            spectralEmbedding(g, pb.k, params.integer("landmarks"), params.integer("diffusion"), control.seed, control);
         // Ng-Jordan-Weiss: rows on the unit sphere.
         Eigen::MatrixXd points = embedding;
         for (int i = 0; i < n; ++i) {
@@ -372,6 +368,9 @@ public:
 
 } // namespace
 
-std::unique_ptr<Partitioner> makeSpectralPartitioner() { return std::make_unique<SpectralPartitionerFamily>(); }
+std::unique_ptr<Partitioner> makeSpectralPartitioner()
+{
+    return std::make_unique<SpectralPartitionerFamily>();
+}
 
 } // namespace ps

@@ -13,8 +13,8 @@ namespace ps {
 class Graph;
 
 // n x dimensions: approximate top eigenvectors of the diffusion kernel of the graph.
-Eigen::MatrixXd spectralEmbedding(const Graph &graph, int dimensions, int landmarks, int diffusion,
-                                  uint64_t seed, const RunControl &control);
+Eigen::MatrixXd spectralEmbedding(const Graph &graph, int dimensions, int landmarks, int diffusion, uint64_t seed,
+                                  const RunControl &control);
 // Lloyd's k-means with k-means++ seeding and restarts; then parts over capacity shed their
 // farthest points to the nearest part with room.
 std::vector<int> kMeans(const Eigen::MatrixXd &points, const std::vector<double> &weight, int k,

@@ -62,8 +62,7 @@ void enforceConstraints(const Constraints &constraints, std::vector<int> &device
 }
 
 std::vector<std::string> constraintViolations(const Graph &graph, const Cluster &cluster,
-                                              const Constraints &constraints,
-                                              const std::vector<int> &deviceOfNode,
+                                              const Constraints &constraints, const std::vector<int> &deviceOfNode,
                                               const std::vector<double> &usage)
 {
     std::vector<std::string> bad;

@@ -51,8 +51,7 @@ std::vector<char> violatingNodes(const Cluster &cluster, const Constraints &cons
 // Spec section 6's violations in its order ("memory:DEV", then "pin:NODE" in node order, then
 // "colocate:GROUP" by name), with the person's pins counted like the graph's.
 std::vector<std::string> constraintViolations(const Graph &graph, const Cluster &cluster,
-                                              const Constraints &constraints,
-                                              const std::vector<int> &deviceOfNode,
+                                              const Constraints &constraints, const std::vector<int> &deviceOfNode,
                                               const std::vector<double> &usage);
 
 } // namespace ps

@@ -16,8 +16,8 @@ int Partition::partsUsed() const
 void checkPartCount(long long k)
 {
     if (k < 1 || k > Partition::kMaxParts)
-        throw InputError("'k' must be an integer from 1 to " + std::to_string(Partition::kMaxParts) +
-                         ", not " + std::to_string(k));
+        throw InputError("'k' must be an integer from 1 to " + std::to_string(Partition::kMaxParts) + ", not " +
+                         std::to_string(k));
 }
 
 Partition resolvePartition(const PartitionDoc &doc, const Graph &graph)
@@ -29,8 +29,8 @@ Partition resolvePartition(const PartitionDoc &doc, const Graph &graph)
         if (v < 0)
             throw InputError("partition names unknown node '" + node + "'");
         if (p < 0 || p >= doc.k)
-            throw InputError("part " + std::to_string(p) + " of node '" + node +
-                             "' is outside 0.." + std::to_string(doc.k - 1));
+            throw InputError("part " + std::to_string(p) + " of node '" + node + "' is outside 0.." +
+                             std::to_string(doc.k - 1));
         if (part[v] >= 0)
             throw InputError("node '" + node + "' has two parts");
         part[v] = static_cast<int>(p);

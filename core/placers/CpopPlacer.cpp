@@ -102,6 +102,9 @@ public:
 
 } // namespace
 
-std::unique_ptr<Placer> makeCpopPlacer() { return std::make_unique<CpopPlacer>(); }
+std::unique_ptr<Placer> makeCpopPlacer()
+{
+    return std::make_unique<CpopPlacer>();
+}
 
 } // namespace ps

@@ -176,15 +176,14 @@ FavouriteChildren favouriteChildren(const CostModel &costs, double timeLimitS, i
         const std::vector<int> nodes(order.begin() + static_cast<long>(w) * size,
                                      order.begin() + std::min<long>(n, static_cast<long>(w + 1) * size));
         const double left = timeLimitS - elapsed();
-        if (left > 0 && solveWindow(g, in, nodes, window, start, parentUsed, result.favouriteParent,
-                                    left / (windows - w)  * 2))
+        if (left > 0 &&
+            solveWindow(g, in, nodes, window, start, parentUsed, result.favouriteParent, left / (windows - w) * 2))
             ++solved;
         else
             largestEdgeRule(g, nodes, parentUsed, result.favouriteParent);
     }
     char text[240];
-    std::snprintf(text, sizeof text,
-                  "m-sct: favourite-child LP solved in %d of %d windows of up to %d ops (%.2f s)%s",
+    std::snprintf(text, sizeof text, "m-sct: favourite-child LP solved in %d of %d windows of up to %d ops (%.2f s)%s",
                   solved, windows, size, elapsed(),
                   solved < windows ? "; the other windows used the largest-edge rule" : "");
     result.note = text;

@@ -8,11 +8,9 @@
 
 namespace ps {
 
-FeasibilityTracker::FeasibilityTracker(const Graph &graph, const Cluster &cluster,
-                                       const Constraints &constraints)
-    : m_graph(graph), m_cluster(cluster), m_constraints(constraints),
-      m_used(cluster.deviceCount(), 0.0), m_groupMemory(constraints.groupCount(), 0.0),
-      m_groupDevice(constraints.groupCount(), -1)
+FeasibilityTracker::FeasibilityTracker(const Graph &graph, const Cluster &cluster, const Constraints &constraints)
+    : m_graph(graph), m_cluster(cluster), m_constraints(constraints), m_used(cluster.deviceCount(), 0.0),
+      m_groupMemory(constraints.groupCount(), 0.0), m_groupDevice(constraints.groupCount(), -1)
 {
     for (int g = 0; g < constraints.groupCount(); ++g)
         for (int v : constraints.groupMembers(g))
@@ -80,10 +78,10 @@ int FeasibilityTracker::fallbackDevice(int v)
                 best = d;
     }
     char text[256];
-    std::snprintf(text, sizeof text, "no device has room for node '%s' (needs %.4g bytes); "
+    std::snprintf(text, sizeof text,
+                  "no device has room for node '%s' (needs %.4g bytes); "
                   "placing it on '%s' overflows it by %.4g bytes",
-                  m_graph.id(v).c_str(), need(v), m_cluster.device(best).name.c_str(),
-                  need(v) - freeMemory(best));
+                  m_graph.id(v).c_str(), need(v), m_cluster.device(best).name.c_str(), need(v) - freeMemory(best));
     if (m_notes.size() < 20)
         m_notes.push_back(text);
     return best;

@@ -20,13 +20,14 @@ class HeftPlacer : public Placer
 public:
     HeftPlacer(std::string name, std::string description, ListScheduler::Options options)
         : m_name(std::move(name)), m_description(std::move(description)), m_options(options)
-    {
-    }
+    {}
 
     FamilyInfo info() const override
     {
-        return {m_name, m_description,
-                {linearTuned({"insertion", HyperParam::Type::Bool, 0, 1, 1, {}, "fill idle gaps between scheduled ops"})}};
+        return {
+            m_name,
+            m_description,
+            {linearTuned({"insertion", HyperParam::Type::Bool, 0, 1, 1, {}, "fill idle gaps between scheduled ops"})}};
     }
 
     PlacerOutput place(const PlacementProblem &pb, const ParamValues &params, const RunControl &control,
@@ -83,16 +84,18 @@ private:
 std::unique_ptr<Placer> makeHeftPlacer()
 {
     return std::make_unique<HeftPlacer>(
-        "heft", "HEFT: decreasing upward rank, earliest finish time with insertion (links assumed free), "
-                "memory-aware",
+        "heft",
+        "HEFT: decreasing upward rank, earliest finish time with insertion (links assumed free), "
+        "memory-aware",
         ListScheduler::Options{true, false, false});
 }
 
 std::unique_ptr<Placer> makeContentionHeftPlacer()
 {
     return std::make_unique<HeftPlacer>(
-        "heft-c", "contention-aware HEFT: every transfer booked on its link as the simulator queues it, "
-                  "ties to the faster device",
+        "heft-c",
+        "contention-aware HEFT: every transfer booked on its link as the simulator queues it, "
+        "ties to the faster device",
         ListScheduler::Options{true, true, true});
 }
 

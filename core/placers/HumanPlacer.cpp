@@ -173,8 +173,7 @@ Layout layerLayout(const PlacementProblem &pb, const std::vector<int> &scopeDevi
                 continue;
             for (int u : g.predecessors(v)) {
                 const int top = topOf(u);
-                if (scopeDevice[g.scopeIndex(u)] < 0 && !groupDevice.count(top) &&
-                    groupCost[top][bySpeed[0]] < small)
+                if (scopeDevice[g.scopeIndex(u)] < 0 && !groupDevice.count(top) && groupCost[top][bySpeed[0]] < small)
                     groupDevice[top] = layerDevice;
             }
         }
@@ -208,7 +207,12 @@ public:
                 "expert baseline: tries the obvious layouts (everything on the fastest device that holds it; "
                 "one numbered layer per device, encoder layer i with decoder layer i; contiguous chunks "
                 "balanced by compute over 2..k fast devices) and keeps the best by simulation",
-                {linearTuned({"layer_share", HyperParam::Type::Real, 0, 1, 0.25, {},
+                {linearTuned({"layer_share",
+                              HyperParam::Type::Real,
+                              0,
+                              1,
+                              0.25,
+                              {},
                               "least share of the compute inside numbered layers to try a layer-by-layer layout"})}};
     }
 
@@ -267,6 +271,9 @@ public:
 
 } // namespace
 
-std::unique_ptr<Placer> makeHumanPlacer() { return std::make_unique<HumanPlacer>(); }
+std::unique_ptr<Placer> makeHumanPlacer()
+{
+    return std::make_unique<HumanPlacer>();
+}
 
 } // namespace ps

@@ -11,8 +11,8 @@ double Timeline::earliest(double ready, double length, bool insertion) const
 {
     if (!insertion)
         return std::max(ready, end());
-    auto it = std::lower_bound(m_busy.begin(), m_busy.end(), ready,
-                               [](const Interval &i, double t) { return i.end <= t; });
+    auto it =
+        std::lower_bound(m_busy.begin(), m_busy.end(), ready, [](const Interval &i, double t) { return i.end <= t; });
     double candidate = ready;
     for (; it != m_busy.end(); ++it) {
         if (it->start >= candidate + length)
@@ -24,8 +24,8 @@ double Timeline::earliest(double ready, double length, bool insertion) const
 
 void Timeline::add(double start, double end)
 {
-    auto at = std::lower_bound(m_busy.begin(), m_busy.end(), start,
-                               [](const Interval &i, double t) { return i.start < t; });
+    auto at =
+        std::lower_bound(m_busy.begin(), m_busy.end(), start, [](const Interval &i, double t) { return i.start < t; });
     m_busy.insert(at, {start, end});
 }
 

@@ -29,13 +29,27 @@ public:
         return {"local-search",
                 "simulated annealing over single-node moves and swaps, judged by the simulator",
                 {{"evaluations", HyperParam::Type::Int, 1, 1e9, 2000, {}, "simulator runs at most"},
-                 logTuned({"initial_temperature", HyperParam::Type::Real, 1e-6, 0.1, 0.002, {},
+                 logTuned({"initial_temperature",
+                           HyperParam::Type::Real,
+                           1e-6,
+                           0.1,
+                           0.002,
+                           {},
                            "starting temperature as a share of the start's score"}),
-                 linearTuned({"swap_share", HyperParam::Type::Real, 0, 1, 0.3, {},
-                              "share of swaps among the moves"}),
-                 linearTuned({"critical_share", HyperParam::Type::Real, 0, 1, 0.5, {},
+                 linearTuned({"swap_share", HyperParam::Type::Real, 0, 1, 0.3, {}, "share of swaps among the moves"}),
+                 linearTuned({"critical_share",
+                              HyperParam::Type::Real,
+                              0,
+                              1,
+                              0.5,
+                              {},
                               "share of moves that pick a node on the critical path"}),
-                 linearTuned({"neighbour_share", HyperParam::Type::Real, 0, 1, 0.7, {},
+                 linearTuned({"neighbour_share",
+                              HyperParam::Type::Real,
+                              0,
+                              1,
+                              0.7,
+                              {},
                               "share of moves to the device of a predecessor or successor"})}};
     }
     bool refines() const override { return true; }
@@ -44,8 +58,8 @@ public:
                        const Placement *start) const override;
 };
 
-PlacerOutput LocalSearchPlacer::place(const PlacementProblem &pb, const ParamValues &params,
-                                      const RunControl &control, const Placement *start) const
+PlacerOutput LocalSearchPlacer::place(const PlacementProblem &pb, const ParamValues &params, const RunControl &control,
+                                      const Placement *start) const
 {
     const Graph &g = pb.graph;
     const Cluster &c = pb.cluster;
@@ -54,8 +68,8 @@ PlacerOutput LocalSearchPlacer::place(const PlacementProblem &pb, const ParamVal
     const auto t0 = std::chrono::steady_clock::now();
     // A time limit is a budget to use: without an evaluation cap set, the default cap yields to it.
     const bool capped = params.given("evaluations") || !std::isfinite(control.budget.timeLimitS);
-    const long long maxEvals = std::min<long long>(capped ? params.integer("evaluations") : LLONG_MAX,
-                                                   control.budget.maxEvaluations);
+    const long long maxEvals =
+        std::min<long long>(capped ? params.integer("evaluations") : LLONG_MAX, control.budget.maxEvaluations);
     std::mt19937_64 rng(control.seed);
     std::uniform_real_distribution<double> unit(0.0, 1.0);
 
@@ -118,9 +132,8 @@ PlacerOutput LocalSearchPlacer::place(const PlacementProblem &pb, const ParamVal
     auto lastReport = t0;
     std::vector<std::pair<int, int>> undo; // (node, old device)
     while (spent() < maxEvals && k > 1 && n > 0 && ++attempts <= maxAttempts) {
-        const double timeShare = std::isfinite(control.budget.timeLimitS)
-                                     ? elapsed() / std::max(1e-9, control.budget.timeLimitS)
-                                     : 0.0;
+        const double timeShare =
+            std::isfinite(control.budget.timeLimitS) ? elapsed() / std::max(1e-9, control.budget.timeLimitS) : 0.0;
         const double progress = std::max(double(spent()) / double(maxEvals), timeShare);
         if (progress >= 1 || control.cancelled())
             break;
@@ -226,6 +239,9 @@ PlacerOutput LocalSearchPlacer::place(const PlacementProblem &pb, const ParamVal
 
 } // namespace
 
-std::unique_ptr<Placer> makeLocalSearchPlacer() { return std::make_unique<LocalSearchPlacer>(); }
+std::unique_ptr<Placer> makeLocalSearchPlacer()
+{
+    return std::make_unique<LocalSearchPlacer>();
+}
 
 } // namespace ps

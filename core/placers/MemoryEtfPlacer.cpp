@@ -39,8 +39,8 @@ struct EtfVariant
 {
     const char *name;
     const char *description;
-    bool contention;  // book transfers, choose the device by earliest finish, faster ties
-    bool favourites;  // SCT favourite children
+    bool contention; // book transfers, choose the device by earliest finish, faster ties
+    bool favourites; // SCT favourite children
 };
 
 class MemoryEtfPlacer : public Placer
@@ -52,9 +52,19 @@ public:
     {
         FamilyInfo info{m_variant.name, m_variant.description, {}};
         if (m_variant.favourites) {
-            info.params.push_back({"lp_time_limit", HyperParam::Type::Real, 0.1, 3600, 10, {},
+            info.params.push_back({"lp_time_limit",
+                                   HyperParam::Type::Real,
+                                   0.1,
+                                   3600,
+                                   10,
+                                   {},
                                    "seconds for the favourite-child LP before the largest-edge rule"});
-            info.params.push_back({"lp_window", HyperParam::Type::Int, 10, 1e7, 1000, {},
+            info.params.push_back({"lp_window",
+                                   HyperParam::Type::Int,
+                                   10,
+                                   1e7,
+                                   1000,
+                                   {},
                                    "ops per LP window (a rolling horizon in topological order)"});
         }
         return info;
@@ -67,19 +77,18 @@ private:
     EtfVariant m_variant;
 };
 
-PlacerOutput MemoryEtfPlacer::place(const PlacementProblem &pb, const ParamValues &params,
-                                    const RunControl &control, const Placement *) const
+PlacerOutput MemoryEtfPlacer::place(const PlacementProblem &pb, const ParamValues &params, const RunControl &control,
+                                    const Placement *) const
 {
     const Graph &g = pb.graph;
     const int n = g.nodeCount(), k = pb.cluster.deviceCount();
-    ListScheduler scheduler(g, pb.cluster, pb.constraints,
-                            {false, m_variant.contention, m_variant.contention});
+    ListScheduler scheduler(g, pb.cluster, pb.constraints, {false, m_variant.contention, m_variant.contention});
     FeasibilityTracker &tracker = scheduler.tracker();
     PlacerOutput out;
     std::vector<int> favouriteParent(n, -1);
     if (m_variant.favourites) {
-        FavouriteChildren f = favouriteChildren(scheduler.costs(), params.number("lp_time_limit"),
-                                                params.integer("lp_window"));
+        FavouriteChildren f =
+            favouriteChildren(scheduler.costs(), params.number("lp_time_limit"), params.integer("lp_window"));
         favouriteParent = std::move(f.favouriteParent);
         out.notes.push_back(f.note);
     }
@@ -99,8 +108,8 @@ PlacerOutput MemoryEtfPlacer::place(const PlacementProblem &pb, const ParamValue
         const bool toParent = parent >= 0 && tracker.fits(v, device[parent]);
         for (int d = 0; d < k; ++d)
             if (toParent ? d == device[parent] : tracker.fits(v, d)) {
-                heaps[d].push({scheduler.costs().dataReady(v, d, device.data(), scheduler.finishes().data()),
-                               g.rank(v), v});
+                heaps[d].push(
+                    {scheduler.costs().dataReady(v, d, device.data(), scheduler.finishes().data()), g.rank(v), v});
                 ++heapsHolding[v];
             }
         if (heapsHolding[v] == 0)
@@ -181,23 +190,26 @@ PlacerOutput MemoryEtfPlacer::place(const PlacementProblem &pb, const ParamValue
 
 std::unique_ptr<Placer> makeMemoryEtfPlacer()
 {
-    return std::make_unique<MemoryEtfPlacer>(EtfVariant{
-        "m-etf", "Baechi m-ETF: the ready (op, device) pair with the earliest start, among devices "
-                 "with memory left", false, false});
+    return std::make_unique<MemoryEtfPlacer>(
+        EtfVariant{"m-etf",
+                   "Baechi m-ETF: the ready (op, device) pair with the earliest start, among devices "
+                   "with memory left",
+                   false, false});
 }
 
 std::unique_ptr<Placer> makeMemorySctPlacer()
 {
     return std::make_unique<MemoryEtfPlacer>(EtfVariant{
-        "m-sct", "Baechi m-SCT: m-ETF keeping each op's LP-chosen favourite child on its device",
-        false, true});
+        "m-sct", "Baechi m-SCT: m-ETF keeping each op's LP-chosen favourite child on its device", false, true});
 }
 
 std::unique_ptr<Placer> makeContentionEtfPlacer()
 {
-    return std::make_unique<MemoryEtfPlacer>(EtfVariant{
-        "m-etf-c", "contention-aware m-ETF: earliest-start op on its earliest-finish device, "
-                   "transfers booked on links, ties to the faster device", true, false});
+    return std::make_unique<MemoryEtfPlacer>(
+        EtfVariant{"m-etf-c",
+                   "contention-aware m-ETF: earliest-start op on its earliest-finish device, "
+                   "transfers booked on links, ties to the faster device",
+                   true, false});
 }
 
 } // namespace ps

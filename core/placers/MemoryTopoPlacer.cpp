@@ -32,7 +32,7 @@ public:
         std::vector<double> cap(k);
         for (int d = 0; d < k; ++d)
             cap[d] = std::min(c.device(d).memoryBytes, g.totalMemBytes() * (1 + params.number("slack")) *
-                                                             c.device(d).flopsPerS / c.totalFlopsPerS());
+                                                           c.device(d).flopsPerS / c.totalFlopsPerS());
         FeasibilityTracker tracker(g, c, pb.constraints);
         std::vector<double> filled(k, 0.0);
         std::vector<int> device(g.nodeCount());
@@ -54,6 +54,9 @@ public:
 
 } // namespace
 
-std::unique_ptr<Placer> makeMemoryTopoPlacer() { return std::make_unique<MemoryTopoPlacer>(); }
+std::unique_ptr<Placer> makeMemoryTopoPlacer()
+{
+    return std::make_unique<MemoryTopoPlacer>();
+}
 
 } // namespace ps

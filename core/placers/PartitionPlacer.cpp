@@ -20,15 +20,14 @@ class PartitionPlacer : public Placer
 public:
     PartitionPlacer(std::string partitioner, std::string description)
         : m_partitioner(std::move(partitioner)), m_description(std::move(description))
-    {
-    }
+    {}
 
     FamilyInfo info() const override
     {
         FamilyInfo info = family()->info();
         info.description = m_description;
-        info.params.push_back(logTuned({"imbalance", HyperParam::Type::Real, 1, 10, 1.03, {},
-                                         "largest part over its target share allowed"}));
+        info.params.push_back(logTuned(
+            {"imbalance", HyperParam::Type::Real, 1, 10, 1.03, {}, "largest part over its target share allowed"}));
         return info;
     }
 
@@ -76,9 +75,9 @@ std::unique_ptr<Placer> makeMetisPlacer()
 
 std::unique_ptr<Placer> makeSpectralPlacer()
 {
-    return std::make_unique<PartitionPlacer>(
-        "spectral", "spectral partition (oASIS Nystrom embedding, balanced k-means) sized to "
-                    "device speed, part i on device i");
+    return std::make_unique<PartitionPlacer>("spectral",
+                                             "spectral partition (oASIS Nystrom embedding, balanced k-means) sized to "
+                                             "device speed, part i on device i");
 }
 
 void checkRunSpec(const std::string &spec, const std::vector<std::string> &params)
@@ -98,14 +97,14 @@ PlacerResult runPartitionerAsPlacer(const std::string &partitioner, const Placem
     const Graph &g = problem.graph;
     const Cluster &c = problem.cluster;
     const int k = std::min(c.deviceCount(), std::max(1, g.nodeCount()));
-    const Partition part = runPartitioner(PartitionerRegistry::builtin(), partitioner,
-                                          {g, std::max(2, k), 1.03, {}, {}}, params, control);
+    const Partition part =
+        runPartitioner(PartitionerRegistry::builtin(), partitioner, {g, std::max(2, k), 1.03, {}, {}}, params, control);
     std::vector<int> devices(part.parts().begin(), part.parts().end());
     for (int &d : devices)
         d = std::min(d, c.deviceCount() - 1);
     Simulator sim(g, c);
-    PlacerResult r = judgePlacement(problem, sim, ObjectiveJudge(g, c, problem.constraints, problem.objective),
-                                    std::move(devices));
+    PlacerResult r =
+        judgePlacement(problem, sim, ObjectiveJudge(g, c, problem.constraints, problem.objective), std::move(devices));
     r.evaluations = sim.evaluations();
     stampProvenance(r, partitioner, params, control.seed, problem,
                     std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());

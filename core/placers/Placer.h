@@ -41,8 +41,8 @@ public:
     // Refiners improve a given placement (local search); others build one from scratch.
     virtual bool refines() const { return false; }
     // `start` is the placement to refine (refiners only; never null for them).
-    virtual PlacerOutput place(const PlacementProblem &problem, const ParamValues &params,
-                               const RunControl &control, const Placement *start) const = 0;
+    virtual PlacerOutput place(const PlacementProblem &problem, const ParamValues &params, const RunControl &control,
+                               const Placement *start) const = 0;
 };
 
 // A judged run with its provenance: what ran (spec, hyperparameters, seed) and what it spent.

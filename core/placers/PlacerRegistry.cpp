@@ -35,7 +35,10 @@ PlacerRegistry &globalPlacers()
 }
 } // namespace
 
-const PlacerRegistry &PlacerRegistry::builtin() { return globalPlacers(); }
+const PlacerRegistry &PlacerRegistry::builtin()
+{
+    return globalPlacers();
+}
 
 void PlacerRegistry::addFamily(std::unique_ptr<Placer> family)
 {
@@ -104,9 +107,8 @@ void checkPlacerSpec(const PlacerRegistry &registry, const std::string &spec, co
     checkedStages(registry, spec, params);
 }
 
-PlacerResult runPlacer(const PlacerRegistry &registry, const std::string &spec,
-                       const PlacementProblem &problem, const std::vector<std::string> &params,
-                       const RunControl &control, const Placement *start)
+PlacerResult runPlacer(const PlacerRegistry &registry, const std::string &spec, const PlacementProblem &problem,
+                       const std::vector<std::string> &params, const RunControl &control, const Placement *start)
 {
     const auto t0 = std::chrono::steady_clock::now();
     std::vector<const Placer *> stages = checkedStages(registry, spec, params);
@@ -115,8 +117,8 @@ PlacerResult runPlacer(const PlacerRegistry &registry, const std::string &spec,
     if (problem.graph.nodeCount() == 0)
         throw InputError("the graph has no nodes to place");
     if (start && start->nodeCount() != problem.graph.nodeCount())
-        throw InputError("the placement to refine has " + std::to_string(start->nodeCount()) +
-                         " nodes, the graph " + std::to_string(problem.graph.nodeCount()));
+        throw InputError("the placement to refine has " + std::to_string(start->nodeCount()) + " nodes, the graph " +
+                         std::to_string(problem.graph.nodeCount()));
 
     Simulator sim(problem.graph, problem.cluster);
     const ObjectiveJudge judge(problem.graph, problem.cluster, problem.constraints, problem.objective);
@@ -164,7 +166,8 @@ PlacerResult runPlacer(const PlacerRegistry &registry, const std::string &spec,
 
 const std::vector<std::string> &fastPlacers()
 {
-    static const std::vector<std::string> names = {"human", "heft", "heft-c", "m-etf", "m-etf-c", "cpop", "m-topo", "single"};
+    static const std::vector<std::string> names = {"human",   "heft", "heft-c", "m-etf",
+                                                   "m-etf-c", "cpop", "m-topo", "single"};
     return names;
 }
 

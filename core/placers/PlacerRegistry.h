@@ -27,9 +27,9 @@ public:
 // judged by the simulator under the problem's objective; it replaces the result only if it is
 // not less feasible and its score did not grow. The time and evaluation budgets hold from the
 // first instruction; the result counts every simulator run, the judgements included.
-PlacerResult runPlacer(const PlacerRegistry &registry, const std::string &spec,
-                       const PlacementProblem &problem, const std::vector<std::string> &params,
-                       const RunControl &control, const Placement *start = nullptr);
+PlacerResult runPlacer(const PlacerRegistry &registry, const std::string &spec, const PlacementProblem &problem,
+                       const std::vector<std::string> &params, const RunControl &control,
+                       const Placement *start = nullptr);
 
 // Checks a run before it starts (the Models dock, `--run`): every stage of `spec` names a placer
 // (or the whole spec a partitioner, run as a placer), and every "key=value" belongs to a stage

@@ -74,7 +74,13 @@ public:
 
 } // namespace
 
-std::unique_ptr<Placer> makeSinglePlacer() { return std::make_unique<SinglePlacer>(); }
-std::unique_ptr<Placer> makeRoundRobinPlacer() { return std::make_unique<RoundRobinPlacer>(); }
+std::unique_ptr<Placer> makeSinglePlacer()
+{
+    return std::make_unique<SinglePlacer>();
+}
+std::unique_ptr<Placer> makeRoundRobinPlacer()
+{
+    return std::make_unique<RoundRobinPlacer>();
+}
 
 } // namespace ps

@@ -60,8 +60,8 @@ Objective Objective::parse(const std::string &text)
             continue;
         const size_t eq = item.find('=');
         const std::string key = item.substr(0, eq);
-        const WeightName *w = std::find_if(std::begin(kWeights), std::end(kWeights),
-                                           [&](const WeightName &n) { return key == n.name; });
+        const WeightName *w =
+            std::find_if(std::begin(kWeights), std::end(kWeights), [&](const WeightName &n) { return key == n.name; });
         if (w == std::end(kWeights))
             throw InputError("unknown objective weight '" + key +
                              "' (known: makespan, bytes, memory, balance, preference)");
@@ -104,8 +104,8 @@ double objectiveScore(const Objective &o, const ObjectiveTerms &t)
 
 ObjectiveJudge::ObjectiveJudge(const Graph &graph, const Cluster &cluster, const Constraints &constraints,
                                const Objective &objective)
-    : m_graph(graph), m_cluster(cluster), m_constraints(constraints), m_objective(objective),
-      m_cost(graph, cluster), m_bound(computeLowerBound(graph, cluster).bound)
+    : m_graph(graph), m_cluster(cluster), m_constraints(constraints), m_objective(objective), m_cost(graph, cluster),
+      m_bound(computeLowerBound(graph, cluster).bound)
 {
     const Preferences &p = m_objective.preferences;
     for (const auto &[v, d] : p.preferDevice)
@@ -114,7 +114,10 @@ ObjectiveJudge::ObjectiveJudge(const Graph &graph, const Cluster &cluster, const
         m_preferenceTotal += group.size() > 1 ? 1 : 0;
 }
 
-double ObjectiveJudge::computeTime(int v, int d) const { return m_cost.compute(v, d); }
+double ObjectiveJudge::computeTime(int v, int d) const
+{
+    return m_cost.compute(v, d);
+}
 
 std::vector<double> ObjectiveJudge::busyTime(const std::vector<int> &devices) const
 {

@@ -49,15 +49,15 @@ struct Objective
 // The raw terms of one placement's score.
 struct ObjectiveTerms
 {
-    double makespan = 0;        // s
-    double overflowFactor = 1;  // spec section 6's memory penalty factor (1 when memory fits)
-    double communication = 0;   // moved bytes x mean inverse bandwidth (s)
+    double makespan = 0;       // s
+    double overflowFactor = 1; // spec section 6's memory penalty factor (1 when memory fits)
+    double communication = 0;  // moved bytes x mean inverse bandwidth (s)
     double movedBytes = 0;
-    double peakMemoryShare = 0; // max over devices of memory / capacity
-    double imbalance = 0;       // max busy - mean busy (s)
+    double peakMemoryShare = 0;   // max over devices of memory / capacity
+    double imbalance = 0;         // max busy - mean busy (s)
     double preferencePenalty = 0; // weighted share of broken preferences, 0..1
-    double bound = 0;           // the makespan lower bound (s)
-    bool feasible = true;       // memory fits, pins (the graph's and the person's) and groups hold
+    double bound = 0;             // the makespan lower bound (s)
+    bool feasible = true;         // memory fits, pins (the graph's and the person's) and groups hold
 };
 
 double objectiveScore(const Objective &objective, const ObjectiveTerms &terms);

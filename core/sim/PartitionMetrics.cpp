@@ -34,8 +34,8 @@ UndirectedGraph undirectedView(const Graph &g)
             view.edges[it->second].weight += bytes[i];
         }
     }
-    bool allZeroEdges = std::all_of(view.edges.begin(), view.edges.end(),
-                                    [](const UndirectedGraph::Edge &e) { return e.weight == 0; });
+    bool allZeroEdges =
+        std::all_of(view.edges.begin(), view.edges.end(), [](const UndirectedGraph::Edge &e) { return e.weight == 0; });
     if (allZeroEdges)
         for (auto &e : view.edges)
             e.weight = 1.0;

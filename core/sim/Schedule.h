@@ -7,8 +7,8 @@ namespace ps {
 
 struct Transfer
 {
-    int producer;     // node whose output moves
-    int src, dst;     // devices (the link src -> dst)
+    int producer; // node whose output moves
+    int src, dst; // devices (the link src -> dst)
     double start, end;
     double bytes;
 };
@@ -36,8 +36,8 @@ struct Schedule
     bool feasible = true;
     std::vector<std::string> violations; // "memory:DEV", "pin:NODE", "colocate:GROUP"
 
-    std::vector<double> busy;   // per device, summed in the order ops start
-    std::vector<double> memory; // per device, summed in node file order
+    std::vector<double> busy;          // per device, summed in the order ops start
+    std::vector<double> memory;        // per device, summed in node file order
     std::vector<double> start, finish; // per op
     std::vector<Transfer> transfers;   // in the order they were issued
     double movedBytes = 0;

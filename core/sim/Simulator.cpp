@@ -33,8 +33,7 @@ struct Event
 
     static uint64_t pack(int kind, int rank, int device)
     {
-        return static_cast<uint64_t>(kind) << 51 | static_cast<uint64_t>(rank) << 20 |
-               static_cast<uint64_t>(device);
+        return static_cast<uint64_t>(kind) << 51 | static_cast<uint64_t>(rank) << 20 | static_cast<uint64_t>(device);
     }
     int kind() const { return static_cast<int>(key >> 51); }
     int rank() const { return static_cast<int>((key >> 20) & 0x7fffffff); }
@@ -54,10 +53,7 @@ inline unsigned __int128 orderOf(double time, uint64_t key)
 // Queue order: the smallest (time, kind, rank, device) first.
 struct EventBefore
 {
-    bool operator()(const Event &a, const Event &b) const
-    {
-        return orderOf(a.time, a.key) < orderOf(b.time, b.key);
-    }
+    bool operator()(const Event &a, const Event &b) const { return orderOf(a.time, a.key) < orderOf(b.time, b.key); }
 };
 
 struct Arrival
@@ -91,8 +87,7 @@ struct ReadyBefore
 {
     bool operator()(const ReadyOp &a, const ReadyOp &b) const
     {
-        return orderOf(a.ready, static_cast<uint64_t>(a.rank)) <
-               orderOf(b.ready, static_cast<uint64_t>(b.rank));
+        return orderOf(a.ready, static_cast<uint64_t>(a.rank)) < orderOf(b.ready, static_cast<uint64_t>(b.rank));
     }
 };
 
@@ -189,12 +184,10 @@ struct Simulator::Impl
 
     // Recording, only for simulate(): causes for the critical path.
     Schedule *record = nullptr;
-    std::vector<int> readyCauseOp, readyCauseTransfer, previousOnDevice, lastOnDevice,
-        previousOnLink, lastOnLink;
+    std::vector<int> readyCauseOp, readyCauseTransfer, previousOnDevice, lastOnDevice, previousOnLink, lastOnLink;
 
     Impl(const Graph &g, const Cluster &c)
-        : graph(g), cluster(c), costs(g, c), n(g.nodeCount()), k(c.deviceCount()),
-          order(g.topologicalOrder().data())
+        : graph(g), cluster(c), costs(g, c), n(g.nodeCount()), k(c.deviceCount()), order(g.topologicalOrder().data())
     {
         comp.resize(n);
         state.resize(n);
@@ -411,8 +404,7 @@ struct Simulator::Impl
 
     void takeSnapshot(double t)
     {
-        Snapshot s{t, state, busy, linkFree, idle, {}, events.items(), {}, movedBytes, latestFinish,
-                   transferCount};
+        Snapshot s{t, state, busy, linkFree, idle, {}, events.items(), {}, movedBytes, latestFinish, transferCount};
         for (ReadyQueue &q : ready)
             s.ready.push_back(q.items());
         for (const LinkQueue &q : links)
@@ -496,46 +488,56 @@ struct Simulator::Impl
     std::vector<double> baseFinish, *finishLog = nullptr; // finish times of the base run
 };
 
-Simulator::Simulator(const Graph &graph, const Cluster &cluster)
-    : m_impl(std::make_unique<Impl>(graph, cluster))
-{
-}
+Simulator::Simulator(const Graph &graph, const Cluster &cluster) : m_impl(std::make_unique<Impl>(graph, cluster)) {}
 
 Simulator::~Simulator() = default;
 
-long long Simulator::evaluations() const { return m_impl->evaluations; }
-double Simulator::lastMovedBytes() const { return m_impl->movedBytes; }
+long long Simulator::evaluations() const
+{
+    return m_impl->evaluations;
+}
+double Simulator::lastMovedBytes() const
+{
+    return m_impl->movedBytes;
+}
 
 double Simulator::setIncrementalBase(const std::vector<int> &deviceOfNode, int snapshots)
 {
     return m_impl->setBase(deviceOfNode, snapshots);
 }
 
-double Simulator::makespanChanged(const std::vector<int> &deviceOfNode, const std::vector<int> &changed,
-                                  double cutoff)
+double Simulator::makespanChanged(const std::vector<int> &deviceOfNode, const std::vector<int> &changed, double cutoff)
 {
     return m_impl->runChanged(deviceOfNode, changed, cutoff);
 }
-const Graph &Simulator::graph() const { return m_impl->graph; }
-const Cluster &Simulator::cluster() const { return m_impl->cluster; }
+const Graph &Simulator::graph() const
+{
+    return m_impl->graph;
+}
+const Cluster &Simulator::cluster() const
+{
+    return m_impl->cluster;
+}
 
 double Simulator::makespan(const std::vector<int> &deviceOfNode, double cutoff)
 {
     return m_impl->run(deviceOfNode.data(), cutoff);
 }
 
-Schedule Simulator::simulate(const Placement &placement) { return simulate(placement.devices()); }
+Schedule Simulator::simulate(const Placement &placement)
+{
+    return simulate(placement.devices());
+}
 
 Schedule Simulator::simulate(const std::vector<int> &deviceOfNode)
 {
     Impl &s = *m_impl;
     if (static_cast<int>(deviceOfNode.size()) != s.n)
-        throw InputError("the placement has " + std::to_string(deviceOfNode.size()) +
-                         " nodes, the graph " + std::to_string(s.n));
+        throw InputError("the placement has " + std::to_string(deviceOfNode.size()) + " nodes, the graph " +
+                         std::to_string(s.n));
     for (int d : deviceOfNode)
         if (d < 0 || d >= s.k)
-            throw InputError("the placement names device " + std::to_string(d) + " of " +
-                             std::to_string(s.k));
+            throw InputError("the placement names device " + std::to_string(d) + " of " + std::to_string(s.k));
     Schedule out;
     out.start.assign(s.n, 0.0);
     out.finish.assign(s.n, 0.0);
@@ -625,8 +627,7 @@ LowerBound computeLowerBound(const Graph &graph, const Cluster &cluster)
     return lb;
 }
 
-std::vector<double> memoryUsage(const Graph &graph, const Cluster &cluster,
-                                const std::vector<int> &deviceOfNode)
+std::vector<double> memoryUsage(const Graph &graph, const Cluster &cluster, const std::vector<int> &deviceOfNode)
 {
     std::vector<double> usage(cluster.deviceCount(), 0.0);
     for (int v = 0; v < graph.nodeCount(); ++v)
@@ -635,8 +636,7 @@ std::vector<double> memoryUsage(const Graph &graph, const Cluster &cluster,
 }
 
 std::vector<std::string> constraintViolations(const Graph &graph, const Cluster &cluster,
-                                              const std::vector<int> &deviceOfNode,
-                                              const std::vector<double> &usage)
+                                              const std::vector<int> &deviceOfNode, const std::vector<double> &usage)
 {
     return constraintViolations(graph, cluster, Constraints::fromGraph(graph, cluster), deviceOfNode, usage);
 }

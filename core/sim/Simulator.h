@@ -25,8 +25,7 @@ public:
     // Makespan only; nothing is recorded and nothing allocated. With a cutoff the run stops as
     // soon as some op finishes later than it and returns +infinity ("bounded re-simulation":
     // local search rejects most moves long before their schedule ends).
-    double makespan(const std::vector<int> &deviceOfNode,
-                    double cutoff = std::numeric_limits<double>::infinity());
+    double makespan(const std::vector<int> &deviceOfNode, double cutoff = std::numeric_limits<double>::infinity());
 
     // Incremental evaluation of moves: a base placement is simulated once with snapshots of
     // its state; a placement that differs from it only in `changed` nodes then resumes from the
@@ -59,11 +58,9 @@ private:
 // Spec section 7: the same for every placement, so computed once per graph and cluster.
 LowerBound computeLowerBound(const Graph &graph, const Cluster &cluster);
 // Spec section 6: memory per device (file order), then violations in the spec's order.
-std::vector<double> memoryUsage(const Graph &graph, const Cluster &cluster,
-                                const std::vector<int> &deviceOfNode);
+std::vector<double> memoryUsage(const Graph &graph, const Cluster &cluster, const std::vector<int> &deviceOfNode);
 std::vector<std::string> constraintViolations(const Graph &graph, const Cluster &cluster,
-                                              const std::vector<int> &deviceOfNode,
-                                              const std::vector<double> &usage);
+                                              const std::vector<int> &deviceOfNode, const std::vector<double> &usage);
 // Spec section 6: makespan x (1 + 10 x total overflow / total memory), for learners' rewards.
 double penalizedMakespan(double makespan, const Cluster &cluster, const std::vector<double> &usage);
 

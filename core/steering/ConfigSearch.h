@@ -39,7 +39,7 @@ public:
     std::vector<double> propose(int dimension, std::mt19937_64 &rng, bool guided) const;
     bool predictorFitted() const { return !m_weights.empty(); }
 
-    static constexpr double kRegionRadius = 0.3;   // in unit-cube distance per sqrt(dimension)
+    static constexpr double kRegionRadius = 0.3; // in unit-cube distance per sqrt(dimension)
     static constexpr double kExplorationWeight = 0.5;
     static constexpr int kCandidatePoints = 96;
 

@@ -13,8 +13,7 @@
 
 namespace ps {
 
-std::vector<int> alignDevices(const Cluster &cluster, const std::vector<int> &reference,
-                              const std::vector<int> &member)
+std::vector<int> alignDevices(const Cluster &cluster, const std::vector<int> &reference, const std::vector<int> &member)
 {
     const int k = cluster.deviceCount();
     if (k > 256) // the greedy matching is cubic in the device count
@@ -78,8 +77,7 @@ std::vector<int> weightedVote(const std::vector<std::vector<int>> &members, cons
     return out;
 }
 
-bool repairMemory(const Graph &graph, const Cluster &cluster, const Constraints &constraints,
-                  std::vector<int> &devices)
+bool repairMemory(const Graph &graph, const Cluster &cluster, const Constraints &constraints, std::vector<int> &devices)
 {
     const int k = cluster.deviceCount();
     std::vector<double> use = memoryUsage(graph, cluster, devices);
@@ -147,8 +145,8 @@ EnsembleResult SteeringSession::ensemble(int size, long long evaluations, const 
     rc.cancel = control.cancel;
     rc.progress = control.progress;
     const Placement start(voted);
-    const PlacerResult refined = runPlacer(m_registry, "local-search", problem,
-                                           {"evaluations=" + std::to_string(r.budget)}, rc, &start);
+    const PlacerResult refined =
+        runPlacer(m_registry, "local-search", problem, {"evaluations=" + std::to_string(r.budget)}, rc, &start);
     r.devices = refined.placement.devices();
     r.terms = refined.terms;
     r.score = refined.score;

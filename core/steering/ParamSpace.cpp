@@ -33,8 +33,8 @@ ParamSpace::ParamSpace(const PlacerRegistry &registry, const std::string &spec)
         if (plus == std::string::npos)
             plus = spec.size();
         for (const HyperParam &h : registry.require(spec.substr(pos, plus - pos), "model").info().params) {
-            const bool seen = std::any_of(m_params.begin(), m_params.end(),
-                                          [&](const HyperParam &p) { return p.name == h.name; });
+            const bool seen =
+                std::any_of(m_params.begin(), m_params.end(), [&](const HyperParam &p) { return p.name == h.name; });
             if (h.tunable() && !seen && h.type != HyperParam::Type::Text)
                 m_params.push_back(h);
         }
@@ -47,12 +47,9 @@ double ParamSpace::value(int i, double x) const
     const HyperParam &h = m_params[i];
     x = std::clamp(x, 0.0, 1.0);
     switch (h.type) {
-    case HyperParam::Type::Bool:
-        return x >= 0.5 ? 1 : 0;
-    case HyperParam::Type::Choice:
-        return std::min<double>(std::floor(x * h.choices.size()), h.choices.size() - 1.0);
-    default:
-        break;
+    case HyperParam::Type::Bool: return x >= 0.5 ? 1 : 0;
+    case HyperParam::Type::Choice: return std::min<double>(std::floor(x * h.choices.size()), h.choices.size() - 1.0);
+    default: break;
     }
     double v;
     if (onLogScale(h)) {
@@ -79,7 +76,8 @@ std::vector<double> ParamSpace::defaults() const
         else if (onLogScale(h)) {
             double lo, hi;
             logRange(h, lo, hi);
-            x.push_back(std::clamp((std::log(std::max(d, lo)) - std::log(lo)) / (std::log(hi) - std::log(lo)), 0.0, 1.0));
+            x.push_back(
+                std::clamp((std::log(std::max(d, lo)) - std::log(lo)) / (std::log(hi) - std::log(lo)), 0.0, 1.0));
         } else
             x.push_back(h.max > h.min ? (d - h.min) / (h.max - h.min) : 0.0);
     }

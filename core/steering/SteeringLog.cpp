@@ -18,10 +18,14 @@ namespace {
 
 Json termsJson(const ObjectiveTerms &t)
 {
-    return Json{{"makespan_s", t.makespan},         {"overflow_factor", t.overflowFactor},
-                {"communication_s", t.communication}, {"moved_bytes", t.movedBytes},
-                {"peak_memory_share", t.peakMemoryShare}, {"imbalance_s", t.imbalance},
-                {"preference_penalty", t.preferencePenalty}, {"bound_s", t.bound},
+    return Json{{"makespan_s", t.makespan},
+                {"overflow_factor", t.overflowFactor},
+                {"communication_s", t.communication},
+                {"moved_bytes", t.movedBytes},
+                {"peak_memory_share", t.peakMemoryShare},
+                {"imbalance_s", t.imbalance},
+                {"preference_penalty", t.preferencePenalty},
+                {"bound_s", t.bound},
                 {"feasible", t.feasible}};
 }
 
@@ -123,9 +127,9 @@ FeedbackText feedbackFrom(const Json &j, const std::string &where)
     if (!j.is_object())
         throw InputError(where + ": each feedback entry must be a JSON object");
     FeedbackText f;
-    static const char *const known[] = {"round",          "objective",    "pins",   "prefer",
-                                        "together",       "important",    "unimportant", "drop_together",
-                                        "family_weights", "accept",       "reject", "clear_verdict"};
+    static const char *const known[] = {"round",          "objective", "pins",        "prefer",
+                                        "together",       "important", "unimportant", "drop_together",
+                                        "family_weights", "accept",    "reject",      "clear_verdict"};
     for (const auto &item : j.items())
         if (std::find(std::begin(known), std::end(known), item.key()) == std::end(known))
             throw InputError(where + ": unknown feedback key '" + item.key() +
@@ -273,8 +277,7 @@ SteeringFeedback resolveFeedback(const FeedbackText &t, const Graph &graph, cons
             const int id = std::stoi(text, &used);
             if (used == text.size())
                 return id;
-        } catch (const std::exception &) {
-        }
+        } catch (const std::exception &) {}
         throw InputError(source + ": candidate '" + text + "' must be an id or \"best\"");
     };
     for (const std::string &id : t.accept)
@@ -291,9 +294,13 @@ std::string steeringLogJson(const SteeringSession &session, const Graph &graph, 
 {
     const SteeringSettings &s = session.settings();
     Json j{{"format", "steering-log"}, {"version", 1}, {"graph", graph.name()}, {"cluster", cluster.name()}};
-    j["settings"] = Json{{"seed", s.seed},       {"per_round", s.perRound},
-                         {"round_evaluations", s.roundEvaluations}, {"families", s.families},
-                         {"threads", s.threads}, {"guided", s.guided}, {"exploration", s.exploration}};
+    j["settings"] = Json{{"seed", s.seed},
+                         {"per_round", s.perRound},
+                         {"round_evaluations", s.roundEvaluations},
+                         {"families", s.families},
+                         {"threads", s.threads},
+                         {"guided", s.guided},
+                         {"exploration", s.exploration}};
     j["objective"] = session.objective().weightsText();
     j["evaluations"] = session.evaluationsSpent();
     Json devices = Json::array();
@@ -308,12 +315,12 @@ std::string steeringLogJson(const SteeringSession &session, const Graph &graph, 
                           {"budget", r.budget},
                           {"evaluations", r.evaluations}});
     j["rounds"] = rounds;
-    j["pending"] = feedbackList(session.pendingFeedback(), static_cast<int>(session.rounds().size()) + 1, graph,
-                                cluster);
+    j["pending"] =
+        feedbackList(session.pendingFeedback(), static_cast<int>(session.rounds().size()) + 1, graph, cluster);
     Json candidates = Json::array();
     for (const Candidate &c : session.candidates()) {
-        Json cj{{"id", c.id},       {"round", c.round}, {"arm", c.arm},   {"spec", c.spec},
-                {"params", c.params}, {"x", c.x},       {"seed", c.seed}, {"refines", c.refines}};
+        Json cj{{"id", c.id},         {"round", c.round}, {"arm", c.arm},   {"spec", c.spec},
+                {"params", c.params}, {"x", c.x},         {"seed", c.seed}, {"refines", c.refines}};
         if (!c.error.empty()) {
             cj["error"] = c.error;
         } else {
@@ -332,13 +339,11 @@ std::string steeringLogJson(const SteeringSession &session, const Graph &graph, 
     j["candidates"] = candidates;
     j["ranking"] = session.ranking();
     if (ensemble)
-        j["ensemble"] = Json{{"members", ensemble->members},
-                             {"score", ensemble->score},
-                             {"terms", termsJson(ensemble->terms)},
-                             {"budget", ensemble->budget},
-                             {"evaluations", ensemble->evaluations},
-                             {"unanimous_share", ensemble->agreementWithMembers},
-                             {"placement", ensemble->devices}};
+        j["ensemble"] =
+            Json{{"members", ensemble->members},         {"score", ensemble->score},
+                 {"terms", termsJson(ensemble->terms)},  {"budget", ensemble->budget},
+                 {"evaluations", ensemble->evaluations}, {"unanimous_share", ensemble->agreementWithMembers},
+                 {"placement", ensemble->devices}};
     return j.dump(1) + "\n";
 }
 
@@ -396,7 +401,7 @@ SteeringLogDoc parseSteeringLog(const std::string &text, const std::string &sour
                 c.evaluations = cj.at("evaluations").get<long long>();
                 c.wallS = cj.at("wall_s").get<double>();
                 const std::string v = cj.at("verdict").get<std::string>();
-                c.verdict = v == "accepted" ? Candidate::Verdict::Accepted
+                c.verdict = v == "accepted"   ? Candidate::Verdict::Accepted
                             : v == "rejected" ? Candidate::Verdict::Rejected
                                               : Candidate::Verdict::None;
                 c.devices = cj.at("placement").get<std::vector<int>>();
@@ -421,6 +426,9 @@ SteeringLogDoc parseSteeringLog(const std::string &text, const std::string &sour
     return doc;
 }
 
-SteeringLogDoc readSteeringLog(const std::string &path) { return parseSteeringLog(readFileBytes(path), path); }
+SteeringLogDoc readSteeringLog(const std::string &path)
+{
+    return parseSteeringLog(readFileBytes(path), path);
+}
 
 } // namespace ps

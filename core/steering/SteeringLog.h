@@ -20,8 +20,8 @@ class SteeringSession;
 // when the feedback is applied).
 struct FeedbackText
 {
-    int round = 0; // the round it precedes (1: before the first)
-    std::string objective; // "bytes=0.5,..." (empty: unchanged)
+    int round = 0;                                                 // the round it precedes (1: before the first)
+    std::string objective;                                         // "bytes=0.5,..." (empty: unchanged)
     std::vector<std::pair<std::string, std::string>> pins, prefer; // node -> device ("" removes)
     std::vector<std::vector<std::string>> together;
     std::vector<std::string> important, unimportant;
@@ -34,9 +34,9 @@ struct SteeringLogDoc
 {
     std::string graphName, clusterName;
     SteeringSettings settings;
-    std::string objective;                  // the final weights
-    std::vector<std::string> deviceNames;   // the cluster's, in order (placements index them)
-    std::vector<FeedbackText> feedback;     // in the order given, each with its round
+    std::string objective;                // the final weights
+    std::vector<std::string> deviceNames; // the cluster's, in order (placements index them)
+    std::vector<FeedbackText> feedback;   // in the order given, each with its round
     std::vector<std::vector<int>> roundCandidates;
     std::vector<long long> roundBudgets;
     std::vector<Candidate> candidates;

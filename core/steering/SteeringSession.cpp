@@ -97,10 +97,10 @@ SteeringSession::SteeringSession(const Graph &graph, const Cluster &cluster, con
         arm.searches = hasStage(name, "local-search");
         for (size_t pos = 0; pos != std::string::npos;) {
             const size_t plus = name.find('+', pos);
-            arm.trains = arm.trains ||
-                         registry.require(name.substr(pos, plus == std::string::npos ? plus : plus - pos), "model")
-                             .info()
-                             .trains;
+            arm.trains =
+                arm.trains || registry.require(name.substr(pos, plus == std::string::npos ? plus : plus - pos), "model")
+                                  .info()
+                                  .trains;
             pos = plus == std::string::npos ? plus : plus + 1;
         }
         m_arms.push_back(std::move(arm));
@@ -129,7 +129,10 @@ const SteeringSession::Arm &SteeringSession::armNamed(const std::string &name) c
     throw InputError("no family '" + name + "' in this steering session (it has: " + known + ")");
 }
 
-const ParamSpace &SteeringSession::space(const std::string &arm) const { return armNamed(arm).space; }
+const ParamSpace &SteeringSession::space(const std::string &arm) const
+{
+    return armNamed(arm).space;
+}
 
 void SteeringSession::apply(const SteeringFeedback &f)
 {
@@ -377,9 +380,8 @@ int SteeringSession::chooseBase(std::mt19937_64 &rng) const
             break;
     }
     for (size_t i = 0; i < std::min<size_t>(3, heads.size()); ++i) {
-        const bool searched = std::any_of(m_candidates.begin(), m_candidates.end(), [&](const Candidate &c) {
-            return c.refines >= 0 && root(c.id) == roots[i];
-        });
+        const bool searched = std::any_of(m_candidates.begin(), m_candidates.end(),
+                                          [&](const Candidate &c) { return c.refines >= 0 && root(c.id) == roots[i]; });
         if (!searched)
             return heads[i];
     }
@@ -421,8 +423,8 @@ std::vector<Candidate> SteeringSession::proposeRound(int round) const
     std::vector<int> picked;
     for (int i : active) {
         const Arm &a = m_arms[i];
-        const bool tried = std::any_of(m_candidates.begin(), m_candidates.end(),
-                                       [&](const Candidate &c) { return c.arm == a.name; });
+        const bool tried =
+            std::any_of(m_candidates.begin(), m_candidates.end(), [&](const Candidate &c) { return c.arm == a.name; });
         if (!tried && !a.refine && !a.searches && !a.trains) {
             picked.push_back(i);
             share[i] *= 0.05;
@@ -490,13 +492,14 @@ std::vector<Candidate> SteeringSession::proposeRound(int round) const
         c.spec = arm.name;
         c.seed = mix(m_settings.seed ^ 0xA5A5A5A5ULL, static_cast<uint64_t>(c.id));
         const bool firstOfArm =
-            std::none_of(m_candidates.begin(), m_candidates.end(), [&](const Candidate &o) { return o.arm == arm.name; }) &&
+            std::none_of(m_candidates.begin(), m_candidates.end(),
+                         [&](const Candidate &o) { return o.arm == arm.name; }) &&
             std::none_of(batch.begin(), batch.end(), [&](const Candidate &o) { return o.arm == arm.name; });
         if (firstOfArm)
             c.x = arm.space.defaults();
         else
-            c.x = ConfigSearch(observations(arm), rejectedPoints(arm)).propose(arm.space.dimension(), rng,
-                                                                                m_settings.guided);
+            c.x = ConfigSearch(observations(arm), rejectedPoints(arm))
+                      .propose(arm.space.dimension(), rng, m_settings.guided);
         c.params = arm.space.assignments(c.x);
         if (arm.refine)
             c.refines = chooseBase(rng);
@@ -532,8 +535,8 @@ void SteeringSession::evaluate(std::vector<Candidate> &batch, const RunControl &
                 rc.cancel = control.cancel;
                 rc.pause = control.pause;
                 const Placement start(c.refines >= 0 ? m_candidates[c.refines].devices : std::vector<int>{});
-                const PlacerResult r = runPlacer(m_registry, c.spec, problem, c.params, rc,
-                                                 c.refines >= 0 ? &start : nullptr);
+                const PlacerResult r =
+                    runPlacer(m_registry, c.spec, problem, c.params, rc, c.refines >= 0 ? &start : nullptr);
                 c.devices = r.placement.devices();
                 c.terms = r.terms;
                 c.score = r.score;

@@ -9,8 +9,8 @@
 // and every candidate is kept with its objective terms, so a change of weights re-ranks them
 // without a simulator run. Feedback (weights, pins, preferences, accept/reject) is recorded with
 // the round it preceded: the same settings and feedback reproduce the same candidates.
-#include "core/placement/Constraints.h"
 #include "core/family/ModelFamily.h"
+#include "core/placement/Constraints.h"
 #include "core/steering/ConfigSearch.h"
 #include "core/steering/ParamSpace.h"
 #include "core/steering/SteeringTypes.h"

@@ -14,12 +14,12 @@ namespace ps {
 struct SteeringSettings
 {
     uint64_t seed = 1;
-    int perRound = 8;               // candidates proposed per round
+    int perRound = 8;                  // candidates proposed per round
     long long roundEvaluations = 2000; // simulator runs a round may spend (all candidates)
     std::vector<std::string> families; // arms; empty: every classical constructive family + local-search
-    int threads = 1;                // candidates evaluated at once
-    bool guided = true;             // predictor and region estimate; false: uniform hyperparameters
-    double exploration = 0.25;      // share of a round given to arms regardless of their scores
+    int threads = 1;                   // candidates evaluated at once
+    bool guided = true;                // predictor and region estimate; false: uniform hyperparameters
+    double exploration = 0.25;         // share of a round given to arms regardless of their scores
 };
 
 // What the person says between two rounds. Nodes and devices are indices into the graph and the
@@ -32,8 +32,8 @@ struct SteeringFeedback
     std::vector<std::pair<int, int>> prefer;
     std::vector<std::vector<int>> together;
     std::vector<int> important;
-    std::vector<int> unimportant;  // takes "important" back (undo)
-    int dropTogether = 0;          // removes the last N "together" groups (undo)
+    std::vector<int> unimportant;                              // takes "important" back (undo)
+    int dropTogether = 0;                                      // removes the last N "together" groups (undo)
     std::vector<std::pair<std::string, double>> familyWeights; // 0 excludes the family
     std::vector<int> accept, reject;                           // candidate ids
     std::vector<int> clearVerdict;                             // back to neither (undo)
@@ -41,8 +41,8 @@ struct SteeringFeedback
     bool empty() const
     {
         return !setWeights && pins.empty() && prefer.empty() && together.empty() && important.empty() &&
-               unimportant.empty() && dropTogether == 0 && familyWeights.empty() && accept.empty() &&
-               reject.empty() && clearVerdict.empty();
+               unimportant.empty() && dropTogether == 0 && familyWeights.empty() && accept.empty() && reject.empty() &&
+               clearVerdict.empty();
     }
 };
 
@@ -55,16 +55,16 @@ struct Candidate
     std::vector<std::string> params; // "key=value"
     std::vector<double> x;           // the tunable parameters as unit coordinates
     uint64_t seed = 0;
-    int refines = -1;                // the candidate whose placement it started from
+    int refines = -1; // the candidate whose placement it started from
     std::vector<int> devices;
-    uint64_t hash = 0;               // of devices
-    int duplicateOf = -1;            // an earlier candidate with the same placement
+    uint64_t hash = 0;    // of devices
+    int duplicateOf = -1; // an earlier candidate with the same placement
     ObjectiveTerms terms;
-    double score = 0;                // under the session's current objective
+    double score = 0; // under the session's current objective
     long long evaluations = 0;
     double wallS = 0;
     enum class Verdict { None, Accepted, Rejected } verdict = Verdict::None;
-    std::string error;               // why the run failed (then nothing else is set)
+    std::string error; // why the run failed (then nothing else is set)
 
     bool usable() const { return error.empty() && duplicateOf < 0 && !devices.empty(); }
 };
@@ -85,8 +85,8 @@ struct EnsembleResult
     std::vector<int> devices;
     ObjectiveTerms terms;
     double score = 0;
-    long long budget = 0;      // simulator runs its local search was given
-    long long evaluations = 0; // spent, the judgements included
+    long long budget = 0;            // simulator runs its local search was given
+    long long evaluations = 0;       // spent, the judgements included
     double agreementWithMembers = 0; // share of ops where the vote was unanimous
 };
 

@@ -23,8 +23,7 @@ struct GapNetImpl : torch::nn::Module
         : encoder(register_module("encoder", SageEncoder(kFeatureCount, hidden, 2))),
           mlp(register_module("mlp", torch::nn::Linear(hidden, hidden))),
           out(register_module("out", torch::nn::Linear(hidden, k)))
-    {
-    }
+    {}
     torch::Tensor forward(const GraphData &g) { return out(torch::relu(mlp(encoder(g)))); }
     SageEncoder encoder;
     torch::nn::Linear mlp, out;
@@ -74,7 +73,8 @@ std::pair<torch::Tensor, torch::Tensor> gapLoss(const torch::Tensor &logits, con
 {
     const torch::Tensor y = torch::softmax(logits, 1);
     const torch::Tensor gamma = torch::matmul(g.degree.unsqueeze(0), y).squeeze(0) + 1e-6; // volume per part
-    const torch::Tensor crossing = y.index_select(0, g.src) * (1 - y.index_select(0, g.dst)) * g.edgeWeight.unsqueeze(1);
+    const torch::Tensor crossing =
+        y.index_select(0, g.src) * (1 - y.index_select(0, g.dst)) * g.edgeWeight.unsqueeze(1);
     const torch::Tensor cut = (crossing.sum(0) / gamma).sum();
     const torch::Tensor share = torch::matmul(g.nodeWeight.unsqueeze(0), y).squeeze(0) * k; // 1 when balanced
     const torch::Tensor balance = (share - 1).pow(2).sum();
@@ -158,11 +158,16 @@ public:
                      "normalized cut and balance; one forward pass to partition",
                      {}};
         f.params = commonParams(300);
-        f.params.erase(std::remove_if(f.params.begin(), f.params.end(),
-                                      [](const HyperParam &h) { return h.name == "samples"; }),
-                       f.params.end());
+        f.params.erase(
+            std::remove_if(f.params.begin(), f.params.end(), [](const HyperParam &h) { return h.name == "samples"; }),
+            f.params.end());
         f.params.push_back(logTuned({"balance_weight", T::Real, 0, 1000, 1, {}, "weight of the balance term"}));
-        f.params.push_back({"rebalance", T::Bool, 0, 1, 1, {},
+        f.params.push_back({"rebalance",
+                            T::Bool,
+                            0,
+                            1,
+                            1,
+                            {},
                             "after the argmax, move nodes out of parts over the imbalance tolerance"});
         HyperParam graphs{"train_graphs", T::Text, 0, 0, 0, {}, "more graph files to train on, separated by ';'"};
         f.params.push_back(graphs);
@@ -182,8 +187,8 @@ public:
             const auto stored = nlohmann::json::parse(checkpointParams(load, "gap"));
             hidden = stored.value("hidden", hidden);
             if (stored.value("k", problem.k) != problem.k)
-                throw InputError(load + ": trained for k=" + std::to_string(stored.value("k", 0)) + ", not k=" +
-                                 std::to_string(problem.k));
+                throw InputError(load + ": trained for k=" + std::to_string(stored.value("k", 0)) +
+                                 ", not k=" + std::to_string(problem.k));
         }
         GapNet net = run.seeded([&] { return GapNet(hidden, problem.k); });
         if (!load.empty())
@@ -213,7 +218,8 @@ public:
         }
         torch::NoGradGuard noGrad;
         net->eval();
-        const torch::Tensor parts = net->forward(train[0].data).argmax(1).to(torch::kCPU).to(torch::kInt32).contiguous();
+        const torch::Tensor parts =
+            net->forward(train[0].data).argmax(1).to(torch::kCPU).to(torch::kInt32).contiguous();
         std::vector<int> out(parts.data_ptr<int>(), parts.data_ptr<int>() + parts.numel());
         if (params.flag("rebalance"))
             rebalance(problem.graph, out, problem.k, problem.imbalance);
@@ -221,11 +227,13 @@ public:
         result.graphName = problem.graph.name();
         return result;
     }
-
 };
 
 } // namespace
 
-std::unique_ptr<Partitioner> makeGapPartitioner() { return std::make_unique<GapPartitioner>(); }
+std::unique_ptr<Partitioner> makeGapPartitioner()
+{
+    return std::make_unique<GapPartitioner>();
+}
 
 } // namespace ps

@@ -24,15 +24,14 @@ struct GdpNetImpl : torch::nn::Module
 {
     GdpNetImpl(int hidden, int devices, int heads)
         : encoder(register_module("encoder", SageEncoder(kFeatureCount, hidden, 2))),
-          attention(register_module("attention",
-                                    torch::nn::MultiheadAttention(torch::nn::MultiheadAttentionOptions(hidden, heads)))),
+          attention(register_module(
+              "attention", torch::nn::MultiheadAttention(torch::nn::MultiheadAttentionOptions(hidden, heads)))),
           norm1(register_module("norm1", torch::nn::LayerNorm(torch::nn::LayerNormOptions({hidden})))),
           norm2(register_module("norm2", torch::nn::LayerNorm(torch::nn::LayerNormOptions({hidden})))),
           ff1(register_module("ff1", torch::nn::Linear(hidden, 2 * hidden))),
           ff2(register_module("ff2", torch::nn::Linear(2 * hidden, hidden))),
           out(register_module("out", torch::nn::Linear(hidden, devices)))
-    {
-    }
+    {}
 
     // Device logits per node (node order), computed segment by segment along `order`.
     torch::Tensor forward(const GraphData &g, const torch::Tensor &order, int64_t segment)
@@ -43,8 +42,7 @@ struct GdpNetImpl : torch::nn::Module
         for (int64_t start = 0; start < seq.size(0); start += segment) {
             const torch::Tensor q = seq.slice(0, start, std::min(seq.size(0), start + segment)); // (L, H)
             const torch::Tensor kv = memory.defined() ? torch::cat({memory, q}) : q;
-            const torch::Tensor a =
-                std::get<0>(attention(q.unsqueeze(1), kv.unsqueeze(1), kv.unsqueeze(1))).squeeze(1);
+            const torch::Tensor a = std::get<0>(attention(q.unsqueeze(1), kv.unsqueeze(1), kv.unsqueeze(1))).squeeze(1);
             torch::Tensor z = norm1(q + a);
             z = norm2(z + ff2(torch::relu(ff1(z))));
             outputs.push_back(z);
@@ -70,8 +68,8 @@ struct TrainGraph
     std::unique_ptr<Judge> judge;
     GraphData data;
     torch::Tensor order;
-    std::vector<int> heft;  // HEFT's placement, for the warm starts
-    torch::Tensor prior;     // n x k logits toward it (undefined: no prior)
+    std::vector<int> heft; // HEFT's placement, for the warm starts
+    torch::Tensor prior;   // n x k logits toward it (undefined: no prior)
 };
 
 torch::Tensor logitsOf(GdpNet &net, const TrainGraph &t, int64_t segment)
@@ -100,7 +98,8 @@ TrainGraph prepare(std::shared_ptr<const Graph> graph, const Cluster &cluster, c
 void runHeft(std::vector<TrainGraph> &graphs, const Cluster &cluster, RunClock &clock)
 {
     for (TrainGraph &t : graphs) {
-        const PlacerResult heft = runPlacer(PlacerRegistry::builtin(), "heft", {*t.graph, cluster, *t.constraints, {}}, {}, {});
+        const PlacerResult heft =
+            runPlacer(PlacerRegistry::builtin(), "heft", {*t.graph, cluster, *t.constraints, {}}, {}, {});
         t.heft = heft.placement.devices();
         clock.countEvaluations(heft.evaluations);
     }
@@ -153,7 +152,12 @@ public:
         f.params.push_back({"ppo_epochs", T::Int, 1, 64, 4, {}, "PPO epochs per batch of samples"});
         f.params.push_back(linearTuned({"clip", T::Real, 0.01, 1, 0.2, {}, "PPO clipping of the probability ratio"}));
         f.params.push_back(logTuned({"entropy_weight", T::Real, 0, 10, 0.01, {}, "entropy bonus"}));
-        f.params.push_back({"warm_start", T::Choice, 0, 0, 0, {"heft", "imitate", "none"},
+        f.params.push_back({"warm_start",
+                            T::Choice,
+                            0,
+                            0,
+                            0,
+                            {"heft", "imitate", "none"},
                             "heft: start at HEFT's placement (fixed prior logits, the policy learns the "
                             "correction); imitate: supervised steps towards it; none: the paper's random start"});
         f.params.push_back(linearTuned({"prior", T::Real, 0, 20, 3, {}, "strength of the HEFT prior (logits)"}));
@@ -195,8 +199,8 @@ public:
         auto target = std::shared_ptr<const Graph>(&problem.graph, [](const Graph *) {});
         graphs.push_back(prepare(target, problem.cluster, &problem.constraints, problem.objective, device, clock));
         for (Graph &g : loadTrainGraphs(params.text("train_graphs")))
-            graphs.push_back(
-                prepare(std::make_shared<const Graph>(std::move(g)), problem.cluster, nullptr, Objective{}, device, clock));
+            graphs.push_back(prepare(std::make_shared<const Graph>(std::move(g)), problem.cluster, nullptr, Objective{},
+                                     device, clock));
 
         const int64_t segment = params.integer("segment");
         torch::optim::Adam optimizer(net->parameters(), torch::optim::AdamOptions(params.number("lr")));
@@ -280,6 +284,9 @@ public:
 
 } // namespace
 
-std::unique_ptr<Placer> makeGdpPlacer() { return std::make_unique<GdpPlacer>(); }
+std::unique_ptr<Placer> makeGdpPlacer()
+{
+    return std::make_unique<GdpPlacer>();
+}
 
 } // namespace ps

@@ -30,8 +30,7 @@ struct GiphNetImpl : torch::nn::Module
         : encoder(register_module("encoder", SageEncoder(kFeatureCount, hidden, 2))),
           option(register_module("option", torch::nn::Linear(hidden + kOptionFeatures, hidden))),
           score(register_module("score", torch::nn::Linear(hidden, 1)))
-    {
-    }
+    {}
     // embeddings (n, H) and option features (n, k, O) -> logits (n, k)
     torch::Tensor forward(const torch::Tensor &h, const torch::Tensor &options)
     {
@@ -124,7 +123,12 @@ public:
         f.params.push_back({"episode_steps", T::Int, 1, 100000, 32, {}, "moves per episode"});
         f.params.push_back(linearTuned({"gamma", T::Real, 0, 1, 0.97, {}, "discount of later improvements"}));
         f.params.push_back(logTuned({"entropy_weight", T::Real, 0, 10, 0.01, {}, "entropy bonus"}));
-        f.params.push_back({"start", T::Choice, 0, 0, 0, {"heft", "random", "round-robin"},
+        f.params.push_back({"start",
+                            T::Choice,
+                            0,
+                            0,
+                            0,
+                            {"heft", "random", "round-robin"},
                             "the placement episodes start from (the paper: random; a composition's input "
                             "replaces it)"});
         f.trains = true;
@@ -248,7 +252,8 @@ public:
             changed.clear();
             for (int s = 0; s < steps && !outOfTime(); ++s) {
                 const torch::Tensor logits = optionLogits(h, p).unsqueeze(0);
-                const int64_t flat = (greedy ? greedyRows(logits) : sampleRows(logits, run.generator)).choice.item<int64_t>();
+                const int64_t flat =
+                    (greedy ? greedyRows(logits) : sampleRows(logits, run.generator)).choice.item<int64_t>();
                 move(p, static_cast<int>(flat / k), static_cast<int>(flat % k));
                 const double next = judge.evaluateChanged(p, changed);
                 ep.gains.push_back((current - next) / initial);
@@ -340,6 +345,9 @@ public:
 
 } // namespace
 
-std::unique_ptr<Placer> makeGiphPlacer() { return std::make_unique<GiphPlacer>(); }
+std::unique_ptr<Placer> makeGiphPlacer()
+{
+    return std::make_unique<GiphPlacer>();
+}
 
 } // namespace ps

@@ -78,7 +78,8 @@ int learnerOpClass(const std::string &op)
     for (char &c : name)
         c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
     auto has = [&](std::initializer_list<const char *> words) {
-        return std::any_of(words.begin(), words.end(), [&](const char *w) { return name.find(w) != std::string::npos; });
+        return std::any_of(words.begin(), words.end(),
+                           [&](const char *w) { return name.find(w) != std::string::npos; });
     };
     // Order matters where names overlap (logsoftmax before softmax, layernorm before everything).
     if (has({"norm"}))
@@ -177,8 +178,7 @@ SageLayerImpl::SageLayerImpl(int in, int out)
     : self(register_module("self", torch::nn::Linear(in, out))),
       pred(register_module("pred", torch::nn::Linear(in, out))),
       succ(register_module("succ", torch::nn::Linear(in, out)))
-{
-}
+{}
 
 torch::Tensor SageLayerImpl::forward(const torch::Tensor &h, const GraphData &g)
 {
@@ -204,8 +204,7 @@ Judge::Judge(const Graph &graph, const Cluster &cluster, const Constraints &cons
              RunClock *clock)
     : m_graph(graph), m_cluster(cluster), m_constraints(constraints),
       m_objective(graph, cluster, constraints, objective), m_simulator(graph, cluster), m_clock(clock)
-{
-}
+{}
 
 double Judge::evaluate(std::vector<int> &devices)
 {
@@ -239,8 +238,8 @@ double Judge::evaluateChanged(std::vector<int> &devices, const std::vector<int> 
 double Judge::keep(const std::vector<int> &devices)
 {
     const std::vector<double> usage = memoryUsage(m_graph, m_cluster, devices);
-    const ObjectiveTerms terms = m_objective.terms(m_lastMakespan, m_simulator.lastMovedBytes(), usage,
-                                                   m_objective.busyTime(devices), devices);
+    const ObjectiveTerms terms =
+        m_objective.terms(m_lastMakespan, m_simulator.lastMovedBytes(), usage, m_objective.busyTime(devices), devices);
     m_lastFeasible = terms.feasible;
     const double score = m_objective.score(terms);
     if ((m_lastFeasible && (!m_bestFeasible || score < m_bestScore)) ||
@@ -254,13 +253,11 @@ double Judge::keep(const std::vector<int> &devices)
 }
 
 RunClock::RunClock(const RunControl &control, const ParamValues &params)
-    : m_control(control),
-      m_iterations(params.given("iterations") || !std::isfinite(control.budget.timeLimitS)
-                       ? params.integer("iterations")
-                       : std::numeric_limits<int>::max()),
+    : m_control(control), m_iterations(params.given("iterations") || !std::isfinite(control.budget.timeLimitS)
+                                           ? params.integer("iterations")
+                                           : std::numeric_limits<int>::max()),
       m_start(std::chrono::steady_clock::now())
-{
-}
+{}
 
 double RunClock::elapsed() const
 {
@@ -372,7 +369,12 @@ std::vector<HyperParam> commonParams(int defaultIterations)
 {
     using T = HyperParam::Type;
     std::vector<HyperParam> p;
-    p.push_back({"iterations", T::Int, 0, 1e6, static_cast<double>(defaultIterations), {},
+    p.push_back({"iterations",
+                 T::Int,
+                 0,
+                 1e6,
+                 static_cast<double>(defaultIterations),
+                 {},
                  "training iterations (0: use the checkpoint as it is, zero-shot)"});
     p.push_back(logTuned({"lr", T::Real, 1e-6, 1, 3e-3, {}, "Adam learning rate"}));
     p.push_back({"samples", T::Int, 1, 256, 8, {}, "placements sampled per iteration"});

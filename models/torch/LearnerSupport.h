@@ -4,9 +4,9 @@
 // the judge that turns a placement into a reward through the simulator, progress reporting, and
 // checkpoints that carry the family, hyperparameters and feature schema.
 #include "core/cluster/Cluster.h"
+#include "core/family/ModelFamily.h"
 #include "core/graph/Graph.h"
 #include "core/placement/Constraints.h"
-#include "core/family/ModelFamily.h"
 #include "core/sim/Objective.h"
 #include "core/sim/Simulator.h"
 

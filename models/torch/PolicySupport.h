@@ -20,7 +20,10 @@ Sampled greedyRows(const torch::Tensor &logits);
 std::vector<int> toVector(const torch::Tensor &choice);
 
 // REINFORCE's reward for a placement: minus the square root of the penalized makespan.
-inline double rewardOf(double penalized) { return -std::sqrt(penalized); }
+inline double rewardOf(double penalized)
+{
+    return -std::sqrt(penalized);
+}
 
 // Moving-average baseline (Mirhoseini et al. 2017).
 class Baseline

@@ -32,8 +32,7 @@ struct Seq2SeqNetImpl : torch::nn::Module
           deviceEmbedding(register_module("device_embedding", torch::nn::Embedding(devices + 1, hidden))),
           attention(register_module("attention", torch::nn::Linear(hidden, hidden))),
           out(register_module("out", torch::nn::Linear(2 * hidden, devices)))
-    {
-    }
+    {}
 
     torch::Tensor groupLogits(const torch::Tensor &x) { return grouperOut(torch::relu(grouperIn(x))); }
 
@@ -41,14 +40,15 @@ struct Seq2SeqNetImpl : torch::nn::Module
     Sampled place(const torch::Tensor &groupInputs, bool greedy, const std::optional<at::Generator> &generator)
     {
         const int64_t g = groupInputs.size(0);
-        auto [encoded, state] = encoder->forward(groupInputs.unsqueeze(1)); // (g, 1, h)
-        const torch::Tensor memory = encoded.squeeze(1);                      // (g, h)
+        auto [encoded, state] = encoder->forward(groupInputs.unsqueeze(1));                 // (g, 1, h)
+        const torch::Tensor memory = encoded.squeeze(1);                                    // (g, h)
         torch::Tensor h = std::get<0>(state).squeeze(0), c = std::get<1>(state).squeeze(0); // (1, h)
         torch::Tensor context = torch::zeros({1, hidden}, groupInputs.options());
         torch::Tensor previous = torch::full({1}, devices, torch::dtype(torch::kInt64).device(groupInputs.device()));
         std::vector<torch::Tensor> choices, logps, entropies;
         for (int64_t t = 0; t < g; ++t) {
-            std::tie(h, c) = decoder->forward(torch::cat({deviceEmbedding(previous), context}, 1), std::make_tuple(h, c));
+            std::tie(h, c) =
+                decoder->forward(torch::cat({deviceEmbedding(previous), context}, 1), std::make_tuple(h, c));
             const torch::Tensor weights = torch::softmax(torch::matmul(memory, attention(h).t()).t(), 1); // (1, g)
             context = torch::matmul(weights, memory);
             const torch::Tensor logits = out(torch::cat({h, context}, 1)); // (1, k)
@@ -102,8 +102,8 @@ std::vector<int64_t> scopeGroups(const Graph &graph, int groups)
 }
 
 // Group inputs, ordered by the groups' mean rank (the encoder reads them in that order).
-torch::Tensor groupInputs(const torch::Tensor &x, const torch::Tensor &ranks, const torch::Tensor &group,
-                          int groups, torch::Tensor &order)
+torch::Tensor groupInputs(const torch::Tensor &x, const torch::Tensor &ranks, const torch::Tensor &group, int groups,
+                          torch::Tensor &order)
 {
     const auto opts = x.options();
     const torch::Tensor counts = torch::zeros({groups}, opts).index_add_(0, group, torch::ones_like(ranks));
@@ -111,7 +111,8 @@ torch::Tensor groupInputs(const torch::Tensor &x, const torch::Tensor &ranks, co
     const torch::Tensor meanFeatures = torch::zeros({groups, x.size(1)}, opts).index_add_(0, group, x) / safe;
     const torch::Tensor meanRank = torch::zeros({groups}, opts).index_add_(0, group, ranks) / safe.squeeze(1);
     order = torch::argsort(meanRank + (counts == 0).to(opts.dtype()) * 2); // empty groups last
-    const torch::Tensor inputs = torch::cat({meanFeatures, torch::log1p(counts).unsqueeze(1) / 10, meanRank.unsqueeze(1)}, 1);
+    const torch::Tensor inputs =
+        torch::cat({meanFeatures, torch::log1p(counts).unsqueeze(1) / 10, meanRank.unsqueeze(1)}, 1);
     return inputs.index_select(0, order);
 }
 
@@ -126,7 +127,8 @@ public:
                      "per group, REINFORCE with a moving-average baseline",
                      commonParams(200)};
         f.params.push_back({"groups", T::Int, 1, 4096, 32, {}, "groups (the decoder's sequence length)"});
-        f.params.push_back(linearTuned({"grouping", T::Choice, 0, 0, 0, {"learned", "scope"}, "learned grouper, or by scope"}));
+        f.params.push_back(
+            linearTuned({"grouping", T::Choice, 0, 0, 0, {"learned", "scope"}, "learned grouper, or by scope"}));
         f.params.push_back({"baseline_decay", T::Real, 0, 0.9999, 0.9, {}, "moving-average baseline decay"});
         f.params.push_back(logTuned({"entropy_weight", T::Real, 0, 10, 0.01, {}, "entropy bonus"}));
         f.trains = true;
@@ -187,7 +189,8 @@ public:
             logp = logp + d.logProb;
             entropy = entropy + d.entropy;
             // order[t] is the group decoded at step t.
-            const torch::Tensor deviceOfGroup = torch::empty({groups}, torch::kInt64).to(device).index_put_({order}, d.choice);
+            const torch::Tensor deviceOfGroup =
+                torch::empty({groups}, torch::kInt64).to(device).index_put_({order}, d.choice);
             return toVector(deviceOfGroup.index_select(0, group));
         };
 
@@ -247,6 +250,9 @@ public:
 
 } // namespace
 
-std::unique_ptr<Placer> makeRlSeq2SeqPlacer() { return std::make_unique<RlSeq2SeqPlacer>(); }
+std::unique_ptr<Placer> makeRlSeq2SeqPlacer()
+{
+    return std::make_unique<RlSeq2SeqPlacer>();
+}
 
 } // namespace ps

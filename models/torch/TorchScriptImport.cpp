@@ -5,8 +5,8 @@
 #include "core/io/FileBytes.h"
 #include "models/torch/TorchOpRules.h"
 
-#include <nlohmann/json.hpp>
 #include <ATen/CPUGeneratorImpl.h>
+#include <nlohmann/json.hpp>
 #include <torch/csrc/jit/passes/inliner.h>
 #include <torch/script.h>
 
@@ -31,14 +31,15 @@ std::string firstLine(const std::string &text)
 c10::ScalarType dtypeOf(const std::string &name, const std::string &path)
 {
     static const std::map<std::string, c10::ScalarType> types = {
-        {"float32", at::kFloat}, {"float", at::kFloat},   {"float16", at::kHalf}, {"half", at::kHalf},
+        {"float32", at::kFloat},     {"float", at::kFloat},    {"float16", at::kHalf},  {"half", at::kHalf},
         {"bfloat16", at::kBFloat16}, {"float64", at::kDouble}, {"double", at::kDouble}, {"int64", at::kLong},
-        {"long", at::kLong},     {"int32", at::kInt},     {"int", at::kInt},     {"int16", at::kShort},
-        {"int8", at::kChar},     {"uint8", at::kByte},    {"bool", at::kBool}};
+        {"long", at::kLong},         {"int32", at::kInt},      {"int", at::kInt},       {"int16", at::kShort},
+        {"int8", at::kChar},         {"uint8", at::kByte},     {"bool", at::kBool}};
     auto it = types.find(name);
     if (it == types.end())
-        throw InputError(path + ": unknown input dtype '" + name + "' (float32, float16, bfloat16, float64, int64, "
-                                "int32, int16, int8, uint8, bool)");
+        throw InputError(path + ": unknown input dtype '" + name +
+                         "' (float32, float16, bfloat16, float64, int64, "
+                         "int32, int16, int8, uint8, bool)");
     return it->second;
 }
 
@@ -89,7 +90,10 @@ Shape shapeOf(const c10::IValue &v)
     return Shape(sizes.begin(), sizes.end());
 }
 
-double count(const c10::IValue &v) { return v.isTensor() ? static_cast<double>(v.toTensor().numel()) : -1; }
+double count(const c10::IValue &v)
+{
+    return v.isTensor() ? static_cast<double>(v.toTensor().numel()) : -1;
+}
 
 // What reaches a value: the graph nodes whose tensors flow into it (with their bytes), and the
 // bytes of module parameters in it.
@@ -121,15 +125,13 @@ public:
                 ops += n;
                 list += (list.empty() ? "" : ", ") + type + " (" + std::to_string(n) + ")";
             }
-            m_warnings.push_back(std::to_string(ops) + (ops == 1 ? " op" : " ops") + " of " +
-                                 std::to_string(m_unknown.size()) +
-                                 (m_unknown.size() == 1 ? " unknown type: " : " unknown types: ") + list +
-                                 "; counted as 0 FLOPs");
+            m_warnings.push_back(
+                std::to_string(ops) + (ops == 1 ? " op" : " ops") + " of " + std::to_string(m_unknown.size()) +
+                (m_unknown.size() == 1 ? " unknown type: " : " unknown types: ") + list + "; counted as 0 FLOPs");
         }
         if (m_branches > 0 || m_loops > 0)
-            m_warnings.push_back("scripted control flow followed on the example inputs: " +
-                                 std::to_string(m_branches) + " branches taken, " + std::to_string(m_loops) +
-                                 " loops unrolled");
+            m_warnings.push_back("scripted control flow followed on the example inputs: " + std::to_string(m_branches) +
+                                 " branches taken, " + std::to_string(m_loops) + " loops unrolled");
         return m_builder.build();
     }
 
@@ -177,8 +179,8 @@ private:
         try {
             n->getOperation()(stack);
         } catch (const c10::Error &e) {
-            throw InputError("running " + std::string(kind.toQualString()) + " on the example inputs failed: " +
-                             firstLine(e.what_without_backtrace()));
+            throw InputError("running " + std::string(kind.toQualString()) +
+                             " on the example inputs failed: " + firstLine(e.what_without_backtrace()));
         }
         const auto outputs = n->outputs();
         if (stack.size() < outputs.size())
@@ -310,7 +312,9 @@ private:
             Shape kernel;
             if (in(1).isIntList())
                 kernel = in(1).toIntVector();
-            const size_t spatial = static_cast<size_t>(op.find("1d") != std::string::npos ? 1 : op.find("3d") != std::string::npos ? 3 : 2);
+            const size_t spatial = static_cast<size_t>(op.find("1d") != std::string::npos   ? 1
+                                                       : op.find("3d") != std::string::npos ? 3
+                                                                                            : 2);
             if (kernel.size() == 1 && spatial > 1)
                 kernel.assign(spatial, kernel[0]);
             return std::max(0.0, poolFlops(shapeOf(out), kernel));
@@ -454,7 +458,8 @@ void checkArchiveComplete(const std::string &path)
     const size_t end = bytes.rfind(std::string("PK\x05\x06", 4));
     if (end == std::string::npos || end + 22 > bytes.size())
         throw InputError(path + ": not a readable TorchScript file (no zip end record in the last " +
-                         std::to_string(tail) + " of " + std::to_string(size) + " bytes: cut short, or not an archive)");
+                         std::to_string(tail) + " of " + std::to_string(size) +
+                         " bytes: cut short, or not an archive)");
     const long long record = size - tail + static_cast<long long>(end);
     const long long dirBytes = le32(bytes, end + 12), dirStart = le32(bytes, end + 16);
     if (dirStart + dirBytes > record)

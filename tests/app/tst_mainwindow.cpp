@@ -15,26 +15,26 @@
 #include "core/io/GraphJson.h"
 #include "core/io/PlacementJson.h"
 #include "core/placers/PlacerRegistry.h"
+#include "core/steering/SteeringSession.h"
 #include "models/ModelImporters.h"
 #include "views/ClusterTable.h"
+#include "views/ConvergenceChart.h"
 #include "views/DeviceView.h"
 #include "views/GraphView.h"
 #include "views/MetricsView.h"
-#include "views/NodeMime.h"
-#include "views/ConvergenceChart.h"
 #include "views/ModelMapView.h"
+#include "views/NodeMime.h"
 #include "views/RankingTable.h"
-#include "core/steering/SteeringSession.h"
 #include "views/TimelineView.h"
 
 #include <QDockWidget>
-#include <QSettings>
-#include <QScrollBar>
-#include <QSpinBox>
 #include <QElapsedTimer>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QMimeData>
+#include <QScrollBar>
+#include <QSettings>
+#include <QSpinBox>
 #include <QTableWidget>
 #include <QTreeWidget>
 #include <QUrl>
@@ -137,8 +137,8 @@ private Q_SLOTS:
         // A partition: part i goes to device i.
         QString partition = "{\"format\": \"partition\", \"version\": 1, \"k\": 2, \"parts\": {";
         for (int v = 0; v < d.graph()->nodeCount(); ++v)
-            partition += QString(v ? ", " : "") + "\"" + QString::fromStdString(d.graph()->id(v)) + "\": " +
-                         QString::number(v % 2);
+            partition += QString(v ? ", " : "") + "\"" + QString::fromStdString(d.graph()->id(v)) +
+                         "\": " + QString::number(v % 2);
         const std::string partPath = test::writeFile(m_dir, "p.partition.json", (partition + "}}").toUtf8());
         dropFiles(&w, {QString::fromStdString(partPath)});
         waitIdle(w);
@@ -339,10 +339,12 @@ private Q_SLOTS:
             QVERIFY2(w.logText().contains("No cluster was open: using the 4gpu preset"), qPrintable(w.logText()));
             QVERIFY(d.schedule() && d.schedule()->makespan > 0);
             const std::vector<std::string> &fast = fastPlacers();
-            QVERIFY2(std::find(fast.begin(), fast.end(), d.producer.toStdString()) != fast.end(), qPrintable(d.producer));
+            QVERIFY2(std::find(fast.begin(), fast.end(), d.producer.toStdString()) != fast.end(),
+                     qPrintable(d.producer));
             const Constraints c = d.constraints();
             for (const char *m : {"human", "heft", "single"}) {
-                const PlacerResult r = runPlacer(PlacerRegistry::builtin(), m, {*d.graph(), d.cluster(), c, {}}, {}, {});
+                const PlacerResult r =
+                    runPlacer(PlacerRegistry::builtin(), m, {*d.graph(), d.cluster(), c, {}}, {}, {});
                 QVERIFY2(d.schedule()->makespan <= r.makespan * (1 + 1e-12), m);
             }
             // With a cluster open, another graph keeps it.
@@ -416,7 +418,8 @@ private Q_SLOTS:
         openBasics(w);
         RunsPanel *runs = w.runsPanel();
         QCOMPARE(runs->start("heft", 5, 1, "bogus=1"), -1);
-        QVERIFY2(w.logText().contains("no stage of 'heft' has a parameter 'bogus' (known: insertion"), qPrintable(w.logText()));
+        QVERIFY2(w.logText().contains("no stage of 'heft' has a parameter 'bogus' (known: insertion"),
+                 qPrintable(w.logText()));
         QCOMPARE(runs->start("no-such-model", 5, 1), -1);
         QVERIFY(w.logText().contains("unknown model 'no-such-model' (known: single, round-robin, human"));
         QCOMPARE(runs->start("local-search", 5, 1, "evaluations=0"), -1);
@@ -436,7 +439,8 @@ private Q_SLOTS:
         const int timed = runs->startSpec("heft-c+local-search time=1.5 seed=3");
         QVERIFY(timed >= 0);
         QTRY_VERIFY_WITH_TIMEOUT(runs->finished(timed), 30000);
-        QVERIFY2(runs->manager()->result(timed).wallS > 1.0, qPrintable(QString::number(runs->manager()->result(timed).wallS)));
+        QVERIFY2(runs->manager()->result(timed).wallS > 1.0,
+                 qPrintable(QString::number(runs->manager()->result(timed).wallS)));
         QVERIFY(runs->manager()->result(timed).wallS < 3.0);
         QCOMPARE(runs->manager()->result(timed).seed, quint64(3));
         QCOMPARE(runs->startSpec("heft time=-1"), -1);
@@ -691,8 +695,7 @@ private Q_SLOTS:
     void largeGraphOpensWithoutBlocking()
     {
         const QString path = m_dir.filePath("gnmt.graph.json");
-        writeGraphJson(path.toStdString(),
-                       generate("gnmt", {{"source_steps", 250}, {"target_steps", 250}}, 1));
+        writeGraphJson(path.toStdString(), generate("gnmt", {{"source_steps", 250}, {"target_steps", 250}}, 1));
         MainWindow w;
         w.show();
         dropFiles(&w, {kCluster});

@@ -13,7 +13,10 @@ namespace {
 const QString kExample = PS_SOURCE_DIR "/resources/examples/inception_block.graph.json";
 const QString kCluster = PS_SOURCE_DIR "/resources/clusters/4gpu.cluster.json";
 
-ps::test::ProcessResult cli(const QStringList &args) { return ps::test::runProgram(PS_CLI_PATH, args); }
+ps::test::ProcessResult cli(const QStringList &args)
+{
+    return ps::test::runProgram(PS_CLI_PATH, args);
+}
 
 } // namespace
 
@@ -94,15 +97,16 @@ private Q_SLOTS:
         QCOMPARE(ok.exitCode, 0);
         QVERIFY(ok.out.endsWith("valid\n"));
 
-        QString unknownDevice = file("bad.placement.json",
-                                     R"({"format": "placement", "version": 1, "assignment": {"a": "gpu:0", "b": "gpu:9"}})");
+        QString unknownDevice =
+            file("bad.placement.json",
+                 R"({"format": "placement", "version": 1, "assignment": {"a": "gpu:0", "b": "gpu:9"}})");
         expectInputError({"validate", g, kCluster, unknownDevice},
                          "bad.placement.json: node 'b' assigned to unknown device 'gpu:9'");
-        QString missing = file("missing.placement.json",
-                               R"({"format": "placement", "version": 1, "assignment": {"a": "gpu:0"}})");
+        QString missing =
+            file("missing.placement.json", R"({"format": "placement", "version": 1, "assignment": {"a": "gpu:0"}})");
         expectInputError({"validate", g, missing}, "1 nodes unassigned, e.g. 'b'");
-        QString part = file("v.partition.json",
-                            R"({"format": "partition", "version": 1, "k": 2, "parts": {"a": 0, "zz": 1}})");
+        QString part =
+            file("v.partition.json", R"({"format": "partition", "version": 1, "k": 2, "parts": {"a": 0, "zz": 1}})");
         expectInputError({"validate", g, part}, "partition names unknown node 'zz'");
 
         QString two = file("two.cluster.json", R"({"format": "placement-cluster", "version": 1,
@@ -119,8 +123,8 @@ private Q_SLOTS:
         QStringList names;
         for (const auto &m : list)
             names << m.toObject()["name"].toString();
-        for (const char *expected : {"single", "round-robin", "human", "heft", "heft-c", "cpop", "m-topo",
-                                     "m-etf", "m-etf-c", "m-sct", "metis", "spectral", "local-search"})
+        for (const char *expected : {"single", "round-robin", "human", "heft", "heft-c", "cpop", "m-topo", "m-etf",
+                                     "m-etf-c", "m-sct", "metis", "spectral", "local-search"})
             QVERIFY2(names.contains(expected), expected);
         QVERIFY(QJsonDocument::fromJson(models.out).toJson().contains("\"insertion\""));
         // Tunable hyperparameters say so (and on which scale); budgets never are; integers print as such.
@@ -138,8 +142,8 @@ private Q_SLOTS:
         QVERIFY(!models.out.contains("\"default\": 2000.0"));
 
         const QString placed = m_dir.filePath("heft.placement.json");
-        auto place = cli({"place", kExample, kCluster, "--model", "heft+local-search", "--param",
-                          "evaluations=200", "--out", placed});
+        auto place = cli({"place", kExample, kCluster, "--model", "heft+local-search", "--param", "evaluations=200",
+                          "--out", placed});
         QCOMPARE(place.exitCode, 0);
         const QJsonObject r = QJsonDocument::fromJson(place.out).object();
         QVERIFY(r["feasible"].toBool());
@@ -195,8 +199,9 @@ private Q_SLOTS:
         QVERIFY(placed["producer"].toObject()["evaluations"].toInt() > 0);
         // Logged: the feedback with the round it preceded, every candidate with its placement.
         const QJsonObject l = QJsonDocument::fromJson(ps::test::readFile(log.toStdString())).object();
-        QCOMPARE(l["rounds"].toArray()[1].toObject()["feedback"].toArray()[0].toObject()["objective"].toString().left(24),
-                 QString("makespan=1,bytes=0.5,mem"));
+        QCOMPARE(
+            l["rounds"].toArray()[1].toObject()["feedback"].toArray()[0].toObject()["objective"].toString().left(24),
+            QString("makespan=1,bytes=0.5,mem"));
         for (const auto &c : l["candidates"].toArray()) {
             QVERIFY(c.toObject()["arm"].toString() != "cpop" || c.toObject()["round"].toInt() < 3);
             if (!c.toObject().contains("error"))
@@ -217,7 +222,8 @@ private Q_SLOTS:
 
         expectInputError({"steer", kExample, kCluster, "--families", "heft,nope"}, "unknown model 'nope'");
         expectInputError({"steer", kExample, kCluster, "--objective", "speed=2"}, "unknown objective weight 'speed'");
-        expectInputError({"steer", kExample, kCluster, "--feedback", file("bad.json", "[{\"round\": 1, \"pins\": {\"x\": \"gpu:0\"}}]")},
+        expectInputError({"steer", kExample, kCluster, "--feedback",
+                          file("bad.json", "[{\"round\": 1, \"pins\": {\"x\": \"gpu:0\"}}]")},
                          "unknown node 'x'");
         expectInputError({"rank", kExample}, "not a steering log");
     }
@@ -250,10 +256,8 @@ private Q_SLOTS:
         QCOMPARE(cli({"convert", placement, csv}).exitCode, 0);
         QVERIFY(ps::test::readFile(csv.toStdString()).startsWith("node,device\n"));
 
-        expectInputError({"convert", placement, m_dir.filePath("x.dot")},
-                         "cannot convert a placement");
-        expectInputError({"convert", kExample, placed, "--placement", placement},
-                         "--placement needs --cluster");
+        expectInputError({"convert", placement, m_dir.filePath("x.dot")}, "cannot convert a placement");
+        expectInputError({"convert", kExample, placed, "--placement", placement}, "--placement needs --cluster");
         expectInputError({"convert", kExample}, "convert needs IN and OUT");
     }
 
@@ -274,7 +278,8 @@ private Q_SLOTS:
         QVERIFY(rows[3].startsWith("2,"));
         auto place = cli({"place", kExample, kCluster, "--model", "gdp", "--checkpoint", ckpt, "--out", zero});
         QCOMPARE(place.exitCode, 0);
-        QCOMPARE(QJsonDocument::fromJson(place.out).object()["evaluations"].toInt(), 4); // HEFT for the prior and offered, greedy, final check
+        QCOMPARE(QJsonDocument::fromJson(place.out).object()["evaluations"].toInt(),
+                 4); // HEFT for the prior and offered, greedy, final check
         expectInputError({"train", "--model", "heft", kExample, kCluster, "--out", placed}, "not a learned model");
         expectInputError({"train", "--model", "rl-seq2seq", kExample, kCluster, "--graphs", kExample, "--out", placed},
                          "--graphs is for gap and gdp");

@@ -34,8 +34,9 @@ private Q_SLOTS:
 
     void gnmtStructure()
     {
-        const Graph g = generate("gnmt", {{"layers", 4}, {"source_steps", 3}, {"target_steps", 2}, {"batch", 2},
-                                          {"hidden", 4}, {"vocab", 7}}, 1);
+        const Graph g = generate(
+            "gnmt",
+            {{"layers", 4}, {"source_steps", 3}, {"target_steps", 2}, {"batch", 2}, {"hidden", 4}, {"vocab", 7}}, 1);
         // Layer 0 of the encoder runs both ways and is concatenated; layers from the third on
         // have residual adds; every decoder layer reads the attention context.
         QVERIFY(g.findNode("encoder/layer0/backward/step0/hidden") >= 0);
@@ -44,7 +45,7 @@ private Q_SLOTS:
         QVERIFY(g.findNode("encoder/layer2/step0/residual") >= 0);
         QVERIFY(g.findNode("encoder/layer1/step0/residual") < 0);
         const int memory = g.findNode("attention/memory");
-        QCOMPARE(g.inDegree(memory), 3); // the top encoder output of each source step
+        QCOMPARE(g.inDegree(memory), 3);      // the top encoder output of each source step
         QCOMPARE(g.outDegree(memory), 2 * 2); // score and context at each target step
         const int score = g.findNode("attention/step1/score");
         QCOMPARE(g.flops(score), 2.0 * 2 * 3 * 4); // [2,4] against [2,3,4]
@@ -56,12 +57,19 @@ private Q_SLOTS:
 
     void moeRoutesThroughEveryExpert()
     {
-        const Graph g = generate("moe", {{"steps", 2}, {"batch", 8}, {"hidden", 4}, {"experts", 4}, {"top_k", 2},
-                                         {"expert_hidden", 16}, {"vocab", 5}}, 1);
+        const Graph g = generate("moe",
+                                 {{"steps", 2},
+                                  {"batch", 8},
+                                  {"hidden", 4},
+                                  {"experts", 4},
+                                  {"top_k", 2},
+                                  {"expert_hidden", 16},
+                                  {"vocab", 5}},
+                                 1);
         const int combine = g.findNode("moe/gating/step1/combine");
         QCOMPARE(g.inDegree(combine), 1 + 4); // the top-k gate and each expert
         const int ffn1 = g.findNode("moe/expert3/step0/ffn1");
-        QCOMPARE(g.flops(ffn1), 2.0 * (8 * 2 / 4) * 4 * 16); // batch * k / E rows
+        QCOMPARE(g.flops(ffn1), 2.0 * (8 * 2 / 4) * 4 * 16);    // batch * k / E rows
         QCOMPARE(g.outDegree(g.findNode("moe/expert2/W1")), 2); // shared by both steps
     }
 
@@ -86,8 +94,8 @@ private Q_SLOTS:
     void imageModelsMatchPublishedMacs_data()
     {
         QTest::addColumn<QString>("name");
-        QTest::addColumn<double>("gmacs");    // published multiply-adds per image
-        QTest::addColumn<double>("mparams");  // parameters (ours also count BN running stats)
+        QTest::addColumn<double>("gmacs");   // published multiply-adds per image
+        QTest::addColumn<double>("mparams"); // parameters (ours also count BN running stats)
         QTest::newRow("inception-v3") << "inception-v3" << 5.7 << 23.9;
         QTest::newRow("resnet-50") << "resnet-50" << 4.1 << 25.6;
         QTest::newRow("vgg-16") << "vgg-16" << 15.5 << 138.4;
@@ -135,9 +143,16 @@ private Q_SLOTS:
 
     void transformerByHand()
     {
-        const Graph g = generate("transformer", {{"layers", 1}, {"d_model", 8}, {"heads", 2}, {"d_ff", 16},
-                                                 {"source_length", 3}, {"target_length", 2}, {"batch", 1},
-                                                 {"vocab", 5}}, 1);
+        const Graph g = generate("transformer",
+                                 {{"layers", 1},
+                                  {"d_model", 8},
+                                  {"heads", 2},
+                                  {"d_ff", 16},
+                                  {"source_length", 3},
+                                  {"target_length", 2},
+                                  {"batch", 1},
+                                  {"vocab", 5}},
+                                 1);
         // Inputs 3 + 3; an encoder layer 19 ops, a decoder layer 34, the output 2.
         QCOMPARE(g.nodeCount(), 3 + 19 + 3 + 34 + 2);
         // Per head: [3, 4] x [4, 3] scores, two heads.

@@ -14,8 +14,7 @@ using namespace ps;
 
 namespace {
 
-GraphBuilder::NodeSpec node(const std::string &id, double flops = 0, double out = 0,
-                            const std::string &scope = {})
+GraphBuilder::NodeSpec node(const std::string &id, double flops = 0, double out = 0, const std::string &scope = {})
 {
     GraphBuilder::NodeSpec s;
     s.id = id;

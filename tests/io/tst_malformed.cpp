@@ -22,10 +22,19 @@ const QByteArray kTwoDevices =
     R"("devices": [{"name": "gpu:0", "type": "gpu", "flops_per_s": 1e12, "memory_bytes": 1e9},
                    {"name": "gpu:1", "type": "gpu", "flops_per_s": 1e12, "memory_bytes": 1e9}])";
 
-QByteArray graph(const QByteArray &body) { return kGraphHead + body + "}"; }
-QByteArray cluster(const QByteArray &body) { return kClusterHead + body + "}"; }
+QByteArray graph(const QByteArray &body)
+{
+    return kGraphHead + body + "}";
+}
+QByteArray cluster(const QByteArray &body)
+{
+    return kClusterHead + body + "}";
+}
 
-QByteArray validGraph() { return graph(kTwoNodes + R"(, "edges": [{"src": "a", "dst": "b"}])"); }
+QByteArray validGraph()
+{
+    return graph(kTwoNodes + R"(, "edges": [{"src": "a", "dst": "b"}])");
+}
 QByteArray validCluster()
 {
     return cluster(kTwoDevices + R"(, "default_link": {"bandwidth_bytes_per_s": 1e10})");
@@ -46,50 +55,97 @@ std::vector<Case> malformedCases()
         {"empty file", "g.graph.json", QByteArray(), "unexpected end of input"},
         {"truncated", "g.graph.json", kGraphHead + R"("nodes": [{"id": "a")", "unexpected end of input"},
         {"binary", "g.graph.json", QByteArray("\x00\x01\xfe\xff\x80", 5), "syntax error"},
-        {"wrong format", "g.graph.json", QByteArray(R"({"format": "placement-cluster", "version": 1})"), "expected format 'placement-graph'"},
-        {"version 2", "g.graph.json", QByteArray(R"({"format": "placement-graph", "version": 2, "nodes": []})"), "unsupported version 2"},
-        {"version 1.0", "g.graph.json", QByteArray(R"({"format": "placement-graph", "version": 1.0, "nodes": []})"), "unsupported version 1.0"},
+        {"wrong format", "g.graph.json", QByteArray(R"({"format": "placement-cluster", "version": 1})"),
+         "expected format 'placement-graph'"},
+        {"version 2", "g.graph.json", QByteArray(R"({"format": "placement-graph", "version": 2, "nodes": []})"),
+         "unsupported version 2"},
+        {"version 1.0", "g.graph.json", QByteArray(R"({"format": "placement-graph", "version": 1.0, "nodes": []})"),
+         "unsupported version 1.0"},
         {"no nodes", "g.graph.json", graph(R"("edges": [])"), "'nodes' must be a JSON array"},
         {"nodes object", "g.graph.json", graph(R"("nodes": {"a": 1})"), "'nodes' must be a JSON array"},
-        {"duplicate id", "g.graph.json", graph(R"("nodes": [{"id": "a", "op": "x"}, {"id": "a", "op": "y"}])"), "/nodes/1: duplicate node id 'a'"},
-        {"duplicate key", "g.graph.json", graph(R"("nodes": [{"id": "a", "op": "x", "op": "y"}])"), "key 'op' appears twice in one object"},
+        {"duplicate id", "g.graph.json", graph(R"("nodes": [{"id": "a", "op": "x"}, {"id": "a", "op": "y"}])"),
+         "/nodes/1: duplicate node id 'a'"},
+        {"duplicate key", "g.graph.json", graph(R"("nodes": [{"id": "a", "op": "x", "op": "y"}])"),
+         "key 'op' appears twice in one object"},
         {"duplicate top key", "g.graph.json", graph(R"("nodes": [], "nodes": [])"), "key 'nodes' appears twice"},
         {"no op", "g.graph.json", graph(R"("nodes": [{"id": "a"}])"), "/nodes/0: node 'a' has no string 'op'"},
-        {"negative flops", "g.graph.json", graph(R"("nodes": [{"id": "a", "op": "x", "flops": -1}])"), "'flops' of node 'a' must be non-negative"},
-        {"string flops", "g.graph.json", graph(R"("nodes": [{"id": "a", "op": "x", "flops": "9"}])"), "'flops' of node 'a' must be a finite number"},
-        {"bool bytes", "g.graph.json", graph(R"("nodes": [{"id": "a", "op": "x", "out_bytes": true}])"), "'out_bytes' of node 'a' must be a finite number"},
-        {"overflowing number", "g.graph.json", graph(R"("nodes": [{"id": "a", "op": "x", "flops": 1e999}])"), "number overflow"},
-        {"empty id", "g.graph.json", graph(R"("nodes": [{"id": "", "op": "x"}])"), "/nodes/0: node without a non-empty string 'id'"},
-        {"compute_s not object", "g.graph.json", graph(R"("nodes": [{"id": "a", "op": "x", "compute_s": 3}])"), "'compute_s' of node 'a' must be a JSON object"},
-        {"compute_s text entry", "g.graph.json", graph(R"("nodes": [{"id": "a", "op": "x", "compute_s": {"gpu": "fast"}}])"), "'compute_s.gpu' of node 'a' must be a finite number"},
-        {"pin not string", "g.graph.json", graph(R"("nodes": [{"id": "a", "op": "x", "pin": 0}])"), "'pin' of node 'a' must be a string"},
-        {"unknown edge node", "g.graph.json", graph(kTwoNodes + R"(, "edges": [{"src": "a", "dst": "zz"}])"), "/edges/0: edge 'a'->'zz' names unknown node 'zz'"},
-        {"edge src not string", "g.graph.json", graph(kTwoNodes + R"(, "edges": [{"src": 1, "dst": "b"}])"), "/edges/0: an edge's 'src' and 'dst' must be node ids"},
-        {"self-loop", "g.graph.json", graph(kTwoNodes + R"(, "edges": [{"src": "b", "dst": "b"}])"), "self-loop on 'b'"},
-        {"cycle", "g.graph.json", graph(kTwoNodes + R"(, "edges": [{"src": "a", "dst": "b"}, {"src": "b", "dst": "a"}])"), "graph has a cycle: '"},
+        {"negative flops", "g.graph.json", graph(R"("nodes": [{"id": "a", "op": "x", "flops": -1}])"),
+         "'flops' of node 'a' must be non-negative"},
+        {"string flops", "g.graph.json", graph(R"("nodes": [{"id": "a", "op": "x", "flops": "9"}])"),
+         "'flops' of node 'a' must be a finite number"},
+        {"bool bytes", "g.graph.json", graph(R"("nodes": [{"id": "a", "op": "x", "out_bytes": true}])"),
+         "'out_bytes' of node 'a' must be a finite number"},
+        {"overflowing number", "g.graph.json", graph(R"("nodes": [{"id": "a", "op": "x", "flops": 1e999}])"),
+         "number overflow"},
+        {"empty id", "g.graph.json", graph(R"("nodes": [{"id": "", "op": "x"}])"),
+         "/nodes/0: node without a non-empty string 'id'"},
+        {"compute_s not object", "g.graph.json", graph(R"("nodes": [{"id": "a", "op": "x", "compute_s": 3}])"),
+         "'compute_s' of node 'a' must be a JSON object"},
+        {"compute_s text entry", "g.graph.json",
+         graph(R"("nodes": [{"id": "a", "op": "x", "compute_s": {"gpu": "fast"}}])"),
+         "'compute_s.gpu' of node 'a' must be a finite number"},
+        {"pin not string", "g.graph.json", graph(R"("nodes": [{"id": "a", "op": "x", "pin": 0}])"),
+         "'pin' of node 'a' must be a string"},
+        {"unknown edge node", "g.graph.json", graph(kTwoNodes + R"(, "edges": [{"src": "a", "dst": "zz"}])"),
+         "/edges/0: edge 'a'->'zz' names unknown node 'zz'"},
+        {"edge src not string", "g.graph.json", graph(kTwoNodes + R"(, "edges": [{"src": 1, "dst": "b"}])"),
+         "/edges/0: an edge's 'src' and 'dst' must be node ids"},
+        {"self-loop", "g.graph.json", graph(kTwoNodes + R"(, "edges": [{"src": "b", "dst": "b"}])"),
+         "self-loop on 'b'"},
+        {"cycle", "g.graph.json",
+         graph(kTwoNodes + R"(, "edges": [{"src": "a", "dst": "b"}, {"src": "b", "dst": "a"}])"),
+         "graph has a cycle: '"},
         {"deep nesting", "g.graph.json", QByteArray(100000, '['), "nested more than 200 levels"},
-        {"corrupt gzip", "g.graph.json.gz", QByteArray("\x1f\x8b\x08\x00junkjunk", 12), "corrupt or truncated gzip stream"},
-        {"truncated gzip", "g.graph.json.gz", QByteArray::fromStdString(gzip(validGraph().toStdString())).left(30), "unexpected end of data at byte 30 of 30 bytes"},
+        {"corrupt gzip", "g.graph.json.gz", QByteArray("\x1f\x8b\x08\x00junkjunk", 12),
+         "corrupt or truncated gzip stream"},
+        {"truncated gzip", "g.graph.json.gz", QByteArray::fromStdString(gzip(validGraph().toStdString())).left(30),
+         "unexpected end of data at byte 30 of 30 bytes"},
         {"not UTF-8", "g.graph.json", graph("\"name\": \"\xff\xfe\", " + kTwoNodes), "ill-formed UTF-8"},
         {"no devices", "c.cluster.json", cluster(R"("name": "x")"), "'devices' must be a non-empty JSON array"},
         {"empty devices", "c.cluster.json", cluster(R"("devices": [])"), "cluster has no devices"},
-        {"zero speed", "c.cluster.json", cluster(R"("devices": [{"name": "g", "type": "gpu", "flops_per_s": 0, "memory_bytes": 1}])"), "/devices/0: 'flops_per_s' of device 'g' must be positive"},
-        {"duplicate device", "c.cluster.json", cluster(R"("devices": [{"name": "g", "type": "t", "flops_per_s": 1, "memory_bytes": 1}, {"name": "g", "type": "t", "flops_per_s": 1, "memory_bytes": 1}])"), "/devices/1: duplicate device name 'g'"},
-        {"no type", "c.cluster.json", cluster(R"("devices": [{"name": "g", "flops_per_s": 1, "memory_bytes": 1}])"), "device 'g' needs a non-empty string 'type'"},
-        {"link unknown device", "c.cluster.json", cluster(kOneDevice + R"(, "links": [{"src": "gpu:0", "dst": "gpu:9", "bandwidth_bytes_per_s": 1}])"), "/links/0: link 'gpu:0'->'gpu:9' names unknown device 'gpu:9'"},
-        {"link to itself", "c.cluster.json", cluster(kOneDevice + R"(, "links": [{"src": "gpu:0", "dst": "gpu:0", "bandwidth_bytes_per_s": 1}])"), "link from 'gpu:0' to itself"},
-        {"missing default link", "c.cluster.json", cluster(kTwoDevices), "no link 'gpu:0'->'gpu:1' and no default_link"},
-        {"bidirectional string", "c.cluster.json", cluster(kTwoDevices + R"(, "links": [{"src": "gpu:0", "dst": "gpu:1", "bandwidth_bytes_per_s": 1, "bidirectional": "yes"}])"), "'bidirectional' must be true or false"},
-        {"zero bandwidth", "c.cluster.json", cluster(kTwoDevices + R"(, "default_link": {"bandwidth_bytes_per_s": 0})"), "/default_link: 'bandwidth_bytes_per_s' of default_link must be positive"},
-        {"no assignment", "p.placement.json", QByteArray(R"({"format": "placement", "version": 1})"), "placement has no 'assignment' object"},
-        {"device not string", "p.placement.json", QByteArray(R"({"format": "placement", "version": 1, "assignment": {"a": 3}})"), "/assignment/a: device of 'a' must be a string"},
-        {"duplicate assignment", "p.placement.json", QByteArray(R"({"format": "placement", "version": 1, "assignment": {"a": "g", "a": "g"}})"), "key 'a' appears twice"},
-        {"k zero", "p.partition.json", QByteArray(R"({"format": "partition", "version": 1, "k": 0, "parts": {}})"), "'k' must be an integer from 1 to 1000000"},
-        {"k fractional", "p.partition.json", QByteArray(R"({"format": "partition", "version": 1, "k": 1.5, "parts": {}})"), "'k' must be an integer"},
-        {"part out of range", "p.partition.json", QByteArray(R"({"format": "partition", "version": 1, "k": 2, "parts": {"a": 2}})"), "/parts/a: part 2 is outside 0..1"},
+        {"zero speed", "c.cluster.json",
+         cluster(R"("devices": [{"name": "g", "type": "gpu", "flops_per_s": 0, "memory_bytes": 1}])"),
+         "/devices/0: 'flops_per_s' of device 'g' must be positive"},
+        {"duplicate device", "c.cluster.json",
+         cluster(
+             R"("devices": [{"name": "g", "type": "t", "flops_per_s": 1, "memory_bytes": 1}, {"name": "g", "type": "t", "flops_per_s": 1, "memory_bytes": 1}])"),
+         "/devices/1: duplicate device name 'g'"},
+        {"no type", "c.cluster.json", cluster(R"("devices": [{"name": "g", "flops_per_s": 1, "memory_bytes": 1}])"),
+         "device 'g' needs a non-empty string 'type'"},
+        {"link unknown device", "c.cluster.json",
+         cluster(kOneDevice + R"(, "links": [{"src": "gpu:0", "dst": "gpu:9", "bandwidth_bytes_per_s": 1}])"),
+         "/links/0: link 'gpu:0'->'gpu:9' names unknown device 'gpu:9'"},
+        {"link to itself", "c.cluster.json",
+         cluster(kOneDevice + R"(, "links": [{"src": "gpu:0", "dst": "gpu:0", "bandwidth_bytes_per_s": 1}])"),
+         "link from 'gpu:0' to itself"},
+        {"missing default link", "c.cluster.json", cluster(kTwoDevices),
+         "no link 'gpu:0'->'gpu:1' and no default_link"},
+        {"bidirectional string", "c.cluster.json",
+         cluster(
+             kTwoDevices +
+             R"(, "links": [{"src": "gpu:0", "dst": "gpu:1", "bandwidth_bytes_per_s": 1, "bidirectional": "yes"}])"),
+         "'bidirectional' must be true or false"},
+        {"zero bandwidth", "c.cluster.json", cluster(kTwoDevices + R"(, "default_link": {"bandwidth_bytes_per_s": 0})"),
+         "/default_link: 'bandwidth_bytes_per_s' of default_link must be positive"},
+        {"no assignment", "p.placement.json", QByteArray(R"({"format": "placement", "version": 1})"),
+         "placement has no 'assignment' object"},
+        {"device not string", "p.placement.json",
+         QByteArray(R"({"format": "placement", "version": 1, "assignment": {"a": 3}})"),
+         "/assignment/a: device of 'a' must be a string"},
+        {"duplicate assignment", "p.placement.json",
+         QByteArray(R"({"format": "placement", "version": 1, "assignment": {"a": "g", "a": "g"}})"),
+         "key 'a' appears twice"},
+        {"k zero", "p.partition.json", QByteArray(R"({"format": "partition", "version": 1, "k": 0, "parts": {}})"),
+         "'k' must be an integer from 1 to 1000000"},
+        {"k fractional", "p.partition.json",
+         QByteArray(R"({"format": "partition", "version": 1, "k": 1.5, "parts": {}})"), "'k' must be an integer"},
+        {"part out of range", "p.partition.json",
+         QByteArray(R"({"format": "partition", "version": 1, "k": 2, "parts": {"a": 2}})"),
+         "/parts/a: part 2 is outside 0..1"},
         {"undirected dot", "g.dot", QByteArray("graph g { a -- b }"), "the graph is undirected"},
         {"dot syntax", "g.dot", QByteArray("digraph g { a -> ; }"), "not a valid DOT graph"},
-        {"dot bad number", "g.dot", QByteArray("digraph g { a [flops=\"lots\"] }"), "node 'a': attribute flops=\"lots\" is not a number"},
+        {"dot bad number", "g.dot", QByteArray("digraph g { a [flops=\"lots\"] }"),
+         "node 'a': attribute flops=\"lots\" is not a number"},
         {"dot cycle", "g.dot", QByteArray("digraph g { a -> b -> c -> a }"), "graph has a cycle"},
         {"dot binary", "g.dot", QByteArray("digraph \x00 {}", 12), "binary data, not DOT text"},
         {"metis header", "g.graph", QByteArray("% only a comment\n3\n"), "the header must be 'n m [fmt [ncon]]'"},
@@ -146,16 +202,17 @@ private Q_SLOTS:
         QFETCH(QByteArray, content);
         QFETCH(QString, fragment);
         const QString message = loadError(name, content);
-        QVERIFY2(message.contains(fragment),
-                 qPrintable("expected '" + fragment + "' in: " + message));
+        QVERIFY2(message.contains(fragment), qPrintable("expected '" + fragment + "' in: " + message));
     }
 
     // Where the spec's text and its oracle differ, the text wins (see the issue notes): a key whose
     // value is null counts as absent, for "edges", "links" and compute_s entries alike.
     void nullCountsAsAbsent()
     {
-        const std::string g = test::writeFile(m_dir, "null.graph.json", graph(
-            R"("nodes": [{"id": "a", "op": "x", "flops": null, "compute_s": {"gpu": null, "cpu": 2}}], "edges": null)"));
+        const std::string g = test::writeFile(
+            m_dir, "null.graph.json",
+            graph(
+                R"("nodes": [{"id": "a", "op": "x", "flops": null, "compute_s": {"gpu": null, "cpu": 2}}], "edges": null)"));
         Graph loaded = loadGraph(g);
         QCOMPARE(loaded.edgeCount(), 0);
         QCOMPARE(loaded.flops(0), 0.0);
@@ -183,8 +240,8 @@ private Q_SLOTS:
         const std::string validG = test::writeFile(m_dir, "valid.graph.json", validGraph());
         const std::string validC = test::writeFile(m_dir, "valid.cluster.json", validCluster());
         auto oracle = [&](const std::string &g, const std::string &c) {
-            return test::runProgram("python3", {PS_ORACLE_PATH, "bound", QString::fromStdString(g),
-                                                QString::fromStdString(c)});
+            return test::runProgram("python3",
+                                    {PS_ORACLE_PATH, "bound", QString::fromStdString(g), QString::fromStdString(c)});
         };
         QCOMPARE(oracle(validG, validC).exitCode, 0);
         int checked = 0;

@@ -95,10 +95,7 @@ public:
         a->set_type(onnx::AttributeProto::STRING);
         a->set_s(value);
     }
-    void output(const std::string &name)
-    {
-        g().add_output()->set_name(name);
-    }
+    void output(const std::string &name) { g().add_output()->set_name(name); }
     std::string save(const QTemporaryDir &dir, const QString &file)
     {
         std::string bytes;
@@ -107,7 +104,6 @@ public:
     }
     onnx::ModelProto m;
 };
-
 
 } // namespace
 
@@ -150,10 +146,10 @@ private Q_SLOTS:
         QCOMPARE(g.outBytes(c), 4.0 * 6 * 8 * 8);
         QCOMPARE(g.scope(c), std::string("features/block1"));
         QCOMPARE(flopsOf(g, "/features/block1/relu"), 6.0 * 8 * 8);
-        QCOMPARE(flopsOf(g, "/features/pool"), 6.0 * 4 * 4 * 9);    // [1,6,4,4] x 3x3 windows
-        QCOMPARE(flopsOf(g, "/head/gap"), 6.0 * 8 * 8);             // one per input element
+        QCOMPARE(flopsOf(g, "/features/pool"), 6.0 * 4 * 4 * 9); // [1,6,4,4] x 3x3 windows
+        QCOMPARE(flopsOf(g, "/head/gap"), 6.0 * 8 * 8);          // one per input element
         QCOMPARE(flopsOf(g, "/head/flatten"), 0.0);
-        QCOMPARE(flopsOf(g, "/head/fc"), 2.0 * 1 * 10 * 96);        // transB: [1,96] x [96,10]
+        QCOMPARE(flopsOf(g, "/head/fc"), 2.0 * 1 * 10 * 96); // transB: [1,96] x [96,10]
         QCOMPARE(flopsOf(g, "/head/softmax"), 10.0);
         // One edge per consumed tensor, carrying that tensor's bytes; relu feeds pool and gap.
         const int relu = g.findNode("/features/block1/relu");
@@ -247,8 +243,9 @@ private Q_SLOTS:
         QVERIFY(file.graph->findNode("branch") >= 0);
         QCOMPARE(file.graph->flops(file.graph->findNode("FancyOp_1")), 0.0);
         QCOMPARE(file.graph->id(1), std::string("FancyOp_1")); // unnamed: type and position
-        QCOMPARE(file.warnings.size(), size_t(3)); // types, control flow, unknown shapes
-        QVERIFY2(QString::fromStdString(file.warnings[0]).startsWith("3 ops of 2 unknown types: FancyOp (2), com.example.Thing (1)"),
+        QCOMPARE(file.warnings.size(), size_t(3));             // types, control flow, unknown shapes
+        QVERIFY2(QString::fromStdString(file.warnings[0])
+                     .startsWith("3 ops of 2 unknown types: FancyOp (2), com.example.Thing (1)"),
                  file.warnings[0].c_str());
         QVERIFY2(QString::fromStdString(file.warnings[1]).startsWith("1 control-flow op"), file.warnings[1].c_str());
     }
@@ -297,8 +294,7 @@ private Q_SLOTS:
             }
         };
         expectError("truncated.onnx", QByteArray::fromStdString(bytes.substr(0, bytes.size() / 2)), "truncated");
-        expectError("garbage.onnx", QByteArray("\x12\x34 this is not a protobuf at all \xff\xff\xff", 35),
-                    "not");
+        expectError("garbage.onnx", QByteArray("\x12\x34 this is not a protobuf at all \xff\xff\xff", 35), "not");
         expectError("empty.onnx", QByteArray(), "not an ONNX model");
         expectError("text.onnx", QByteArray("graph { node { op_type: \"Relu\" } }"), "not");
         auto &w = *mm.g().mutable_initializer(0);
@@ -369,7 +365,8 @@ private Q_SLOTS:
                 withOffset += QString(e.what()).contains(QString("of %1 bytes").arg(cut));
             }
         }
-        QVERIFY2(accepted == 0, qPrintable(QString("%1 prefixes loaded, the first %2 bytes long").arg(accepted).arg(firstAccepted)));
+        QVERIFY2(accepted == 0,
+                 qPrintable(QString("%1 prefixes loaded, the first %2 bytes long").arg(accepted).arg(firstAccepted)));
         QCOMPARE(withOffset, tried);
     }
 };

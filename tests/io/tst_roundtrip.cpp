@@ -131,7 +131,8 @@ private Q_SLOTS:
             formatFromName("notes.txt");
             QFAIL("a .txt was taken for a format");
         } catch (const InputError &e) {
-            QVERIFY2(QString(e.what()).contains(".torchscript") && QString(e.what()).contains(".partition.json"), e.what());
+            QVERIFY2(QString(e.what()).contains(".torchscript") && QString(e.what()).contains(".partition.json"),
+                     e.what());
         }
         QVERIFY_EXCEPTION_THROWN(formatFromName("model.onnx.gz"), InputError); // importers read the file itself
     }
@@ -153,8 +154,7 @@ private Q_SLOTS:
     {
         const Graph g = richGraph();
         const std::string text = graphToJson(g);
-        const std::string p = test::writeFile(m_dir, "hidden.graph.json",
-                                              QByteArray::fromStdString(gzip(text)));
+        const std::string p = test::writeFile(m_dir, "hidden.graph.json", QByteArray::fromStdString(gzip(text)));
         expectSameGraph(g, loadGraph(p));
     }
 
@@ -175,7 +175,7 @@ private Q_SLOTS:
         QVERIFY(text.contains("subgraph \"cluster_gpu:0\""));
         QVERIFY(text.contains("subgraph \"cluster_cpu\""));
         QVERIFY(text.contains(("fillcolor=\"" + deviceColor(2) + "\"").c_str()));
-        QVERIFY(text.contains("color=\"#d62728\"")); // a cross-device edge
+        QVERIFY(text.contains("color=\"#d62728\""));      // a cross-device edge
         expectSameGraph(g, loadGraph(path("placed.gv"))); // node order survives the subgraphs
     }
 

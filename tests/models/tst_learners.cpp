@@ -16,10 +16,10 @@
 #include <QtTest>
 
 #include <atomic>
-#include <set>
 #include <chrono>
-#include <numeric>
 #include <cmath>
+#include <numeric>
+#include <set>
 #include <thread>
 
 using namespace ps;
@@ -117,10 +117,10 @@ private Q_SLOTS:
             if (p.iteration >= 0)
                 reports.push_back(p);
         };
-        const PlacerResult r = runPlacer(PlacerRegistry::builtin(), model.toStdString(), {g, c, cons, {}}, kQuick,
-                                         control);
+        const PlacerResult r =
+            runPlacer(PlacerRegistry::builtin(), model.toStdString(), {g, c, cons, {}}, kQuick, control);
         QCOMPARE(r.placement.nodeCount(), g.nodeCount());
-        QCOMPARE(r.placement.device(g.findNode("b3")), 1);                             // pinned
+        QCOMPARE(r.placement.device(g.findNode("b3")), 1);                                    // pinned
         QCOMPARE(r.placement.device(g.findNode("a0")), r.placement.device(g.findNode("a1"))); // colocated
         QVERIFY(r.feasible);
         QVERIFY(r.evaluations > 4);
@@ -140,9 +140,12 @@ private Q_SLOTS:
         QTest::addColumn<QString>("model");
         QTest::addColumn<QString>("params");
         QTest::addColumn<int>("iterations");
-        QTest::newRow("rl-seq2seq") << "rl-seq2seq" << "samples=4 hidden=32 lr=0.01" << 60;
-        QTest::newRow("gdp") << "gdp" << "samples=4 hidden=32 lr=0.01 warm_start=none" << 60;
-        QTest::newRow("giph") << "giph" << "samples=2 hidden=32 lr=0.01 start=random episode_steps=8" << 60;
+        QTest::newRow("rl-seq2seq") << "rl-seq2seq"
+                                    << "samples=4 hidden=32 lr=0.01" << 60;
+        QTest::newRow("gdp") << "gdp"
+                             << "samples=4 hidden=32 lr=0.01 warm_start=none" << 60;
+        QTest::newRow("giph") << "giph"
+                              << "samples=2 hidden=32 lr=0.01 start=random episode_steps=8" << 60;
     }
     void learningImprovesTheObjective()
     {
@@ -164,10 +167,14 @@ private Q_SLOTS:
         std::vector<std::string> list = {"iterations=" + std::to_string(iterations)};
         for (const QString &p : params.split(' '))
             list.push_back(p.toStdString());
-        const PlacerResult r = runPlacer(PlacerRegistry::builtin(), model.toStdString(), {g, c, cons, {}}, list, control);
+        const PlacerResult r =
+            runPlacer(PlacerRegistry::builtin(), model.toStdString(), {g, c, cons, {}}, list, control);
         QCOMPARE(static_cast<int>(sampled.size()), iterations);
-        auto mean = [](auto first, auto last) { return std::accumulate(first, last, 0.0) / std::distance(first, last); };
-        const double early = mean(sampled.begin(), sampled.begin() + 10), late = mean(sampled.end() - 10, sampled.end());
+        auto mean = [](auto first, auto last) {
+            return std::accumulate(first, last, 0.0) / std::distance(first, last);
+        };
+        const double early = mean(sampled.begin(), sampled.begin() + 10),
+                     late = mean(sampled.end() - 10, sampled.end());
         qInfo("%s: sampled makespan %.4g ms early, %.4g ms late; result %.4g ms; entropy %.3g -> %.3g",
               qPrintable(model), early * 1e3, late * 1e3, r.makespan * 1e3, entropy.front(), entropy.back());
         QVERIFY2(late < 0.9 * early, qPrintable(QString("early %1 late %2").arg(early).arg(late)));
@@ -251,9 +258,7 @@ private Q_SLOTS:
                 ++iterations;
         };
         PlacerResult r;
-        std::thread worker([&] {
-            r = runPlacer(PlacerRegistry::builtin(), "gdp", {g, c, cons, {}}, kQuick, control);
-        });
+        std::thread worker([&] { r = runPlacer(PlacerRegistry::builtin(), "gdp", {g, c, cons, {}}, kQuick, control); });
         QTest::qWait(400);
         QCOMPARE(iterations.load(), 0);
         pause = false;
@@ -319,8 +324,9 @@ private Q_SLOTS:
         const std::string path = m_dir.filePath("giph.ckpt").toStdString();
         runPlacer(PlacerRegistry::builtin(), "giph", {g, two, Constraints::fromGraph(g, two), {}},
                   {"iterations=2", "samples=1", "episode_steps=4", "hidden=16", "save_checkpoint=" + path}, {});
-        const PlacerResult r = runPlacer(PlacerRegistry::builtin(), "giph", {g, five, Constraints::fromGraph(g, five), {}},
-                                         {"iterations=0", "episode_steps=4", "checkpoint=" + path}, {});
+        const PlacerResult r =
+            runPlacer(PlacerRegistry::builtin(), "giph", {g, five, Constraints::fromGraph(g, five), {}},
+                      {"iterations=0", "episode_steps=4", "checkpoint=" + path}, {});
         QCOMPARE(r.placement.nodeCount(), g.nodeCount());
         QVERIFY(*std::max_element(r.placement.devices().begin(), r.placement.devices().end()) < 5);
     }
@@ -377,11 +383,14 @@ private Q_SLOTS:
             if (name == "local-search")
                 QVERIFY2(r.evaluations > 2001, qPrintable(QString::number(r.evaluations)));
             if (f->info().trains)
-                QVERIFY2(r.wallS > 0.5 * limit, qPrintable(QString("%1 stopped at %2 s").arg(name.c_str()).arg(r.wallS)));
+                QVERIFY2(r.wallS > 0.5 * limit,
+                         qPrintable(QString("%1 stopped at %2 s").arg(name.c_str()).arg(r.wallS)));
         }
         RunControl control;
         control.budget.timeLimitS = limit;
-        within("gap", [&] { runPartitioner(PartitionerRegistry::builtin(), "gap", {g, 4, 1.05, {}, {}}, {}, control); });
+        within("gap", [&] {
+            runPartitioner(PartitionerRegistry::builtin(), "gap", {g, 4, 1.05, {}, {}}, {}, control);
+        });
         // A count the caller sets still caps the run (beyond the human start it refines).
         const PlacerResult start = runPlacer(PlacerRegistry::builtin(), "human", {g, c, cons, {}}, {}, {});
         const PlacerResult capped =

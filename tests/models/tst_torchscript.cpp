@@ -13,7 +13,10 @@ using namespace ps;
 using ps::test::flopsOf;
 
 namespace {
-std::string fixture(const char *name) { return std::string(PS_SOURCE_DIR) + "/tests/data/" + name; }
+std::string fixture(const char *name)
+{
+    return std::string(PS_SOURCE_DIR) + "/tests/data/" + name;
+}
 
 } // namespace
 

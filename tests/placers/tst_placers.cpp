@@ -26,7 +26,7 @@ namespace {
 // gives the table; links have latency 0 and bandwidth 1, so an edge's bytes are its cost.
 Graph heftPaperGraph()
 {
-    const double cost[10][3] = {{14, 16, 9}, {13, 19, 18}, {11, 13, 19}, {13, 8, 17}, {12, 13, 10},
+    const double cost[10][3] = {{14, 16, 9}, {13, 19, 18}, {11, 13, 19}, {13, 8, 17},  {12, 13, 10},
                                 {13, 16, 9}, {7, 15, 11},  {5, 11, 14},  {18, 12, 20}, {21, 7, 16}};
     GraphBuilder b("heft-paper");
     for (int i = 0; i < 10; ++i) {
@@ -36,8 +36,8 @@ Graph heftPaperGraph()
         s.computeS = {{"p1", cost[i][0]}, {"p2", cost[i][1]}, {"p3", cost[i][2]}};
         b.addNode(s);
     }
-    const int edges[][3] = {{1, 2, 18}, {1, 3, 12}, {1, 4, 9},  {1, 5, 11}, {1, 6, 14},
-                            {2, 8, 19}, {2, 9, 16}, {3, 7, 23}, {4, 8, 27}, {4, 9, 23},
+    const int edges[][3] = {{1, 2, 18}, {1, 3, 12}, {1, 4, 9},   {1, 5, 11},  {1, 6, 14},
+                            {2, 8, 19}, {2, 9, 16}, {3, 7, 23},  {4, 8, 27},  {4, 9, 23},
                             {5, 9, 13}, {6, 8, 15}, {7, 10, 17}, {8, 10, 11}, {9, 10, 13}};
     for (const auto &e : edges)
         b.addEdge("n" + std::to_string(e[0]), "n" + std::to_string(e[1]), double(e[2]));
@@ -90,8 +90,7 @@ PlacerResult run(const std::string &model, const Graph &g, const Cluster &c,
                  const std::vector<std::string> &params = {})
 {
     Constraints cons = Constraints::fromGraph(g, c);
-    return runPlacer(PlacerRegistry::builtin(), model, PlacementProblem{g, c, cons, Objective{}}, params,
-                     RunControl{});
+    return runPlacer(PlacerRegistry::builtin(), model, PlacementProblem{g, c, cons, Objective{}}, params, RunControl{});
 }
 
 } // namespace
@@ -114,9 +113,9 @@ private Q_SLOTS:
         const std::vector<int> expected = {2, 0, 2, 1, 2, 1, 2, 0, 1, 1};
         QCOMPARE(out.placement.devices(), expected);
         // Without insertion the plan is longer.
-        PlacerOutput noInsertion = heft->place(PlacementProblem{g, c, cons, Objective{}},
-                                               ParamValues::parse(heft->info().params, {"insertion=false"}),
-                                               RunControl{}, nullptr);
+        PlacerOutput noInsertion =
+            heft->place(PlacementProblem{g, c, cons, Objective{}},
+                        ParamValues::parse(heft->info().params, {"insertion=false"}), RunControl{}, nullptr);
         QVERIFY(noInsertion.plannedMakespan >= 80.0);
     }
 
@@ -182,12 +181,18 @@ private Q_SLOTS:
     {
         QTest::addColumn<QString>("encoder");
         QTest::addColumn<QString>("decoder");
-        QTest::newRow("encoder/layers/N") << "encoder/layers/%1/self_attn" << "decoder/layers/%1/cross_attn";
-        QTest::newRow("lstms/N") << "rnn/lstms/%1" << "";
-        QTest::newRow("cells/N") << "cells/%1/gates" << "";
-        QTest::newRow("enc_fwdN, dec/N") << "enc_fwd%1" << "dec/%1";
-        QTest::newRow("layers.N (ONNX)") << "/encoder/layers.%1/MatMul" << "/decoder/layers.%1/MatMul";
-        QTest::newRow("moes/N/experts/E") << "moes/%1/experts/%2" << "";
+        QTest::newRow("encoder/layers/N") << "encoder/layers/%1/self_attn"
+                                          << "decoder/layers/%1/cross_attn";
+        QTest::newRow("lstms/N") << "rnn/lstms/%1"
+                                 << "";
+        QTest::newRow("cells/N") << "cells/%1/gates"
+                                 << "";
+        QTest::newRow("enc_fwdN, dec/N") << "enc_fwd%1"
+                                         << "dec/%1";
+        QTest::newRow("layers.N (ONNX)") << "/encoder/layers.%1/MatMul"
+                                         << "/decoder/layers.%1/MatMul";
+        QTest::newRow("moes/N/experts/E") << "moes/%1/experts/%2"
+                                          << "";
     }
     void humanRecognisesModulePaths()
     {
@@ -204,14 +209,16 @@ private Q_SLOTS:
             s.scope = scope.toStdString();
             return b.addNode(s);
         };
-        std::vector<std::vector<std::vector<int>>> cell(2, std::vector<std::vector<int>>(layers, std::vector<int>(steps)));
+        std::vector<std::vector<std::vector<int>>> cell(2,
+                                                        std::vector<std::vector<int>>(layers, std::vector<int>(steps)));
         const int stacks = decoder.isEmpty() ? 1 : 2;
         int previous = add("input", "input", 1e6);
         for (int st = 0; st < stacks; ++st)
             for (int t = 0; t < steps; ++t)
                 for (int l = 0; l < layers; ++l) {
                     const QString scope = (st ? decoder : encoder).arg(l).arg(t % 2) + "/step" + QString::number(t);
-                    const int v = add("s" + std::to_string(st) + "l" + std::to_string(l) + "t" + std::to_string(t), scope, 4e9);
+                    const int v =
+                        add("s" + std::to_string(st) + "l" + std::to_string(l) + "t" + std::to_string(t), scope, 4e9);
                     cell[st][l][t] = v;
                     b.addEdge(l > 0 ? cell[st][l - 1][t] : st > 0 ? cell[0][layers - 1][t] : previous, v);
                     if (t > 0)
@@ -237,7 +244,8 @@ private Q_SLOTS:
     {
         std::vector<Cluster> presets;
         for (const char *name : {"2gpu", "4gpu", "8gpu-2node", "hetero-edge"})
-            presets.push_back(readClusterJson(std::string(PS_SOURCE_DIR) + "/resources/clusters/" + name + ".cluster.json"));
+            presets.push_back(
+                readClusterJson(std::string(PS_SOURCE_DIR) + "/resources/clusters/" + name + ".cluster.json"));
         std::vector<Graph> graphs;
         for (const GeneratorInfo &gen : generators())
             graphs.push_back(ps::generate(gen.name, std::map<std::string, double>{}, 1));
@@ -253,7 +261,8 @@ private Q_SLOTS:
                                             .arg(single.makespan)));
             }
         const Cluster &eight = presets[2];
-        for (const Graph &g : {ps::generate("rnnlm", {{"layers", 8}}, 1), ps::generate("gnmt", std::map<std::string, double>{}, 1)}) {
+        for (const Graph &g :
+             {ps::generate("rnnlm", {{"layers", 8}}, 1), ps::generate("gnmt", std::map<std::string, double>{}, 1)}) {
             const PlacerResult r = run("human", g, eight);
             std::map<std::string, std::set<int>> layerDevices; // "layer3" -> devices its ops use
             for (int v = 0; v < g.nodeCount(); ++v) {

@@ -34,7 +34,10 @@ T pick(std::mt19937 &rng, std::initializer_list<T> options)
     return *(options.begin() + d(rng));
 }
 
-QByteArray dump(const QJsonObject &o) { return QJsonDocument(o).toJson(QJsonDocument::Compact); }
+QByteArray dump(const QJsonObject &o)
+{
+    return QJsonDocument(o).toJson(QJsonDocument::Compact);
+}
 
 Case randomCase(unsigned seed)
 {
@@ -60,14 +63,17 @@ Case randomCase(unsigned seed)
         int a = below(k), b = below(k);
         if (a == b)
             continue;
-        QJsonObject l{{"src", names[a]}, {"dst", names[b]},
+        QJsonObject l{{"src", names[a]},
+                      {"dst", names[b]},
                       {"bandwidth_bytes_per_s", pick(rng, {1e9, 4e9, 1e10})},
                       {"latency_s", pick(rng, {0.0, 1e-5, 3e-4})}};
         if (chance(0.6))
             l["bidirectional"] = false; // asymmetric
         links.append(l);
     }
-    QJsonObject cluster{{"format", "placement-cluster"}, {"version", 1}, {"devices", devices},
+    QJsonObject cluster{{"format", "placement-cluster"},
+                        {"version", 1},
+                        {"devices", devices},
                         {"links", links},
                         {"default_link", QJsonObject{{"bandwidth_bytes_per_s", pick(rng, {1e9, 1e10})},
                                                      {"latency_s", pick(rng, {0.0, 1e-5})}}}};
@@ -110,8 +116,8 @@ Case randomCase(unsigned seed)
                     edges.append(e);
                 }
             }
-    QJsonObject graph{{"format", "placement-graph"}, {"version", 1}, {"name", "case"},
-                      {"nodes", nodes}, {"edges", edges}};
+    QJsonObject graph{
+        {"format", "placement-graph"}, {"version", 1}, {"name", "case"}, {"nodes", nodes}, {"edges", edges}};
 
     QJsonObject assignment, parts;
     const int partsK = 1 + below(5);
@@ -119,8 +125,7 @@ Case randomCase(unsigned seed)
         assignment[QString("n%1").arg(v)] = names[below(k)];
         parts[QString("n%1").arg(v)] = below(partsK);
     }
-    return {dump(graph), dump(cluster),
-            dump({{"format", "placement"}, {"version", 1}, {"assignment", assignment}}),
+    return {dump(graph), dump(cluster), dump({{"format", "placement"}, {"version", 1}, {"assignment", assignment}}),
             dump({{"format", "partition"}, {"version", 1}, {"k", partsK}, {"parts", parts}})};
 }
 
@@ -160,8 +165,10 @@ class TestConformance : public QObject
         ++m_compared;
         if (ours == theirs.toDouble())
             ++m_exact;
-        QVERIFY2(close(ours, theirs.toDouble()),
-                 qPrintable(QString("%1: ours %2, oracle %3").arg(what).arg(ours, 0, 'g', 17).arg(theirs.toDouble(), 0, 'g', 17)));
+        QVERIFY2(
+            close(ours, theirs.toDouble()),
+            qPrintable(
+                QString("%1: ours %2, oracle %3").arg(what).arg(ours, 0, 'g', 17).arg(theirs.toDouble(), 0, 'g', 17)));
     }
 
 private Q_SLOTS:
@@ -188,9 +195,10 @@ private Q_SLOTS:
         const std::string list = test::writeFile(m_dir, "commands.txt", commands);
         const std::string driver = test::writeFile(m_dir, "driver.py", kDriver);
         const QString oracleDir = QFileInfo(PS_ORACLE_PATH).absolutePath();
-        auto r = test::runProgram("python3", {QString::fromStdString(driver), oracleDir,
-                                              QString::fromStdString(list), m_dir.filePath("oracle.json")},
-                                  300000);
+        auto r = test::runProgram(
+            "python3",
+            {QString::fromStdString(driver), oracleDir, QString::fromStdString(list), m_dir.filePath("oracle.json")},
+            300000);
         QVERIFY2(r.exitCode == 0, r.err.constData());
         m_oracle = QJsonDocument::fromJson(test::readFile(path("oracle.json"))).array();
         QCOMPARE(m_oracle.size(), kSimulationCases + kPartitionCases);

@@ -1,8 +1,8 @@
 // The simulator on hand-computed cases: transfers, link contention, one copy per device,
 // the critical path, the bounded (cutoff) run, violations and the penalized makespan.
 #include "core/cluster/Cluster.h"
-#include "core/graph/GraphBuilder.h"
 #include "core/generators/LayeredRandomGenerator.h"
+#include "core/graph/GraphBuilder.h"
 #include "core/sim/Simulator.h"
 
 #include <QtTest>
@@ -115,7 +115,7 @@ private Q_SLOTS:
         Cluster c = twoDevices();
         Simulator sim(g, c);
         Schedule s = sim.simulate(std::vector<int>{0, 0, 0});
-        QCOMPARE(s.start[0], 0.0);   // rank 0 first
+        QCOMPARE(s.start[0], 0.0); // rank 0 first
         QCOMPARE(s.start[1], 1e-3);
         QCOMPARE(s.start[2], 2e-3);
         QCOMPARE(s.busy[0], 1e-3 + 1e-3 + 1e-3);

@@ -73,7 +73,8 @@ private Q_SLOTS:
         const double mean = (busy[0] + busy[1] + busy[2]) / 3;
         QCOMPARE(t.imbalance, *std::max_element(busy.begin(), busy.end()) - mean);
         Objective weighted = Objective::parse("makespan=1,bytes=0.5,balance=2,memory=0.25");
-        const double expected = s.makespan + 0.5 * t.communication + 2 * t.imbalance + 0.25 * t.peakMemoryShare * t.bound;
+        const double expected =
+            s.makespan + 0.5 * t.communication + 2 * t.imbalance + 0.25 * t.peakMemoryShare * t.bound;
         QCOMPARE(objectiveScore(weighted, t), expected);
     }
 
@@ -125,9 +126,9 @@ private Q_SLOTS:
         QVERIFY(constraintViolations(g, c, cons, devices, usage).empty());
         // Every family's result honours them (runPlacer enforces, the simulator judges).
         for (const char *model : {"single", "heft", "metis", "m-etf", "local-search"}) {
-            const std::vector<std::string> params =
-                std::string(model) == "local-search" ? std::vector<std::string>{"evaluations=50"}
-                                                     : std::vector<std::string>{};
+            const std::vector<std::string> params = std::string(model) == "local-search"
+                                                        ? std::vector<std::string>{"evaluations=50"}
+                                                        : std::vector<std::string>{};
             const PlacerResult r =
                 runPlacer(PlacerRegistry::builtin(), model, {g, c, cons, Objective{}}, params, RunControl{});
             QCOMPARE(r.placement.device(3), 2);
@@ -210,8 +211,8 @@ private Q_SLOTS:
         for (const HyperParam &h : space.params())
             names << QString::fromStdString(h.name);
         // evaluations is a budget: never tuned.
-        QCOMPARE(names, QStringList({"insertion", "initial_temperature", "swap_share", "critical_share",
-                                     "neighbour_share"}));
+        QCOMPARE(names,
+                 QStringList({"insertion", "initial_temperature", "swap_share", "critical_share", "neighbour_share"}));
         // Log scale: 1e-6 .. 0.1, the midpoint is sqrt(1e-7).
         QVERIFY(std::abs(space.value(1, 0.5) - std::sqrt(1e-7)) < 1e-12);
         QCOMPARE(space.value(0, 0.2), 0.0);
