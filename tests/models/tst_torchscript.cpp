@@ -4,7 +4,9 @@
 #include "common/GraphChecks.h"
 #include "common/TestFiles.h"
 #include "core/InputError.h"
+#include "core/cluster/Cluster.h"
 #include "core/io/FileKind.h"
+#include "core/placers/PlacerRegistry.h"
 #include "models/ModelImporters.h"
 
 #include <QtTest>
@@ -25,6 +27,27 @@ class TestTorchScript : public QObject
     Q_OBJECT
 private Q_SLOTS:
     void initTestCase() { installModelImporters(); }
+
+    // The expert baseline on graphs imported from PyTorch: never slower than one device.
+    void humanOnImportedGraphs()
+    {
+        ClusterBuilder b("gpus");
+        for (int d = 0; d < 4; ++d)
+            b.addDevice({"gpu:" + std::to_string(d), "gpu", 1e13, 16e9, 1e-5});
+        b.addDevice({"cpu:0", "cpu", 5e11, 64e9, 1e-5});
+        b.setDefaultLink({1e10, 1e-5});
+        const Cluster c = b.build();
+        for (const char *name : {"small_cnn.pt", "small_lstm.pt", "scripted_mlp.pt", "small_cnn.onnx"}) {
+            const Graph g = loadGraph(fixture(name));
+            const Constraints cons = Constraints::fromGraph(g, c);
+            const PlacerResult human = runPlacer(PlacerRegistry::builtin(), "human", {g, c, cons, {}}, {}, {});
+            const PlacerResult single = runPlacer(PlacerRegistry::builtin(), "single", {g, c, cons, {}}, {}, {});
+            QVERIFY2(human.makespan <= single.makespan * (1 + 1e-12),
+                     qPrintable(QString("%1: human %2, single %3").arg(name).arg(human.makespan).arg(single.makespan)));
+            for (int v = 0; v < g.nodeCount(); ++v) // nothing on the CPU, 20x slower than a GPU
+                QVERIFY(human.placement.device(v) != 4);
+        }
+    }
 
     void tracedCnnByHand()
     {
