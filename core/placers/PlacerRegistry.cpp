@@ -176,6 +176,7 @@ PlacerResult bestFastPlacement(const PlacementProblem &problem)
     PlacerResult best;
     bool have = false;
     std::string why;
+    long long spent = 0;
     for (const std::string &name : fastPlacers()) {
         if (!PlacerRegistry::builtin().find(name))
             continue;
@@ -186,6 +187,7 @@ PlacerResult bestFastPlacement(const PlacementProblem &problem)
             why = e.what();
             continue;
         }
+        spent += r.evaluations;
         if (!have || (r.feasible && !best.feasible) || (r.feasible == best.feasible && r.score < best.score)) {
             best = std::move(r);
             have = true;
@@ -193,6 +195,7 @@ PlacerResult bestFastPlacement(const PlacementProblem &problem)
     }
     if (!have)
         throw InputError("no fast placer could place the graph: " + why);
+    best.evaluations = spent; // what finding it cost, all the placers' runs
     return best;
 }
 

@@ -40,7 +40,8 @@ void checkPlacerSpec(const PlacerRegistry &registry, const std::string &spec, co
 
 // The constructive placers that take well under a second on a 58k-op graph (human, heft, heft-c,
 // m-etf, m-etf-c, cpop, m-topo, single), and the best of their placements under the problem's
-// objective (feasible first): what a graph opens with. InputError only if none can place it.
+// objective (feasible first): what a graph opens with. Its `evaluations` are all the placers'
+// simulator runs. InputError only if none can place it.
 const std::vector<std::string> &fastPlacers();
 PlacerResult bestFastPlacement(const PlacementProblem &problem);
 

@@ -68,8 +68,8 @@ struct TrainGraph
     std::unique_ptr<Judge> judge;
     GraphData data;
     torch::Tensor order;
-    std::vector<int> heft; // HEFT's placement, for the warm starts
-    torch::Tensor prior;   // n x k logits toward it (undefined: no prior)
+    std::vector<int> start; // the warm start's placement (HEFT's, or the best fast placer's)
+    torch::Tensor prior;    // n x k logits toward it (undefined: no prior)
 };
 
 torch::Tensor logitsOf(GdpNet &net, const TrainGraph &t, int64_t segment)
@@ -93,25 +93,27 @@ TrainGraph prepare(std::shared_ptr<const Graph> graph, const Cluster &cluster, c
     return t;
 }
 
-// HEFT's placement of every training graph (its simulator runs count on the clock). The target
-// graph's is offered to its judge: a warm-started run never returns worse than HEFT.
-void runHeft(std::vector<TrainGraph> &graphs, const Cluster &cluster, RunClock &clock)
+// The warm start's placement of every training graph: HEFT's, or the best of the fast placers
+// (bestFastPlacement, judged under the target's objective); their simulator runs count on the
+// clock. The target graph's is offered to its judge: a warm-started run never returns worse.
+void runWarmStart(std::vector<TrainGraph> &graphs, const Cluster &cluster, RunClock &clock, bool best,
+                  const Objective &objective, const RunControl &control)
 {
     for (TrainGraph &t : graphs) {
-        const PlacerResult heft =
-            runPlacer(PlacerRegistry::builtin(), "heft", {*t.graph, cluster, *t.constraints, {}}, {}, {});
-        t.heft = heft.placement.devices();
-        clock.countEvaluations(heft.evaluations);
+        const PlacementProblem pb{*t.graph, cluster, *t.constraints, &t == &graphs[0] ? objective : Objective{}};
+        const PlacerResult r = warmStartPlacement(pb, best, control);
+        t.start = r.placement.devices();
+        clock.countEvaluations(r.evaluations);
     }
-    graphs[0].judge->offer(graphs[0].heft);
+    graphs[0].judge->offer(graphs[0].start);
 }
 
-// Residual warm start: fixed logits of `strength` on HEFT's device for every op, so that the
-// untrained policy's greedy placement is HEFT's and training learns the correction.
-void addHeftPrior(std::vector<TrainGraph> &graphs, int devices, double strength)
+// Residual warm start: fixed logits of `strength` on the start's device for every op, so that
+// the untrained policy's greedy placement is the start and training learns the correction.
+void addPrior(std::vector<TrainGraph> &graphs, int devices, double strength)
 {
     for (TrainGraph &t : graphs) {
-        const torch::Tensor choice = torch::tensor(std::vector<int64_t>(t.heft.begin(), t.heft.end()));
+        const torch::Tensor choice = torch::tensor(std::vector<int64_t>(t.start.begin(), t.start.end()));
         t.prior = (torch::one_hot(choice, devices).to(torch::kFloat32) * strength).to(t.data.x.device());
     }
 }
@@ -123,7 +125,7 @@ void imitateHeft(GdpNet &net, std::vector<TrainGraph> &graphs, int64_t segment, 
 {
     std::vector<torch::Tensor> targets;
     for (const TrainGraph &t : graphs)
-        targets.push_back(torch::tensor(std::vector<int64_t>(t.heft.begin(), t.heft.end())).to(t.data.x.device()));
+        targets.push_back(torch::tensor(std::vector<int64_t>(t.start.begin(), t.start.end())).to(t.data.x.device()));
     for (int s = 0; s < steps && !clock.exhausted(); ++s) {
         const size_t i = static_cast<size_t>(s) % graphs.size();
         const torch::Tensor logits = logitsOf(net, graphs[i], segment);
@@ -157,10 +159,12 @@ public:
                             0,
                             0,
                             0,
-                            {"heft", "imitate", "none"},
-                            "heft: start at HEFT's placement (fixed prior logits, the policy learns the "
-                            "correction); imitate: supervised steps towards it; none: the paper's random start"});
-        f.params.push_back(linearTuned({"prior", T::Real, 0, 20, 3, {}, "strength of the HEFT prior (logits)"}));
+                            {"best", "heft", "imitate", "none"},
+                            "best: start at the best fast placer's placement (fixed prior logits, the policy "
+                            "learns the correction); heft: the same from HEFT's; imitate: supervised steps "
+                            "towards HEFT's; none: the paper's random start"});
+        f.params.push_back(
+            linearTuned({"prior", T::Real, 0, 20, 3, {}, "strength of the warm start's prior (logits)"}));
         f.params.push_back({"warm_steps", T::Int, 0, 10000, 60, {}, "at most this many imitation steps"});
         HyperParam graphs{"train_graphs", T::Text, 0, 0, 0, {}, "more graph files to train on, separated by ';'"};
         f.params.push_back(graphs);
@@ -177,14 +181,14 @@ public:
         const torch::Device device = run.device;
         int hidden = params.integer("hidden"), heads = params.integer("heads");
         std::string warm = params.choice("warm_start");
-        double prior = warm == "heft" ? params.number("prior") : 0.0;
+        double prior = warm == "best" || warm == "heft" ? params.number("prior") : 0.0;
         const std::string load = params.text("checkpoint");
         if (!load.empty()) { // the stored policy decides its architecture and whether it learned over a prior
             const auto stored = nlohmann::json::parse(checkpointParams(load, "gdp"));
             hidden = stored.value("hidden", hidden);
             heads = stored.value("heads", heads);
             prior = stored.value("prior", 0.0);
-            warm = prior > 0 ? "heft" : "none";
+            warm = prior > 0 ? stored.value("warm_start", std::string("heft")) : "none";
             requireDeviceCount(load, stored.value("devices", k), k);
         }
         if (hidden % heads != 0)
@@ -205,9 +209,9 @@ public:
         const int64_t segment = params.integer("segment");
         torch::optim::Adam optimizer(net->parameters(), torch::optim::AdamOptions(params.number("lr")));
         if (warm != "none") {
-            runHeft(graphs, problem.cluster, clock);
-            if (warm == "heft")
-                addHeftPrior(graphs, k, prior);
+            runWarmStart(graphs, problem.cluster, clock, warm == "best", problem.objective, control);
+            if (warm == "best" || warm == "heft")
+                addPrior(graphs, k, prior);
             else if (load.empty() && params.integer("iterations") > 0)
                 imitateHeft(net, graphs, segment, optimizer, params.integer("warm_steps"), clock, control);
         }
@@ -270,7 +274,8 @@ public:
             judge.evaluate(greedy);
         }
         if (!params.text("save_checkpoint").empty()) {
-            nlohmann::json stored{{"hidden", hidden}, {"heads", heads}, {"devices", k}, {"prior", prior}};
+            nlohmann::json stored{
+                {"hidden", hidden}, {"heads", heads}, {"devices", k}, {"prior", prior}, {"warm_start", warm}};
             saveCheckpoint(params.text("save_checkpoint"), "gdp", stored.dump(), *net);
         }
         PlacerOutput out;

@@ -128,9 +128,9 @@ public:
                             0,
                             0,
                             0,
-                            {"heft", "random", "round-robin"},
-                            "the placement episodes start from (the paper: random; a composition's input "
-                            "replaces it)"});
+                            {"best", "heft", "random", "round-robin"},
+                            "the placement episodes start from: the best fast placer's, HEFT's (the paper: "
+                            "random; a composition's input replaces it)"});
         f.trains = true;
         return f;
     }
@@ -156,18 +156,18 @@ public:
         const GraphData data = graphData(graph, device);
         const OptionFeatures options(graph, problem.cluster);
         Judge judge(graph, problem.cluster, problem.constraints, problem.objective, &clock);
-        std::vector<int> heftStart;
-        if (!given && params.choice("start") == "heft") {
-            const PlacerResult heft = runPlacer(PlacerRegistry::builtin(), "heft", problem, {}, {});
-            heftStart = heft.placement.devices();
-            clock.countEvaluations(heft.evaluations);
+        std::vector<int> warmStart;
+        if (!given && (params.choice("start") == "heft" || params.choice("start") == "best")) {
+            const PlacerResult warm = warmStartPlacement(problem, params.choice("start") == "best", control);
+            warmStart = warm.placement.devices();
+            clock.countEvaluations(warm.evaluations);
         }
         auto startPlacement = [&] {
             std::vector<int> p(n);
             if (given)
                 p = given->devices();
-            else if (!heftStart.empty())
-                p = heftStart;
+            else if (!warmStart.empty())
+                p = warmStart;
             else if (params.choice("start") == "round-robin")
                 for (int v = 0; v < n; ++v)
                     p[v] = graph.rank(v) % k;

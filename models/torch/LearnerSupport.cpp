@@ -2,6 +2,7 @@
 
 #include "core/InputError.h"
 #include "core/io/FileKind.h"
+#include "core/placers/PlacerRegistry.h"
 #include "models/Learners.h"
 
 #include <ATen/CPUGeneratorImpl.h>
@@ -363,6 +364,13 @@ std::string loadCheckpoint(const std::string &path, const std::string &family, t
         throw InputError(path + ": does not fit this model (" + what.substr(0, what.find('\n')) + ")");
     }
     return header["params"].dump();
+}
+
+PlacerResult warmStartPlacement(const PlacementProblem &problem, bool best, const RunControl &control)
+{
+    if (best && control.budget.maxEvaluations >= 100)
+        return bestFastPlacement(problem);
+    return runPlacer(PlacerRegistry::builtin(), "heft", problem, {}, {});
 }
 
 std::vector<HyperParam> commonParams(int defaultIterations)

@@ -7,6 +7,7 @@
 #include "core/family/ModelFamily.h"
 #include "core/graph/Graph.h"
 #include "core/placement/Constraints.h"
+#include "core/placers/Placer.h"
 #include "core/sim/Objective.h"
 #include "core/sim/Simulator.h"
 
@@ -169,6 +170,11 @@ void saveCheckpoint(const std::string &path, const std::string &family, const st
 std::string loadCheckpoint(const std::string &path, const std::string &family, torch::nn::Module &module);
 // The hyperparameters stored in a checkpoint (to rebuild the architecture before loading).
 std::string checkpointParams(const std::string &path, const std::string &family);
+
+// A learner's warm start: the best of the fast placers (bestFastPlacement), or HEFT's placement
+// when `best` is false or the run's evaluation budget is under 100 (the best costs a few dozen
+// simulator runs). Its evaluations are what it cost.
+PlacerResult warmStartPlacement(const PlacementProblem &problem, bool best, const RunControl &control);
 
 // Hyperparameters every learned placer shares.
 std::vector<HyperParam> commonParams(int defaultIterations);

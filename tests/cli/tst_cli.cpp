@@ -278,8 +278,9 @@ private Q_SLOTS:
         QVERIFY(rows[3].startsWith("2,"));
         auto place = cli({"place", kExample, kCluster, "--model", "gdp", "--checkpoint", ckpt, "--out", zero});
         QCOMPARE(place.exitCode, 0);
-        QCOMPARE(QJsonDocument::fromJson(place.out).object()["evaluations"].toInt(),
-                 4); // HEFT for the prior and offered, greedy, final check
+        // No training: the warm start's placers, that start offered, the greedy placement, the final check.
+        const int zeroShotRuns = QJsonDocument::fromJson(place.out).object()["evaluations"].toInt();
+        QVERIFY2(zeroShotRuns >= 4 && zeroShotRuns <= 40, qPrintable(QString::number(zeroShotRuns)));
         expectInputError({"train", "--model", "heft", kExample, kCluster, "--out", placed}, "not a learned model");
         expectInputError({"train", "--model", "rl-seq2seq", kExample, kCluster, "--graphs", kExample, "--out", placed},
                          "--graphs is for gap and gdp");
