@@ -2,17 +2,19 @@
 """The learned placers against the classical baselines over graphs x clusters.
 
 For every built-in graph (rnnlm, gnmt, inception-v3, transformer, moe at their defaults) and
-every cluster preset (2gpu, 4gpu, 8gpu-2node, hetero-edge): human, heft and heft+local-search
-(10 s), then rl-seq2seq, gdp and giph trained for --time-limit seconds each through
-`placement-cli train --curve`. Reports makespan / lower bound, and for the learners the
+every cluster preset (2gpu, 4gpu, 8gpu-2node, hetero-edge): human, heft, heft-c, m-etf-c, and
+heft-c+local-search with the same --time-limit as the learners (equal wall-clock budgets; local
+search uses the whole time), then rl-seq2seq, gdp and giph trained for --time-limit seconds each
+(warm starts included) through `placement-cli train --curve`. Reports makespan / lower bound, and for the learners the
 simulator evaluations and wall time at which the best feasible makespan first came within 5%
 of the run's final value. Prints a markdown table and, at the end, mean gains.
 
-    python3 bench/learners_matrix.py [--time-limit 20]
+    python3 bench/learners_matrix.py [--time-limit 20] [--graphs a,b] [--clusters c,d] [--seed N]
 """
 import argparse
 import csv
 import json
+import math
 import os
 import subprocess
 import tempfile
@@ -20,7 +22,7 @@ import tempfile
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 GRAPHS = ["rnnlm", "gnmt", "inception-v3", "transformer", "moe"]
 CLUSTERS = ["2gpu", "4gpu", "8gpu-2node", "hetero-edge"]
-CLASSIC = ["human", "heft", "heft+local-search"]
+CLASSIC = ["human", "heft", "heft-c", "m-etf-c", "heft-c+local-search"]
 LEARNED = ["rl-seq2seq", "gdp", "giph"]
 
 
@@ -47,22 +49,26 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--cli", default=os.path.join(ROOT, "build/app/cli/placement-cli"))
     ap.add_argument("--time-limit", type=float, default=20)
+    ap.add_argument("--graphs", default=",".join(GRAPHS))
+    ap.add_argument("--clusters", default=",".join(CLUSTERS))
+    ap.add_argument("--seed", default="1")
     a = ap.parse_args()
+    graphs, clusters = a.graphs.split(","), a.clusters.split(",")
     ratios = {}
     with tempfile.TemporaryDirectory() as tmp:
         print("| graph | cluster | " + " | ".join(CLASSIC + LEARNED) + " |")
         print("|---|---|" + "---|" * (len(CLASSIC) + len(LEARNED)))
-        for g in GRAPHS:
+        for g in graphs:
             gpath = os.path.join(tmp, g + ".graph.json")
             subprocess.run([a.cli, "generate", g, "--out", gpath], check=True, capture_output=True)
-            for c in CLUSTERS:
+            for c in clusters:
                 cpath = os.path.join(ROOT, "resources/clusters", c + ".cluster.json")
                 out = os.path.join(tmp, "p.placement.json")
                 cells = []
                 for m in CLASSIC:
-                    args = ["place", gpath, cpath, "--model", m, "--out", out]
+                    args = ["place", gpath, cpath, "--model", m, "--out", out, "--seed", a.seed]
                     if "local-search" in m:
-                        args += ["--time-limit", "10"]
+                        args += ["--time-limit", str(a.time_limit)]
                     r = run(a.cli, *args)
                     ok = "error" not in r
                     ratios[(g, c, m)] = r["ratio"] if ok and r["feasible"] else None
@@ -70,7 +76,7 @@ def main():
                 for m in LEARNED:
                     curve = os.path.join(tmp, "curve.csv")
                     r = run(a.cli, "train", "--model", m, gpath, cpath, "--iterations", "1000000", "--time-limit",
-                            str(a.time_limit), "--curve", curve, "--out", out)
+                            str(a.time_limit), "--curve", curve, "--out", out, "--seed", a.seed)
                     if "error" in r:
                         cells.append("error: " + r["error"][:40])
                         ratios[(g, c, m)] = None
@@ -81,17 +87,18 @@ def main():
                                  (f" · 5%: {ev} ev, {wall:.1f} s" if ev is not None else ""))
                 print(f"| {g} | {c} | " + " | ".join(cells) + " |", flush=True)
     print()
-    print("| model | mean gain over human | mean gain over heft | runs (both feasible) |")
-    print("|---|---|---|---|")
+    bases = ("human", "heft", "heft-c+local-search")
+    print("| model | " + " | ".join(f"geomean ratio to {b}" for b in bases) + " | cases |")
+    print("|---|" + "---|" * (len(bases) + 1))
     for m in CLASSIC + LEARNED:
-        for base in ("human", "heft"):
-            pass
-        gains = {}
-        for base in ("human", "heft"):
-            pairs = [(ratios[(g, c, m)], ratios[(g, c, base)]) for g in GRAPHS for c in CLUSTERS
+        cells, cases = [], 0
+        for base in bases:
+            pairs = [(ratios[(g, c, m)], ratios[(g, c, base)]) for g in graphs for c in clusters
                      if ratios.get((g, c, m)) and ratios.get((g, c, base))]
-            gains[base] = (sum(1 - x / y for x, y in pairs) / len(pairs) if pairs else float("nan"), len(pairs))
-        print(f"| {m} | {gains['human'][0]:+.1%} | {gains['heft'][0]:+.1%} | {gains['heft'][1]} |")
+            geo = math.exp(sum(math.log(x / y) for x, y in pairs) / len(pairs)) if pairs else float("nan")
+            cells.append(f"{geo:.3f}")
+            cases = len(pairs)
+        print(f"| {m} | " + " | ".join(cells) + f" | {cases} |")
 
 
 if __name__ == "__main__":
