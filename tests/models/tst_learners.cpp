@@ -9,6 +9,8 @@
 #include "core/partitioners/Partitioner.h"
 #include "core/placers/PlacerRegistry.h"
 #include "core/sim/PartitionMetrics.h"
+#include "core/steering/SteeringLog.h"
+#include "core/steering/SteeringSession.h"
 #include "models/Learners.h"
 #include "models/ModelImporters.h"
 
@@ -488,6 +490,43 @@ private Q_SLOTS:
         b.join();
         QCOMPARE(together1, alone1);
         QCOMPARE(together2, alone2);
+    }
+
+    // Steering with learned arms, two candidates at a time: replaying the log reproduces every
+    // candidate placement for placement (the learners' randomness is per run, not per process).
+    void steeringReplayWithLearnedArms()
+    {
+        const Graph g = smallGraph();
+        const Cluster c = gpus(3);
+        SteeringSettings settings;
+        settings.perRound = 4;
+        settings.roundEvaluations = 400;
+        settings.seed = 5;
+        settings.threads = 2;
+        settings.families = {"heft", "m-etf", "gdp", "giph", "local-search"};
+        SteeringSession first(g, c, PlacerRegistry::builtin(), settings);
+        for (int r = 0; r < 2; ++r)
+            first.runRound(RunControl{});
+        int learned = 0;
+        for (const Candidate &cand : first.candidates())
+            learned += cand.spec == "gdp" || cand.spec == "giph";
+        QVERIFY2(learned >= 2, qPrintable(QString::number(learned)));
+        const std::string path = m_dir.filePath("steer.json").toStdString();
+        writeSteeringLog(path, first, g, c, nullptr);
+        const SteeringLogDoc doc = readSteeringLog(path);
+        SteeringSession again(g, c, PlacerRegistry::builtin(), doc.settings);
+        for (long long budget : doc.roundBudgets) {
+            again.setRoundEvaluations(budget);
+            again.runRound(RunControl{});
+        }
+        QCOMPARE(again.candidates().size(), first.candidates().size());
+        for (size_t i = 0; i < first.candidates().size(); ++i) {
+            const Candidate &a = first.candidates()[i], &b = again.candidates()[i];
+            QCOMPARE(b.spec, a.spec);
+            QCOMPARE(b.params, a.params);
+            QVERIFY2(b.devices == a.devices, (a.spec + " differs on replay").c_str());
+            QCOMPARE(b.score, a.score);
+        }
     }
 
     void opClassesSeparateTheOps()
