@@ -1,6 +1,7 @@
 #pragma once
 // Errors at a boundary (a file, a command-line argument, a user edit) carry a message a person
 // can act on: which file, where in it, what is wrong.
+#include <cstdio>
 #include <stdexcept>
 #include <string>
 
@@ -16,6 +17,15 @@ public:
 [[noreturn]] inline void rethrowWithContext(const InputError &error, const std::string &where)
 {
     throw InputError(where + ": " + error.what());
+}
+
+// A number as messages print it: up to 10 significant digits, no trailing zeros ("1000000000",
+// "0.25", "1e-06").
+inline std::string messageNumber(double value)
+{
+    char text[32];
+    std::snprintf(text, sizeof text, "%.10g", value);
+    return text;
 }
 
 } // namespace ps

@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
-#include <cstdio>
 #include <cstdlib>
 #include <thread>
 
@@ -34,15 +33,6 @@ ParamValues ParamValues::defaults(const std::vector<HyperParam> &declared)
     }
     return p;
 }
-
-namespace {
-std::string shortNumber(double v)
-{
-    char text[32];
-    std::snprintf(text, sizeof text, "%.10g", v);
-    return text;
-}
-} // namespace
 
 ParamValues ParamValues::parse(const std::vector<HyperParam> &declared, const std::vector<std::string> &assignments)
 {
@@ -83,8 +73,8 @@ ParamValues ParamValues::parse(const std::vector<HyperParam> &declared, const st
             if (h.type == HyperParam::Type::Int && value != std::floor(value))
                 throw InputError("parameter '" + key + "' needs a whole number");
             if (value < h.min || value > h.max)
-                throw InputError("parameter '" + key + "' must lie in [" + shortNumber(h.min) + ", " +
-                                 shortNumber(h.max) + "], not " + text);
+                throw InputError("parameter '" + key + "' must lie in [" + messageNumber(h.min) + ", " +
+                                 messageNumber(h.max) + "], not " + text);
         }
         p.m_values[key] = value;
     }

@@ -9,18 +9,8 @@
 #include "core/generators/TransformerGenerator.h"
 
 #include <cmath>
-#include <cstdio>
 
 namespace ps {
-
-namespace {
-std::string shortNumber(double x)
-{
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%g", x);
-    return buf;
-}
-} // namespace
 
 const std::vector<GeneratorInfo> &generators()
 {
@@ -162,7 +152,7 @@ Graph generate(const std::string &name, const std::map<std::string, double> &val
             for (const GeneratorParam &p : g.params)
                 if (p.name == key && (value < p.min || value > p.max || (p.integer && value != std::floor(value))))
                     throw InputError(name + ": '" + key + "' must be " + (p.integer ? "a whole number " : "") +
-                                     "from " + shortNumber(p.min) + " to " + shortNumber(p.max));
+                                     "from " + messageNumber(p.min) + " to " + messageNumber(p.max));
             it->second = value;
         }
         return g.make(filled, seed);
