@@ -75,25 +75,28 @@ std::vector<std::string> paramsFor(const Placer &placer, const std::vector<std::
     return mine;
 }
 
-// The stages of a spec, each parameter checked against the stage(s) that declare it.
+// The stages of a spec (`human` first when a refiner starts it without a start placement), each
+// parameter checked against the stage(s) that declare it.
 std::vector<const Placer *> checkedStages(const PlacerRegistry &registry, const std::string &spec,
-                                          const std::vector<std::string> &params)
+                                          const std::vector<std::string> &params, bool haveStart)
 {
     std::vector<const Placer *> stages;
     for (const std::string &name : splitStages(spec))
         stages.push_back(&registry.require(name, "model"));
-    const bool refinerFirst = stages.front()->refines();
+    if (stages.front()->refines() && !haveStart)
+        stages.insert(stages.begin(), registry.find("human"));
     for (const std::string &p : params)
-        if (std::none_of(stages.begin(), stages.end(), [&](const Placer *s) { return !paramsFor(*s, {p}).empty(); }) &&
-            !(refinerFirst && !paramsFor(*registry.find("human"), {p}).empty())) {
-            std::string known;
+        if (std::none_of(stages.begin(), stages.end(), [&](const Placer *s) { return !paramsFor(*s, {p}).empty(); })) {
+            std::vector<std::string> known;
             for (const Placer *stage : stages)
                 for (const HyperParam &h : stage->info().params)
-                    if (known.find(h.name + ",") == std::string::npos && known.find(h.name + ")") == std::string::npos)
-                        known += h.name + ", ";
-            known = known.empty() ? "none" : known.substr(0, known.size() - 2);
+                    if (std::find(known.begin(), known.end(), h.name) == known.end())
+                        known.push_back(h.name);
+            std::string list;
+            for (const std::string &name : known)
+                list += (list.empty() ? "" : ", ") + name;
             throw InputError("no stage of '" + spec + "' has a parameter '" + p.substr(0, p.find('=')) +
-                             "' (known: " + known + ")");
+                             "' (known: " + (list.empty() ? "none" : list) + ")");
         }
     for (const Placer *stage : stages) // types and ranges
         ParamValues::parse(stage->info().params, paramsFor(*stage, params));
@@ -104,16 +107,19 @@ std::vector<const Placer *> checkedStages(const PlacerRegistry &registry, const 
 
 void checkPlacerSpec(const PlacerRegistry &registry, const std::string &spec, const std::vector<std::string> &params)
 {
-    checkedStages(registry, spec, params);
+    checkedStages(registry, spec, params, false);
+}
+
+bool betterResult(const PlacerResult &a, const PlacerResult &b)
+{
+    return (a.feasible && !b.feasible) || (a.feasible == b.feasible && a.score < b.score);
 }
 
 PlacerResult runPlacer(const PlacerRegistry &registry, const std::string &spec, const PlacementProblem &problem,
                        const std::vector<std::string> &params, const RunControl &control, const Placement *start)
 {
     const auto t0 = std::chrono::steady_clock::now();
-    std::vector<const Placer *> stages = checkedStages(registry, spec, params);
-    if (stages.front()->refines() && !start)
-        stages.insert(stages.begin(), registry.find("human"));
+    const std::vector<const Placer *> stages = checkedStages(registry, spec, params, start != nullptr);
     if (problem.graph.nodeCount() == 0)
         throw InputError("the graph has no nodes to place");
     if (start && start->nodeCount() != problem.graph.nodeCount())
@@ -127,8 +133,7 @@ PlacerResult runPlacer(const PlacerRegistry &registry, const std::string &spec, 
     auto judgeAndKeep = [&](std::vector<int> devices) {
         // A stage's output replaces the result only if it is not less feasible and not worse.
         PlacerResult judged = judgePlacement(problem, sim, judge, std::move(devices));
-        if (!haveResult || (judged.feasible && !result.feasible) ||
-            (judged.feasible == result.feasible && judged.score <= result.score)) {
+        if (!haveResult || !betterResult(result, judged)) {
             judged.evaluations = result.evaluations;
             judged.notes = std::move(result.notes);
             result = std::move(judged);
@@ -188,7 +193,7 @@ PlacerResult bestFastPlacement(const PlacementProblem &problem)
             continue;
         }
         spent += r.evaluations;
-        if (!have || (r.feasible && !best.feasible) || (r.feasible == best.feasible && r.score < best.score)) {
+        if (!have || betterResult(r, best)) {
             best = std::move(r);
             have = true;
         }

@@ -45,6 +45,9 @@ void checkPlacerSpec(const PlacerRegistry &registry, const std::string &spec, co
 const std::vector<std::string> &fastPlacers();
 PlacerResult bestFastPlacement(const PlacementProblem &problem);
 
+// Whether a judged result beats another: feasible over infeasible, then the lower objective score.
+bool betterResult(const PlacerResult &a, const PlacerResult &b);
+
 // Makes devices honour the problem's constraints and judges them: makespan, bound, feasibility,
 // violations, objective terms and score (one simulator run on `sim`).
 PlacerResult judgePlacement(const PlacementProblem &problem, Simulator &sim, const ObjectiveJudge &judge,
