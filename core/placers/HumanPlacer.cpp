@@ -125,18 +125,17 @@ Layout chunkLayout(const PlacementProblem &pb, const std::vector<int> &devices)
 // Numbered layers placed layer by layer: their devices are fixed; then every other top-level
 // scope (embedding, attention, softmax), in the order it first appears, goes whole to the
 // device where it would end earliest (load so far plus its own compute there), so a large
-// softmax takes a device of its own when one is free and avoids a slow CPU.
-// With `light`, a scope with less compute than a tenth of the mean layer's (weights, embedding
-// lookups, small glue between layers) goes instead with the layer of its first consumer.
-Layout layerLayout(const PlacementProblem &pb, const std::vector<int> &scopeDevice, const std::vector<int> &bySpeed,
-                   bool light)
+// softmax takes a device of its own when one is free and avoids a slow CPU. Two variants share
+// the costs: the second sends a light scope (less compute than a tenth of the mean layer's:
+// weights, embedding lookups, glue between layers) with the layer of its first consumer instead.
+std::vector<Layout> layerLayouts(const PlacementProblem &pb, const std::vector<int> &scopeDevice,
+                                 const std::vector<int> &bySpeed)
 {
     const Graph &g = pb.graph;
     const Cluster &c = pb.cluster;
     const int k = c.deviceCount();
-    FeasibilityTracker tracker(g, c, pb.constraints);
     CostModel costs(g, c);
-    std::vector<double> load(k, 0.0);
+    std::vector<double> layerLoad(k, 0.0);
     auto topOf = [&](int v) {
         int top = g.scopeIndex(v);
         while (top > 0 && g.scopes().scope(top).parent > 0)
@@ -148,7 +147,7 @@ Layout layerLayout(const PlacementProblem &pb, const std::vector<int> &scopeDevi
     for (int v : g.topologicalOrder()) {
         const int layerDevice = scopeDevice[g.scopeIndex(v)];
         if (layerDevice >= 0) {
-            load[layerDevice] += costs.compute(v, layerDevice);
+            layerLoad[layerDevice] += costs.compute(v, layerDevice);
             continue;
         }
         auto [it, inserted] = groupCost.emplace(topOf(v), std::vector<double>(k, 0.0));
@@ -157,45 +156,52 @@ Layout layerLayout(const PlacementProblem &pb, const std::vector<int> &scopeDevi
         for (int d = 0; d < k; ++d)
             it->second[d] += costs.compute(v, d);
     }
-    std::map<int, int> groupDevice;
-    if (light) {
-        double layerLoad = 0;
-        int layerDevices = 0;
-        for (double l : load)
-            if (l > 0) {
-                layerLoad += l;
-                ++layerDevices;
-            }
-        const double small = layerDevices ? 0.1 * layerLoad / layerDevices : 0;
-        for (int v : g.topologicalOrder()) { // the first layer op each light scope feeds
-            const int layerDevice = scopeDevice[g.scopeIndex(v)];
-            if (layerDevice < 0)
-                continue;
-            for (int u : g.predecessors(v)) {
-                const int top = topOf(u);
-                if (scopeDevice[g.scopeIndex(u)] < 0 && !groupDevice.count(top) && groupCost[top][bySpeed[0]] < small)
-                    groupDevice[top] = layerDevice;
+    std::vector<Layout> layouts;
+    for (bool light : {false, true}) {
+        std::vector<double> load = layerLoad;
+        std::map<int, int> groupDevice;
+        if (light) {
+            double total = 0;
+            int used = 0;
+            for (double l : load)
+                if (l > 0) {
+                    total += l;
+                    ++used;
+                }
+            const double small = used ? 0.1 * total / used : 0;
+            for (int v : g.topologicalOrder()) { // the first layer op each light scope feeds
+                const int layerDevice = scopeDevice[g.scopeIndex(v)];
+                if (layerDevice < 0)
+                    continue;
+                for (int u : g.predecessors(v)) {
+                    const int top = topOf(u);
+                    if (scopeDevice[g.scopeIndex(u)] < 0 && !groupDevice.count(top) &&
+                        groupCost[top][bySpeed[0]] < small)
+                        groupDevice[top] = layerDevice;
+                }
             }
         }
+        for (int top : groupOrder) {
+            if (groupDevice.count(top))
+                continue;
+            const std::vector<double> &cost = groupCost[top];
+            int best = bySpeed[0];
+            for (int d : bySpeed)
+                if (load[d] + cost[d] < load[best] + cost[best])
+                    best = d;
+            groupDevice[top] = best;
+            load[best] += cost[best];
+        }
+        FeasibilityTracker tracker(g, c, pb.constraints);
+        Layout out{std::vector<int>(g.nodeCount(), -1), {}};
+        for (int v : g.topologicalOrder()) {
+            const int layerDevice = scopeDevice[g.scopeIndex(v)];
+            out.device[v] = tracker.assignNear(v, layerDevice >= 0 ? layerDevice : groupDevice[topOf(v)]);
+        }
+        out.notes = tracker.notes();
+        layouts.push_back(std::move(out));
     }
-    for (int top : groupOrder) {
-        if (groupDevice.count(top))
-            continue;
-        const std::vector<double> &cost = groupCost[top];
-        int best = bySpeed[0];
-        for (int d : bySpeed)
-            if (load[d] + cost[d] < load[best] + cost[best])
-                best = d;
-        groupDevice[top] = best;
-        load[best] += cost[best];
-    }
-    Layout out{std::vector<int>(g.nodeCount(), -1), {}};
-    for (int v : g.topologicalOrder()) {
-        const int layerDevice = scopeDevice[g.scopeIndex(v)];
-        out.device[v] = tracker.assignNear(v, layerDevice >= 0 ? layerDevice : groupDevice[topOf(v)]);
-    }
-    out.notes = tracker.notes();
-    return out;
+    return layouts;
 }
 
 class HumanPlacer : public Placer
@@ -240,30 +246,24 @@ public:
         double layeredFlops = 0;
         const std::vector<int> scopeDevice = layerDevices(g, fast, layeredFlops);
         if (g.totalFlops() > 0 && layeredFlops > 0 && layeredFlops >= params.number("layer_share") * g.totalFlops())
-            for (bool light : {false, true})
-                layouts.push_back(layerLayout(pb, scopeDevice, bySpeed, light));
+            for (Layout &l : layerLayouts(pb, scopeDevice, bySpeed))
+                layouts.push_back(std::move(l));
 
         // The best by simulation under the problem's objective, feasible first.
         Simulator sim(g, c);
         const ObjectiveJudge judge(g, c, pb.constraints, pb.objective);
-        size_t best = 0;
-        double bestScore = 0;
-        bool bestFeasible = false;
+        PlacerResult best;
+        size_t bestLayout = 0;
         for (size_t i = 0; i < layouts.size(); ++i) {
-            std::vector<int> &d = layouts[i].device;
-            enforceConstraints(pb.constraints, d);
-            const Schedule s = sim.simulate(d);
-            const ObjectiveTerms terms = judge.terms(s, d);
-            const double score = judge.score(terms);
-            if (i == 0 || (terms.feasible && !bestFeasible) || (terms.feasible == bestFeasible && score < bestScore)) {
-                best = i;
-                bestScore = score;
-                bestFeasible = terms.feasible;
+            PlacerResult judged = judgePlacement(pb, sim, judge, std::move(layouts[i].device));
+            if (i == 0 || betterResult(judged, best)) {
+                best = std::move(judged);
+                bestLayout = i;
             }
         }
         PlacerOutput out;
-        out.placement = Placement(std::move(layouts[best].device));
-        out.notes = std::move(layouts[best].notes);
+        out.placement = std::move(best.placement);
+        out.notes = std::move(layouts[bestLayout].notes);
         out.evaluations = sim.evaluations();
         return out;
     }
