@@ -61,6 +61,12 @@ QByteArray resourceBytes(const QString &name)
     QFile f(name);
     return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
 }
+
+// A built-in cluster preset by its file name ("4gpu.cluster.json").
+Cluster presetCluster(const QString &file)
+{
+    return parseClusterJson(resourceBytes(":/clusters/" + file).toStdString(), file.toStdString());
+}
 } // namespace
 
 MainWindow::MainWindow(QWidget *parent)
@@ -238,8 +244,7 @@ void MainWindow::createMenus()
     for (const QString &preset : QDir(":/clusters").entryList()) {
         connect(clusters->addAction(preset.section('.', 0, 0)), &QAction::triggered, this, [this, preset] {
             try {
-                m_document->setCluster(
-                    parseClusterJson(resourceBytes(":/clusters/" + preset).toStdString(), preset.toStdString()), {});
+                m_document->setCluster(presetCluster(preset), {});
                 QSettings().setValue("cluster/last", "preset:" + preset);
                 log(tr("Cluster preset %1").arg(preset));
             } catch (const InputError &e) {
@@ -369,9 +374,7 @@ void MainWindow::openDefaultCluster()
         try {
             const bool preset = last.startsWith("preset:");
             const QString name = preset ? last.mid(7) : last;
-            const Cluster c =
-                preset ? parseClusterJson(resourceBytes(":/clusters/" + name).toStdString(), name.toStdString())
-                       : readClusterJson(name.toStdString());
+            const Cluster c = preset ? presetCluster(name) : readClusterJson(name.toStdString());
             m_document->setCluster(c, preset ? QString() : name);
             log(tr("No cluster was open: using the last one, %1").arg(name));
             return;
@@ -379,8 +382,7 @@ void MainWindow::openDefaultCluster()
             log(tr("The last cluster, %1, cannot be read (%2); using the 4gpu preset").arg(last, e.what()));
         }
     }
-    m_document->setCluster(
-        parseClusterJson(resourceBytes(":/clusters/4gpu.cluster.json").toStdString(), "4gpu.cluster.json"), {});
+    m_document->setCluster(presetCluster("4gpu.cluster.json"), {});
     log(tr("No cluster was open: using the 4gpu preset (File > Cluster Preset to change it)"));
 }
 
@@ -456,8 +458,7 @@ void MainWindow::loaded(const LoadResult &r)
 void MainWindow::openExample()
 {
     try {
-        m_document->setCluster(
-            parseClusterJson(resourceBytes(":/clusters/4gpu.cluster.json").toStdString(), "4gpu.cluster.json"), {});
+        m_document->setCluster(presetCluster("4gpu.cluster.json"), {});
         auto graph = std::make_shared<const Graph>(ps::generate("inception-v3", {{"batch", 32}}, 1));
         m_document->setGraph(graph, {});
         log(tr("Example: Inception-V3 (batch 32) on 4 GPUs, placed by %1, the best of the fast placers")
