@@ -138,12 +138,21 @@ void Document::assign(const std::vector<int> &nodes, int device)
             changed.push_back(v);
     if (changed.empty())
         return;
-    const QString text = tr("Move %n op(s) to %1", nullptr, static_cast<int>(changed.size()))
-                             .arg(QString::fromStdString(m_cluster.device(device).name));
-    m_undo.beginMacro(text); // one step: the move and the provenance it changes
-    m_undo.push(new AssignNodesCommand(this, changed, std::vector<int>(changed.size(), device), text));
-    if (producer != QLatin1String("manual"))
-        m_undo.push(new ProducerCommand(this, QStringLiteral("manual")));
+    pushPlacement(changed, std::vector<int>(changed.size(), device), QStringLiteral("manual"),
+                  tr("Move %n op(s) to %1", nullptr, static_cast<int>(changed.size()))
+                      .arg(QString::fromStdString(m_cluster.device(device).name)));
+}
+
+void Document::pushPlacement(const std::vector<int> &nodes, const std::vector<int> &devices, const QString &made,
+                             const QString &text)
+{
+    if (nodes.empty() && producer == made)
+        return;
+    m_undo.beginMacro(text); // one step: the devices and their provenance
+    if (!nodes.empty())
+        m_undo.push(new AssignNodesCommand(this, nodes, devices, text));
+    if (producer != made)
+        m_undo.push(new ProducerCommand(this, made));
     m_undo.endMacro();
 }
 
@@ -157,14 +166,7 @@ void Document::applyPlacement(const std::vector<int> &devices, const QString &wh
             nodes.push_back(v);
             to.push_back(devices[v]);
         }
-    if (nodes.empty() && producer == what)
-        return;
-    m_undo.beginMacro(tr("Apply %1").arg(what)); // one step: the devices and their provenance
-    if (!nodes.empty())
-        m_undo.push(new AssignNodesCommand(this, nodes, to, tr("Apply %1").arg(what)));
-    if (producer != what)
-        m_undo.push(new ProducerCommand(this, what));
-    m_undo.endMacro();
+    pushPlacement(nodes, to, what, tr("Apply %1").arg(what));
 }
 
 void Document::setPinned(const std::vector<int> &nodes, bool pinned)

@@ -71,6 +71,10 @@ Q_SIGNALS:
     void message(const QString &text);
 
 private:
+    // One undo step moving `nodes` to `devices` and recording `made` as the producer (nothing when
+    // neither changes).
+    void pushPlacement(const std::vector<int> &nodes, const std::vector<int> &devices, const QString &made,
+                       const QString &text);
     void resimulate();
     void rebuildSimulator();
     // The best of the fast placers for the current graph and cluster (and what made it).
