@@ -198,24 +198,22 @@ public:
         // Moves v (and its group) to d; records the nodes that differ from the episode's start.
         std::vector<char> moved(n, 0);
         std::vector<int> changed;
+        // The ops that move with v: its colocation group, or v alone.
+        auto movedWith = [&](int v) {
+            return cons.groupOf(v) >= 0 ? cons.groupMembers(cons.groupOf(v)) : std::vector<int>{v};
+        };
         auto setMove = [&](std::vector<int> &p, int v, int d) {
-            if (cons.groupOf(v) >= 0)
-                for (int u : cons.groupMembers(cons.groupOf(v)))
-                    p[u] = d;
-            p[v] = d;
+            for (int u : movedWith(v))
+                p[u] = d;
         };
         auto move = [&](std::vector<int> &p, int v, int d) {
-            setMove(p, v, d);
-            auto note = [&](int u) {
+            for (int u : movedWith(v)) {
+                p[u] = d;
                 if (!moved[u]) {
                     moved[u] = 1;
                     changed.push_back(u);
                 }
-            };
-            if (cons.groupOf(v) >= 0)
-                for (int u : cons.groupMembers(cons.groupOf(v)))
-                    note(u);
-            note(v);
+            }
         };
         const torch::Tensor pinMask = torch::from_blob(maskValues.data(), {n, k}, torch::kFloat32).clone().to(device);
 
