@@ -13,6 +13,14 @@ public:
     using std::runtime_error::runtime_error;
 };
 
+// A run that its surroundings ended (a rank of a data-parallel run was lost): the message says
+// what happened and what was kept.
+class RunAborted : public std::runtime_error
+{
+public:
+    using std::runtime_error::runtime_error;
+};
+
 // Prefixes an InputError's message with a location ("file.json: /nodes/3: ...").
 [[noreturn]] inline void rethrowWithContext(const InputError &error, const std::string &where)
 {

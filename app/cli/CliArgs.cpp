@@ -50,6 +50,20 @@ CliArgs CliArgs::parse(const std::vector<std::string> &args, const std::set<std:
     return result;
 }
 
+std::vector<std::string> CliArgs::toArgs(const std::set<std::string> &drop) const
+{
+    std::vector<std::string> out;
+    for (const auto &[name, value] : m_values)
+        if (!drop.count(name))
+            out.push_back("--" + name + "=" + value);
+    for (const std::string &f : m_flags)
+        if (!drop.count(f))
+            out.push_back("--" + f);
+    out.push_back("--");
+    out.insert(out.end(), m_positionals.begin(), m_positionals.end());
+    return out;
+}
+
 std::optional<std::string> CliArgs::value(const std::string &name) const
 {
     auto range = m_values.equal_range(name);

@@ -24,6 +24,9 @@ public:
     // Typed values with a message naming the option when the text is not a number.
     std::optional<long long> integer(const std::string &name) const;
     std::optional<double> real(const std::string &name) const;
+    // The arguments again (positionals after "--"), without the options named in `drop`: to start
+    // the same command in another process.
+    std::vector<std::string> toArgs(const std::set<std::string> &drop) const;
 
 private:
     std::vector<std::string> m_positionals;

@@ -51,9 +51,11 @@ const std::vector<Command> &commands()
         {"train",
          "--model NAME GRAPH CLUSTER [--graphs G1,G2...] [--iterations N] [--time-limit S] "
          "[--device auto|cpu|cuda] [--checkpoint OUT] [--curve CSV] [--param key=value]... --out P "
-         "(gap: GRAPH --k K)",
-         "train a learned model (gap, rl-seq2seq, gdp, giph): progress line, convergence curve, checkpoint",
-         {"model", "graphs", "iterations", "time-limit", "device", "checkpoint", "curve", "param", "seed", "k", "out"},
+         "(gap: GRAPH --k K) [--launch N | --world-size N --rank R --master HOST:PORT] [--dist-timeout S]",
+         "train a learned model (gap, rl-seq2seq, gdp, giph): progress line, convergence curve, checkpoint; "
+         "data-parallel over N processes (torch.distributed, Gloo; or WORLD_SIZE, RANK, MASTER_ADDR, MASTER_PORT)",
+         {"model", "graphs", "iterations", "time-limit", "device", "checkpoint", "curve", "param", "seed", "k", "out",
+          "launch", "world-size", "rank", "master", "dist-timeout"},
          {},
          trainCommand},
         {"steer",
@@ -99,8 +101,8 @@ void printHelp(std::ostream &out)
     for (const Command &c : commands())
         out << "  " << c.name << " " << c.usage << "\n      " << c.summary << "\n";
     out << "\noptions: --help, --version\n"
-           "exit status: 0 success, 2 invalid input (one line 'error: ...' on stderr), 1 internal "
-           "failure\n";
+           "exit status: 0 success, 2 invalid input (one line 'error: ...' on stderr), 3 a run ended by "
+           "a lost rank (the same), 1 internal failure\n";
 }
 
 } // namespace
@@ -135,6 +137,9 @@ int run(const std::vector<std::string> &args, std::ostream &out, std::ostream &e
                 c = ' ';
         err << "error: " << message << "\n";
         return 2;
+    } catch (const RunAborted &e) {
+        err << "error: " << e.what() << "\n";
+        return 3;
     } catch (const std::bad_alloc &) {
         err << "internal error: out of memory\n";
         return 1;

@@ -1,9 +1,11 @@
 // placement-cli train --model NAME GRAPH [CLUSTER]: trains a learned family on a graph (or a set
 // with --graphs), with a progress line on a terminal, a convergence curve (--curve) and a
-// checkpoint (--checkpoint) for zero-shot use by `place --checkpoint`.
+// checkpoint (--checkpoint) for zero-shot use by `place --checkpoint`. Data-parallel over
+// processes with --world-size/--rank/--master or --launch N; rank 0 writes every output.
 #include "app/cli/CliCommands.h"
 
 #include "app/cli/CliLoad.h"
+#include "app/cli/Distributed.h"
 #include "app/cli/ProgressBar.h"
 #include "app/cli/RunReports.h"
 #include "core/InputError.h"
@@ -12,7 +14,9 @@
 
 #include <algorithm>
 #include <chrono>
+#include <optional>
 #include <ostream>
+#include <thread>
 
 namespace ps::cli {
 
@@ -48,6 +52,49 @@ std::vector<std::string> trainingParams(const CliArgs &args, const FamilyInfo &i
     return params;
 }
 
+// What every rank of a data-parallel run must agree on: the model, the bytes of every input
+// file, the hyperparameters, the budget and the seed (not the device or output paths).
+std::string trainingFingerprint(const CliArgs &args, const std::string &model)
+{
+    std::vector<std::pair<std::string, std::string>> files;
+    for (size_t i = 0; i < args.positionals().size(); ++i)
+        files.emplace_back(i == 0 ? "graph" : "cluster", args.positionals()[i]);
+    if (auto graphs = args.value("graphs"))
+        for (size_t start = 0; start <= graphs->size();) {
+            const size_t comma = std::min(graphs->find(',', start), graphs->size());
+            if (comma > start)
+                files.emplace_back("training graph", graphs->substr(start, comma - start));
+            start = comma + 1;
+        }
+    std::string params;
+    for (const std::string &p : args.values("param"))
+        if (p.rfind("threads=", 0) != 0) // the thread count may differ between machines
+            params += (params.empty() ? "" : " ") + p;
+    return fingerprintOf(files, {{"model", model},
+                                 {"parameters", params},
+                                 {"iterations", args.value("iterations").value_or("default")},
+                                 {"time limit", args.value("time-limit").value_or("none")},
+                                 {"seed", args.value("seed").value_or("1")},
+                                 {"k", args.value("k").value_or("none")}});
+}
+
+// The families that train across processes, for the refusal of one that does not.
+void requireDistributes(const FamilyInfo &info)
+{
+    if (info.distributes)
+        return;
+    std::string able;
+    auto collect = [&](const auto &families) {
+        for (const auto *f : families)
+            if (f->info().distributes)
+                able += (able.empty() ? "" : ", ") + f->info().name;
+    };
+    collect(PlacerRegistry::builtin().all());
+    collect(PartitionerRegistry::builtin().all());
+    throw InputError("'" + info.name + "' trains in one process only; across processes: " +
+                     (able.empty() ? std::string("none in this build") : able));
+}
+
 } // namespace
 
 int trainCommand(const CliArgs &args, std::ostream &out, std::ostream &err)
@@ -59,11 +106,35 @@ int trainCommand(const CliArgs &args, std::ostream &out, std::ostream &err)
     if (!outPath)
         throw InputError("train needs --out FILE (.placement.json, or .partition.json for gap)");
     RunControl control = controlFromArgs(args);
+    control.distribution = distributionFromArgs(args, {});
+    const bool leader = control.distribution.leader();
     ProgressBar bar(err, *model);
     ConvergenceCurve curve;
     control.progress = [&](const Progress &p) {
         curve.add(p);
-        bar.update(p.fraction, progressMessage(p));
+        if (leader)
+            bar.update(p.fraction, progressMessage(p));
+    };
+    std::optional<LocalWorkers> workers;
+    // Checks the family, then starts the --launch workers: both once the inputs have loaded.
+    // Local ranks share this machine's cores: each gets its share of LibTorch's threads unless
+    // the person set `threads`.
+    auto startRanks = [&](const FamilyInfo &info, std::vector<std::string> &params) {
+        if (!control.distribution.distributed())
+            return;
+        requireDistributes(info);
+        control.distribution.fingerprint = trainingFingerprint(args, *model);
+        if (!args.value("launch"))
+            return;
+        std::vector<std::string> extra;
+        if (std::none_of(params.begin(), params.end(),
+                         [](const std::string &p) { return p.rfind("threads=", 0) == 0; })) {
+            const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+            const std::string share = "threads=" + std::to_string(std::max(1u, cores / control.distribution.worldSize));
+            params.push_back(share);
+            extra = {"--param", share};
+        }
+        workers.emplace("train", args, control.distribution, extra);
     };
     const auto t0 = std::chrono::steady_clock::now();
     nlohmann::ordered_json report;
@@ -74,9 +145,12 @@ int trainCommand(const CliArgs &args, std::ostream &out, std::ostream &err)
         if (!k || *k < 2 || *k > 4096)
             throw InputError("train --model " + *model + " needs --k from 2 to 4096");
         const Graph graph = requireGraph(args.positionals()[0]);
-        const std::vector<std::string> params = trainingParams(args, partitioner->info());
+        std::vector<std::string> params = trainingParams(args, partitioner->info());
+        startRanks(partitioner->info(), params);
         PartitionProblem problem{graph, static_cast<int>(*k), 1.03, {}, {}};
         const Partition p = runPartitioner(PartitionerRegistry::builtin(), *model, problem, params, control);
+        if (!leader)
+            return 0;
         bar.finish();
         report = writePartitionResult(
             p, graph, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), *outPath);
@@ -84,16 +158,24 @@ int trainCommand(const CliArgs &args, std::ostream &out, std::ostream &err)
         if (args.positionals().size() != 2)
             throw InputError("train needs GRAPH CLUSTER");
         const Placer &placer = PlacerRegistry::builtin().require(*model, "model");
-        const std::vector<std::string> params = trainingParams(args, placer.info());
+        std::vector<std::string> params = trainingParams(args, placer.info());
         const Graph graph = requireGraph(args.positionals()[0]);
         const Cluster cluster = requireCluster(args.positionals()[1]);
         const Constraints constraints = Constraints::fromGraph(graph, cluster);
         const PlacementProblem problem{graph, cluster, constraints, Objective{}};
+        startRanks(placer.info(), params);
         const PlacerResult r = runPlacer(PlacerRegistry::builtin(), *model, problem, params, control);
+        if (!leader)
+            return 0; // rank 0 writes the placement, the curve and the checkpoint
         bar.finish();
         report = writePlacementResult(r, graph, cluster, *outPath);
     }
+    if (workers)
+        if (const std::string failed = workers->join(); !failed.empty())
+            throw RunAborted("--launch: " + failed);
     report["iterations"] = curve.size();
+    if (control.distribution.distributed())
+        report["world_size"] = control.distribution.worldSize;
     if (auto path = args.value("curve")) {
         curve.write(*path);
         report["curve"] = *path;

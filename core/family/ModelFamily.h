@@ -90,6 +90,22 @@ struct Progress
 
 using ProgressCallback = std::function<void(const Progress &)>;
 
+// Data-parallel training over processes (torch.distributed's c10d underneath): this process's
+// rank among worldSize, and where rank 0 keeps the rendezvous. One process: worldSize 1.
+struct Distribution
+{
+    int worldSize = 1;
+    int rank = 0;
+    std::string masterHost = "127.0.0.1";
+    int masterPort = 29500;
+    double timeoutS = 60; // joining, and waiting on another rank inside a step
+    // "key=value" lines every rank must agree on (model, graph files, cluster, hyperparameters,
+    // seed); a rank that differs is refused, naming the first key that differs.
+    std::string fingerprint;
+    bool distributed() const { return worldSize > 1; }
+    bool leader() const { return rank == 0; }
+};
+
 // How a run is steered and stopped; shared by every family.
 struct RunControl
 {
@@ -98,6 +114,7 @@ struct RunControl
     ProgressCallback progress;                 // may be empty
     const std::atomic<bool> *cancel = nullptr; // may be null
     const std::atomic<bool> *pause = nullptr;  // may be null; learners wait while it is set
+    Distribution distribution;                 // families with FamilyInfo::distributes
 
     bool cancelled() const { return cancel && cancel->load(std::memory_order_relaxed); }
     // Blocks while paused (polling every 50 ms); returns false when cancelled meanwhile.
@@ -115,7 +132,8 @@ struct FamilyInfo
     std::string name;
     std::string description;
     std::vector<HyperParam> params;
-    bool trains = false; // a learned family: expensive per run, budgeted by iterations
+    bool trains = false;      // a learned family: expensive per run, budgeted by iterations
+    bool distributes = false; // trains data-parallel over processes (RunControl::distribution)
 };
 
 std::string hyperParamTypeName(HyperParam::Type type);

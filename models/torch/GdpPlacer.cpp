@@ -8,6 +8,7 @@
 #include "core/placers/Placer.h"
 #include "core/placers/PlacerRegistry.h"
 #include "models/Learners.h"
+#include "models/torch/Collective.h"
 #include "models/torch/PolicySupport.h"
 
 #include <nlohmann/json.hpp>
@@ -121,12 +122,12 @@ void addPrior(std::vector<TrainGraph> &graphs, int devices, double strength)
 // Supervised warm start: cross-entropy towards HEFT's placement of each training graph, until
 // the policy agrees on 99.5% of the ops, the steps run out, or a quarter of the time budget is used.
 void imitateHeft(GdpNet &net, std::vector<TrainGraph> &graphs, int64_t segment, torch::optim::Optimizer &optimizer,
-                 int steps, const RunClock &clock, const RunControl &control)
+                 int steps, const RunClock &clock, const RunControl &control, Collective &collective)
 {
     std::vector<torch::Tensor> targets;
     for (const TrainGraph &t : graphs)
         targets.push_back(torch::tensor(std::vector<int64_t>(t.start.begin(), t.start.end())).to(t.data.x.device()));
-    for (int s = 0; s < steps && !clock.exhausted(); ++s) {
+    for (int s = 0; s < steps && !collective.any(clock.exhausted()); ++s) {
         const size_t i = static_cast<size_t>(s) % graphs.size();
         const torch::Tensor logits = logitsOf(net, graphs[i], segment);
         const torch::Tensor loss = torch::nn::functional::cross_entropy(logits, targets[i]);
@@ -134,9 +135,81 @@ void imitateHeft(GdpNet &net, std::vector<TrainGraph> &graphs, int64_t segment, 
         loss.backward();
         optimizer.step();
         const double agree = (logits.argmax(1) == targets[i]).to(torch::kFloat32).mean().item<double>();
-        if (agree > 0.995 || clock.elapsed() > control.budget.timeLimitS / 4)
+        if (collective.any(agree > 0.995 || clock.elapsed() > control.budget.timeLimitS / 4))
             break;
     }
+}
+
+// One step's samples of the policy on one graph. Sample s is drawn from its own generator
+// (sampleGenerator) by rank s mod N, so N processes draw what one does; rewards and makespans
+// are summed over the ranks, so every rank sees the whole batch.
+struct Batch
+{
+    torch::Tensor oldLogp;
+    std::vector<std::pair<int, torch::Tensor>> mine; // (sample, action) drawn here
+    std::vector<double> rewards, makespans;          // every sample's
+    bool complete = true;
+};
+
+Batch sampleBatch(GdpNet &net, TrainGraph &t, int64_t segment, int samples, int step, const RunStart &run,
+                  RunClock &clock, Collective &collective)
+{
+    torch::NoGradGuard noGrad;
+    Batch b;
+    b.oldLogp = torch::log_softmax(logitsOf(net, t, segment), 1);
+    std::vector<double> shared(2 * static_cast<size_t>(samples) + 1, 0.0); // rewards, makespans, runs
+    const long long before = clock.evaluations();
+    for (int s = 0; s < samples; ++s) {
+        if (!collective.mine(s))
+            continue;
+        if (clock.exhausted()) {
+            b.complete = false;
+            break;
+        }
+        const auto generator = run.generator ? std::optional<at::Generator>(sampleGenerator(run.seed, step, s))
+                                             : std::nullopt; // CUDA: the seeded global generator
+        const torch::Tensor a = sampleRows(b.oldLogp, generator).choice;
+        std::vector<int> devices = toVector(a);
+        shared[static_cast<size_t>(s)] = rewardOf(t.judge->evaluate(devices));
+        shared[static_cast<size_t>(samples + s)] = t.judge->lastMakespan();
+        b.mine.emplace_back(s, a);
+    }
+    shared.back() = static_cast<double>(clock.evaluations() - before);
+    b.complete = !collective.any(!b.complete);
+    shared = collective.sum(shared);
+    b.rewards.assign(shared.begin(), shared.begin() + samples);
+    b.makespans.assign(shared.begin() + samples, shared.end() - 1);
+    clock.setElsewhere(clock.elsewhere() + static_cast<long long>(shared.back()) - (clock.evaluations() - before));
+    return b;
+}
+
+// PPO's loss on this rank's share of the batch (the clipped ratio of each whole placement's
+// probabilities, advantages normalized over the whole batch); rank 0 adds the entropy bonus,
+// so the gradients summed over the ranks are those of the whole batch. Returns the loss and the
+// policy's mean entropy.
+std::pair<torch::Tensor, double> ppoStep(GdpNet &net, const TrainGraph &t, int64_t segment, const Batch &b, double clip,
+                                         double entropyWeight, const Collective &collective)
+{
+    const int samples = static_cast<int>(b.rewards.size());
+    const double mean = std::accumulate(b.rewards.begin(), b.rewards.end(), 0.0) / samples;
+    double var = 0;
+    for (double r : b.rewards)
+        var += (r - mean) * (r - mean);
+    const double sd = std::sqrt(var / samples) + 1e-8;
+    const torch::Tensor logp = torch::log_softmax(logitsOf(net, t, segment), 1);
+    torch::Tensor loss = torch::zeros({}, logp.options());
+    for (const auto &[s, action] : b.mine) {
+        const double advantage = samples > 1 ? (b.rewards[static_cast<size_t>(s)] - mean) / sd : 0;
+        const torch::Tensor idx = action.unsqueeze(1);
+        // The ratio of the whole placement's probabilities (GDP), in log space.
+        const torch::Tensor logRatio = (logp.gather(1, idx) - b.oldLogp.gather(1, idx)).sum();
+        const torch::Tensor ratio = logRatio.clamp(-20, 20).exp();
+        const torch::Tensor surrogate = torch::min(ratio * advantage, ratio.clamp(1 - clip, 1 + clip) * advantage);
+        loss = loss - surrogate / samples;
+    }
+    const torch::Tensor entropy = -(logp.exp() * logp).sum(1).mean();
+    loss = loss - (collective.leader() ? entropyWeight : 0.0) * entropy;
+    return {loss, entropy.item<double>()};
 }
 
 class GdpPlacer : public Placer
@@ -169,6 +242,7 @@ public:
         HyperParam graphs{"train_graphs", T::Text, 0, 0, 0, {}, "more graph files to train on, separated by ';'"};
         f.params.push_back(graphs);
         f.trains = true;
+        f.distributes = true;
         return f;
     }
 
@@ -178,6 +252,7 @@ public:
         const int k = problem.cluster.deviceCount();
         RunClock clock(control, params);
         const RunStart run = startRun(params, control);
+        Collective collective(control.distribution);
         const torch::Device device = run.device;
         int hidden = params.integer("hidden"), heads = params.integer("heads");
         std::string warm = params.choice("warm_start");
@@ -197,6 +272,7 @@ public:
         GdpNet net = run.seeded([&] { return GdpNet(hidden, k, heads); });
         if (!load.empty())
             loadCheckpoint(load, "gdp", *net);
+        collective.shareParameters(net->parameters());
         net->to(device);
 
         std::vector<TrainGraph> graphs;
@@ -213,74 +289,56 @@ public:
             if (warm == "best" || warm == "heft")
                 addPrior(graphs, k, prior);
             else if (load.empty() && params.integer("iterations") > 0)
-                imitateHeft(net, graphs, segment, optimizer, params.integer("warm_steps"), clock, control);
+                imitateHeft(net, graphs, segment, optimizer, params.integer("warm_steps"), clock, control, collective);
         }
         const int samples = params.integer("samples"), epochs = params.integer("ppo_epochs");
         const double clip = params.number("clip"), entropyWeight = params.number("entropy_weight");
-        for (int it = 0; clock.next(it); ++it) {
-            TrainGraph &t = graphs[static_cast<size_t>(it) % graphs.size()];
-            // Sample with the current policy.
-            torch::Tensor oldLogp;
-            std::vector<torch::Tensor> actions;
-            std::vector<double> rewards, makespans;
-            {
-                torch::NoGradGuard noGrad;
-                oldLogp = torch::log_softmax(logitsOf(net, t, segment), 1);
-                for (int s = 0; s < samples && !clock.exhausted(); ++s) {
-                    const torch::Tensor a = sampleRows(oldLogp, run.generator).choice;
-                    std::vector<int> devices = toVector(a);
-                    rewards.push_back(rewardOf(t.judge->evaluate(devices)));
-                    makespans.push_back(t.judge->lastMakespan());
-                    actions.push_back(a);
-                }
-            }
-            if (static_cast<int>(actions.size()) < samples)
-                break; // the budget ended inside the batch
-            const double mean = std::accumulate(rewards.begin(), rewards.end(), 0.0) / samples;
-            double var = 0;
-            for (double r : rewards)
-                var += (r - mean) * (r - mean);
-            const double sd = std::sqrt(var / samples) + 1e-8;
-            // PPO: several epochs on this batch, clipped per-op probability ratios.
-            double lastLoss = 0, lastEntropy = 0;
-            for (int e = 0; e < epochs && !clock.exhausted(); ++e) {
-                const torch::Tensor logp = torch::log_softmax(logitsOf(net, t, segment), 1);
-                torch::Tensor loss = torch::zeros({}, logp.options());
-                for (int s = 0; s < samples; ++s) {
-                    const double advantage = samples > 1 ? (rewards[s] - mean) / sd : 0;
-                    const torch::Tensor idx = actions[s].unsqueeze(1);
-                    // The ratio of the whole placement's probabilities (GDP), in log space.
-                    const torch::Tensor logRatio = (logp.gather(1, idx) - oldLogp.gather(1, idx)).sum();
-                    const torch::Tensor ratio = logRatio.clamp(-20, 20).exp();
-                    const torch::Tensor surrogate =
-                        torch::min(ratio * advantage, ratio.clamp(1 - clip, 1 + clip) * advantage);
-                    loss = loss - surrogate / samples;
-                }
-                const torch::Tensor entropy = -(logp.exp() * logp).sum(1).mean();
-                loss = loss - entropyWeight * entropy;
-                optimizer.zero_grad();
-                loss.backward();
-                torch::nn::utils::clip_grad_norm_(net->parameters(), 1.0);
-                optimizer.step();
-                lastLoss = loss.item<double>();
-                lastEntropy = entropy.item<double>();
-            }
-            clock.report(it, t.judge.get(), makespans, lastLoss, lastEntropy);
-        }
+        const std::string saveTo = params.text("save_checkpoint");
+        nlohmann::json stored{
+            {"hidden", hidden}, {"heads", heads}, {"devices", k}, {"prior", prior}, {"warm_start", warm}};
+        auto save = [&] { saveCheckpoint(saveTo, "gdp", stored.dump(), *net); };
+        PeriodicCheckpoint periodic(saveTo, collective.leader() && collective.size() > 1);
         Judge &judge = *graphs[0].judge;
-        if (!clock.exhausted() || judge.best().empty()) { // the trained policy's greedy placement
-            torch::NoGradGuard noGrad;
-            std::vector<int> greedy = toVector(logitsOf(net, graphs[0], segment).argmax(1));
-            judge.evaluate(greedy);
+        try {
+            for (int it = 0; !collective.any(!clock.next(it)); ++it) {
+                TrainGraph &t = graphs[static_cast<size_t>(it) % graphs.size()];
+                const Batch batch = sampleBatch(net, t, segment, samples, it, run, clock, collective);
+                if (!batch.complete)
+                    break; // the budget ended inside the batch (on some rank)
+                double lastLoss = 0, lastEntropy = 0;
+                for (int e = 0; e < epochs && !collective.any(clock.exhausted()); ++e) {
+                    const auto [loss, entropy] = ppoStep(net, t, segment, batch, clip, entropyWeight, collective);
+                    optimizer.zero_grad();
+                    loss.backward();
+                    collective.sumGradients(net->parameters());
+                    torch::nn::utils::clip_grad_norm_(net->parameters(), 1.0);
+                    optimizer.step();
+                    lastLoss = collective.sum({loss.item<double>()})[0];
+                    lastEntropy = entropy;
+                }
+                clock.report(it, t.judge.get(), batch.makespans, lastLoss, lastEntropy);
+                periodic.maybeSave(it, save);
+            }
+            if (!clock.exhausted() || judge.best().empty()) { // the trained policy's greedy placement
+                torch::NoGradGuard noGrad;
+                std::vector<int> greedy = toVector(logitsOf(net, graphs[0], segment).argmax(1));
+                judge.evaluate(greedy);
+            }
+            // Every rank hands back the best placement any rank found, and what all of them spent.
+            const std::vector<int> best = collective.bestOf(judge.bestKey(), judge.best());
+            if (best != judge.best())
+                judge.offer(best);
+            const double all = collective.sum({static_cast<double>(clock.evaluations())})[0];
+            clock.setElsewhere(static_cast<long long>(all) - clock.evaluations());
+            collective.barrier();
+        } catch (const LostRank &e) {
+            throw LostRank(e.what() + periodic.keptNote());
         }
-        if (!params.text("save_checkpoint").empty()) {
-            nlohmann::json stored{
-                {"hidden", hidden}, {"heads", heads}, {"devices", k}, {"prior", prior}, {"warm_start", warm}};
-            saveCheckpoint(params.text("save_checkpoint"), "gdp", stored.dump(), *net);
-        }
+        if (!saveTo.empty() && collective.leader())
+            save();
         PlacerOutput out;
         out.placement = Placement(judge.best());
-        out.evaluations = clock.evaluations();
+        out.evaluations = clock.evaluations() + clock.elsewhere();
         if (!judge.bestFeasible())
             out.notes.push_back("gdp found no placement that fits memory and constraints");
         return out;

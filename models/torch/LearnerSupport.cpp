@@ -236,6 +236,15 @@ double Judge::evaluateChanged(std::vector<int> &devices, const std::vector<int> 
     return keep(devices);
 }
 
+double Judge::bestKey() const
+{
+    if (m_best.empty())
+        return std::numeric_limits<double>::infinity();
+    // Scores are seconds (well under 1e100): an infeasible placement ranks after every feasible
+    // one, and among infeasible ones by score.
+    return m_bestFeasible ? m_bestScore : 1e100 * (1 + m_bestScore);
+}
+
 double Judge::keep(const std::vector<int> &devices)
 {
     const std::vector<double> usage = memoryUsage(m_graph, m_cluster, devices);
@@ -275,7 +284,29 @@ bool RunClock::next(int iteration) const
 bool RunClock::exhausted() const
 {
     return m_control.cancelled() || elapsed() >= m_control.budget.timeLimitS ||
-           m_evaluations >= m_control.budget.maxEvaluations;
+           m_evaluations + m_elsewhere >= m_control.budget.maxEvaluations;
+}
+
+PeriodicCheckpoint::PeriodicCheckpoint(std::string path, bool active, double everyS)
+    : m_path(std::move(path)), m_active(active && !m_path.empty()), m_everyS(everyS),
+      m_last(std::chrono::steady_clock::now())
+{}
+
+void PeriodicCheckpoint::maybeSave(int iteration, const std::function<void()> &save)
+{
+    const auto now = std::chrono::steady_clock::now();
+    if (!m_active || std::chrono::duration<double>(now - m_last).count() < m_everyS)
+        return;
+    save();
+    m_last = now;
+    m_iteration = iteration;
+}
+
+std::string PeriodicCheckpoint::keptNote() const
+{
+    if (m_iteration < 0)
+        return {};
+    return "; the checkpoint of iteration " + std::to_string(m_iteration + 1) + " is kept at " + m_path;
 }
 
 void RunClock::report(int iteration, const Judge *judge, const std::vector<double> &samples, double loss,
@@ -283,7 +314,7 @@ void RunClock::report(int iteration, const Judge *judge, const std::vector<doubl
 {
     Progress p;
     p.iteration = iteration;
-    p.evaluations = judge ? judge->evaluations() : 0;
+    p.evaluations = (judge ? judge->evaluations() : 0) + m_elsewhere;
     p.wallS = elapsed();
     p.fraction = std::max(static_cast<double>(iteration + 1) / std::max(1, m_iterations),
                           std::isfinite(m_control.budget.timeLimitS) ? p.wallS / m_control.budget.timeLimitS : 0.0);

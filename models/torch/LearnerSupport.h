@@ -14,6 +14,7 @@
 #include <torch/torch.h>
 
 #include <chrono>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -104,6 +105,10 @@ public:
     bool exhausted() const;
     void countEvaluations(long long n = 1) { m_evaluations += n; }
     long long evaluations() const { return m_evaluations; }
+    // Simulator runs of the other ranks of a data-parallel run (they share the budget, and the
+    // leader's reports show the whole run's).
+    void setElsewhere(long long n) { m_elsewhere = n; }
+    long long elsewhere() const { return m_elsewhere; }
     // judge may be null (a partitioner has no simulator runs).
     void report(int iteration, const class Judge *judge, const std::vector<double> &samples, double loss,
                 double entropy) const;
@@ -112,7 +117,26 @@ private:
     const RunControl &m_control;
     int m_iterations;
     std::chrono::steady_clock::time_point m_start;
-    long long m_evaluations = 0;
+    long long m_evaluations = 0, m_elsewhere = 0;
+};
+
+// Rank 0 of a data-parallel run saves its checkpoint every `everyS` seconds, so that a lost rank
+// costs the last few seconds of training, not the run.
+class PeriodicCheckpoint
+{
+public:
+    PeriodicCheckpoint(std::string path, bool active, double everyS = 10);
+    // Calls save() (which writes the checkpoint) when active and due.
+    void maybeSave(int iteration, const std::function<void()> &save);
+    // "; the checkpoint of iteration N is kept at PATH", or empty when none was saved.
+    std::string keptNote() const;
+
+private:
+    std::string m_path;
+    bool m_active;
+    double m_everyS;
+    std::chrono::steady_clock::time_point m_last;
+    int m_iteration = -1;
 };
 
 // Judges placements with the simulator: pins and colocation are enforced first (a learner's
@@ -140,6 +164,9 @@ public:
     const std::vector<int> &best() const { return m_best; }
     double bestMakespan() const { return m_bestMakespan; }
     bool bestFeasible() const { return m_bestFeasible; }
+    // The best placement's rank among all judged: feasible ones first, then by score (lower is
+    // better); +inf when nothing was judged.
+    double bestKey() const;
     long long evaluations() const { return m_simulator.evaluations(); }
     const Graph &graph() const { return m_graph; }
     const Cluster &cluster() const { return m_cluster; }

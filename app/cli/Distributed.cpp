@@ -1,0 +1,185 @@
+#include "app/cli/Distributed.h"
+
+#include "core/InputError.h"
+
+#include <arpa/inet.h>
+#include <csignal>
+#include <cstdlib>
+#include <fcntl.h>
+#include <fstream>
+#include <netinet/in.h>
+#include <spawn.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+extern char **environ;
+
+namespace ps::cli {
+
+namespace {
+
+std::optional<std::string> env(const char *name)
+{
+    const char *v = std::getenv(name);
+    return v && *v ? std::optional<std::string>(v) : std::nullopt;
+}
+
+long long integerOf(const std::string &text, const std::string &what)
+{
+    char *end = nullptr;
+    errno = 0;
+    const long long v = std::strtoll(text.c_str(), &end, 10);
+    if (text.empty() || *end != '\0' || errno != 0)
+        throw InputError(what + " needs a whole number, not '" + text + "'");
+    return v;
+}
+
+// A TCP port on 127.0.0.1 that is free now (the kernel's choice).
+int freeLoopbackPort()
+{
+    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in addr{};
+    addr.sin_family = AF_INET;
+    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    socklen_t len = sizeof addr;
+    if (fd < 0 || ::bind(fd, reinterpret_cast<sockaddr *>(&addr), sizeof addr) != 0 ||
+        ::getsockname(fd, reinterpret_cast<sockaddr *>(&addr), &len) != 0) {
+        if (fd >= 0)
+            ::close(fd);
+        throw InputError("--launch: no free TCP port on 127.0.0.1");
+    }
+    ::close(fd);
+    return ntohs(addr.sin_port);
+}
+
+std::string hashOfFile(const std::string &path)
+{
+    std::ifstream in(path, std::ios::binary);
+    if (!in)
+        throw InputError(path + ": cannot read");
+    uint64_t h = 1469598103934665603ULL; // FNV-1a
+    char buf[1 << 16];
+    while (in.read(buf, sizeof buf) || in.gcount() > 0) {
+        for (std::streamsize i = 0; i < in.gcount(); ++i)
+            h = (h ^ static_cast<unsigned char>(buf[i])) * 1099511628211ULL;
+    }
+    char text[17];
+    std::snprintf(text, sizeof text, "%016llx", static_cast<unsigned long long>(h));
+    return text;
+}
+
+} // namespace
+
+Distribution distributionFromArgs(const CliArgs &args, const std::string &fingerprint)
+{
+    Distribution d;
+    d.fingerprint = fingerprint;
+    if (auto t = args.real("dist-timeout")) {
+        if (*t <= 0)
+            throw InputError("--dist-timeout needs a positive number of seconds");
+        d.timeoutS = *t;
+    }
+    if (auto n = args.integer("launch")) {
+        if (*n < 1 || *n > 64)
+            throw InputError("--launch needs 1 to 64 local processes");
+        if (args.value("world-size") || args.value("rank") || args.value("master"))
+            throw InputError("--launch starts its own ranks; leave out --world-size, --rank and --master");
+        d.worldSize = static_cast<int>(*n);
+        d.masterPort = d.worldSize > 1 ? freeLoopbackPort() : d.masterPort;
+        return d;
+    }
+    auto pick = [&](const char *option, const char *variable) -> std::optional<std::string> {
+        if (auto v = args.value(option))
+            return v;
+        return env(variable);
+    };
+    if (auto w = pick("world-size", "WORLD_SIZE"))
+        d.worldSize = static_cast<int>(integerOf(*w, "--world-size (WORLD_SIZE)"));
+    if (auto r = pick("rank", "RANK"))
+        d.rank = static_cast<int>(integerOf(*r, "--rank (RANK)"));
+    if (d.worldSize < 1 || d.worldSize > 4096)
+        throw InputError("--world-size must be from 1 to 4096, not " + std::to_string(d.worldSize));
+    if (d.rank < 0 || d.rank >= d.worldSize)
+        throw InputError("--rank " + std::to_string(d.rank) + " is outside a world of " + std::to_string(d.worldSize) +
+                         " (ranks 0 to " + std::to_string(d.worldSize - 1) + ")");
+    if (auto m = args.value("master")) {
+        const size_t colon = m->rfind(':');
+        if (colon == std::string::npos || colon == 0)
+            throw InputError("--master needs HOST:PORT, not '" + *m + "'");
+        d.masterHost = m->substr(0, colon);
+        d.masterPort = static_cast<int>(integerOf(m->substr(colon + 1), "--master's port"));
+    } else {
+        if (auto host = env("MASTER_ADDR"))
+            d.masterHost = *host;
+        if (auto port = env("MASTER_PORT"))
+            d.masterPort = static_cast<int>(integerOf(*port, "MASTER_PORT"));
+    }
+    if (d.masterPort < 1 || d.masterPort > 65535)
+        throw InputError("the master's port must be from 1 to 65535, not " + std::to_string(d.masterPort));
+    return d;
+}
+
+std::string fingerprintOf(const std::vector<std::pair<std::string, std::string>> &files,
+                          const std::vector<std::pair<std::string, std::string>> &values)
+{
+    std::string out;
+    for (const auto &[key, path] : files)
+        out += key + "=" + path.substr(path.rfind('/') == std::string::npos ? 0 : path.rfind('/') + 1) + " (bytes " +
+               hashOfFile(path) + ")\n";
+    for (const auto &[key, value] : values)
+        out += key + "=" + value + "\n";
+    return out;
+}
+
+LocalWorkers::LocalWorkers(const std::string &command, const CliArgs &args, const Distribution &rank0,
+                           const std::vector<std::string> &extra)
+{
+    std::vector<std::string> common = args.toArgs({"launch", "world-size", "rank", "master"});
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, "/dev/null", O_WRONLY, 0);
+    for (int r = 1; r < rank0.worldSize; ++r) {
+        std::vector<std::string> argv{"placement-cli", command, "--world-size=" + std::to_string(rank0.worldSize),
+                                      "--rank=" + std::to_string(r),
+                                      "--master=127.0.0.1:" + std::to_string(rank0.masterPort)};
+        argv.insert(argv.end(), extra.begin(), extra.end());
+        argv.insert(argv.end(), common.begin(), common.end());
+        std::vector<char *> raw;
+        for (std::string &a : argv)
+            raw.push_back(a.data());
+        raw.push_back(nullptr);
+        pid_t pid = 0;
+        if (posix_spawn(&pid, "/proc/self/exe", &actions, nullptr, raw.data(), environ) != 0) {
+            posix_spawn_file_actions_destroy(&actions);
+            throw InputError("--launch: could not start rank " + std::to_string(r));
+        }
+        m_pids.push_back(pid);
+    }
+    posix_spawn_file_actions_destroy(&actions);
+}
+
+LocalWorkers::~LocalWorkers()
+{
+    for (pid_t pid : m_pids) {
+        ::kill(pid, SIGTERM);
+        ::waitpid(pid, nullptr, 0);
+    }
+}
+
+std::string LocalWorkers::join()
+{
+    std::string failed;
+    for (size_t i = 0; i < m_pids.size(); ++i) {
+        int status = 0;
+        ::waitpid(m_pids[i], &status, 0);
+        if (failed.empty() && !(WIFEXITED(status) && WEXITSTATUS(status) == 0))
+            failed = "rank " + std::to_string(i + 1) + " ended with " +
+                     (WIFEXITED(status) ? "exit status " + std::to_string(WEXITSTATUS(status))
+                                        : "signal " + std::to_string(WTERMSIG(status)));
+    }
+    m_pids.clear();
+    return failed;
+}
+
+} // namespace ps::cli

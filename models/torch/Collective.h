@@ -1,0 +1,72 @@
+#pragma once
+// Private to models/torch: data-parallel training over processes with torch.distributed's c10d
+// (a TCPStore rendezvous kept by rank 0, a Gloo process group for the collectives). With one
+// process every call is local and free, so a family's training loop is written once.
+//
+// Every rank calls the same collectives in the same order; a decision that could differ between
+// ranks (out of time, a batch cut short) goes through any() so that all ranks take it together.
+// A rank that cannot join, joins with different inputs, or is lost inside a step raises an
+// error naming the rank and the cause instead of hanging.
+#include "core/InputError.h"
+#include "core/family/ModelFamily.h"
+
+#include <torch/torch.h>
+
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace ps::learn {
+
+// A rank was lost (stopped, killed, cut off) inside a collective: the run ends instead of hanging.
+class LostRank : public RunAborted
+{
+public:
+    using RunAborted::RunAborted;
+};
+
+class Collective
+{
+public:
+    // Joins the group (world size 1: nothing to join). Throws InputError when the master cannot
+    // be reached or its port is taken, when the ranks disagree on the world size or on the
+    // fingerprint (naming the first key that differs), or when not every rank joins in time.
+    explicit Collective(const Distribution &distribution);
+    ~Collective();
+    Collective(const Collective &) = delete;
+    Collective &operator=(const Collective &) = delete;
+
+    int rank() const { return m_distribution.rank; }
+    int size() const { return m_distribution.worldSize; }
+    bool leader() const { return m_distribution.leader(); }
+    // Whether global item i (a sample, a graph of a step) is this rank's: i mod size == rank.
+    bool mine(long long i) const { return i % size() == rank(); }
+
+    // True when the flag is true on any rank.
+    bool any(bool flag);
+    // Element-wise sums over the ranks (every rank gets them).
+    std::vector<double> sum(std::vector<double> values);
+    // Sums the parameters' gradients over the ranks, in place (missing gradients count as zero).
+    void sumGradients(const std::vector<torch::Tensor> &parameters);
+    // Every rank takes rank 0's parameter values.
+    void shareParameters(const std::vector<torch::Tensor> &parameters);
+    // The placement of the rank with the lowest key (ties: the lowest rank), on every rank.
+    std::vector<int> bestOf(double key, const std::vector<int> &devices);
+    // Waits until every rank is here (before rank 0 takes the rendezvous down).
+    void barrier();
+
+    // Throws LostRank naming this rank, what it was doing and the cause.
+    [[noreturn]] void fail(const std::string &during, const std::exception &e) const;
+
+private:
+    struct Group;
+    Distribution m_distribution;
+    std::unique_ptr<Group> m_group;
+};
+
+// A generator for global sample `sample` of training step `step`: the same draws whichever rank
+// takes the sample, so N processes sample what one process does.
+at::Generator sampleGenerator(uint64_t seed, long long step, long long sample);
+
+} // namespace ps::learn
