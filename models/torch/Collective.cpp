@@ -135,7 +135,8 @@ struct Collective::Group
                 store->set("ps/verdict", bytes(verdict.empty() ? "ok " + std::to_string(d.worldSize) : verdict));
                 // Keep the rendezvous up until every rank has read the verdict (a refused rank
                 // then hears why, rather than that the connection was reset).
-                const auto until = std::chrono::steady_clock::now() + std::min(timeout, std::chrono::milliseconds(5000));
+                const auto until =
+                    std::chrono::steady_clock::now() + std::min(timeout, std::chrono::milliseconds(5000));
                 while (store->add("ps/read", 0) < d.worldSize - 1 && std::chrono::steady_clock::now() < until)
                     std::this_thread::sleep_for(std::chrono::milliseconds(20));
                 if (!verdict.empty())
@@ -159,8 +160,9 @@ struct Collective::Group
 
         try {
             auto opts = c10d::ProcessGroupGloo::Options::create(timeout);
-            opts->devices.push_back(loopback(d.masterHost) ? c10d::ProcessGroupGloo::createDeviceForHostname("127.0.0.1")
-                                                           : c10d::ProcessGroupGloo::createDefaultDevice());
+            opts->devices.push_back(loopback(d.masterHost)
+                                        ? c10d::ProcessGroupGloo::createDeviceForHostname("127.0.0.1")
+                                        : c10d::ProcessGroupGloo::createDefaultDevice());
             auto prefixed = c10::make_intrusive<c10d::PrefixStore>("gloo", store);
             gloo = c10::make_intrusive<c10d::ProcessGroupGloo>(prefixed, d.rank, d.worldSize, opts);
         } catch (const std::exception &e) {
@@ -180,7 +182,10 @@ struct Collective::Group
         o.rootRank = root;
         gloo->broadcast(t, o)->wait();
     }
-    void barrier() { gloo->barrier()->wait(); }
+    void barrier()
+    {
+        gloo->barrier()->wait();
+    }
 };
 #else
 struct Collective::Group
@@ -215,7 +220,7 @@ Collective::~Collective() = default;
 void Collective::fail(const std::string &during, const std::exception &e) const
 {
     throw LostRank("rank " + std::to_string(rank()) + " lost contact with the other ranks during " + during +
-                             " (a rank stopped or the network failed): " + firstLine(e));
+                   " (a rank stopped or the network failed): " + firstLine(e));
 }
 
 bool Collective::any(bool flag)

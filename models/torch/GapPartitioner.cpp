@@ -7,6 +7,7 @@
 #include "core/partitioners/Partitioner.h"
 #include "core/sim/PartitionMetrics.h"
 #include "models/Learners.h"
+#include "models/torch/Collective.h"
 #include "models/torch/LearnerSupport.h"
 
 #include <nlohmann/json.hpp>
@@ -171,7 +172,15 @@ public:
                             "after the argmax, move nodes out of parts over the imbalance tolerance"});
         HyperParam graphs{"train_graphs", T::Text, 0, 0, 0, {}, "more graph files to train on, separated by ';'"};
         f.params.push_back(graphs);
+        f.params.push_back({"graphs_per_step",
+                            T::Int,
+                            1,
+                            1024,
+                            1,
+                            {},
+                            "graphs in one gradient step (the global batch; ranks of a data-parallel run share them)"});
         f.trains = true;
+        f.distributes = true;
         return f;
     }
 
@@ -180,6 +189,7 @@ public:
     {
         RunClock clock(control, params);
         const RunStart run = startRun(params, control);
+        Collective collective(control.distribution);
         const torch::Device device = run.device;
         int hidden = params.integer("hidden");
         const std::string load = params.text("checkpoint");
@@ -193,6 +203,7 @@ public:
         GapNet net = run.seeded([&] { return GapNet(hidden, problem.k); });
         if (!load.empty())
             loadCheckpoint(load, "gap", *net);
+        collective.shareParameters(net->parameters());
         net->to(device);
 
         const std::vector<Graph> extra = loadTrainGraphs(params.text("train_graphs")); // beyond the problem's graph
@@ -203,19 +214,38 @@ public:
 
         torch::optim::Adam optimizer(net->parameters(), torch::optim::AdamOptions(params.number("lr")));
         const double lambda = params.number("balance_weight");
-        for (int it = 0; clock.next(it); ++it) {
-            const GapGraph &g = train[static_cast<size_t>(it) % train.size()];
-            auto [cut, balance] = gapLoss(net->forward(g.data), g, problem.k);
-            torch::Tensor loss = cut + lambda * balance;
-            optimizer.zero_grad();
-            loss.backward();
-            optimizer.step();
-            clock.report(it, nullptr, {}, loss.item<double>(), std::nan(""));
+        const int perStep = params.integer("graphs_per_step");
+        const std::string saveTo = params.text("save_checkpoint");
+        const nlohmann::json stored{{"hidden", hidden}, {"k", problem.k}};
+        auto save = [&] { saveCheckpoint(saveTo, "gap", stored.dump(), *net); };
+        PeriodicCheckpoint periodic(saveTo, collective.leader() && collective.size() > 1);
+        try {
+            for (int it = 0; !collective.any(!clock.next(it)); ++it) {
+                // Step it's graphs are it*B .. it*B+B-1 (round the training set); graph b of the
+                // step is rank b mod N's. The loss is their mean.
+                optimizer.zero_grad();
+                double loss = 0;
+                for (int b = 0; b < perStep; ++b) {
+                    if (!collective.mine(b))
+                        continue;
+                    const GapGraph &g =
+                        train[static_cast<size_t>(static_cast<long long>(it) * perStep + b) % train.size()];
+                    auto [cut, balance] = gapLoss(net->forward(g.data), g, problem.k);
+                    const torch::Tensor part = (cut + lambda * balance) / perStep;
+                    part.backward();
+                    loss += part.item<double>();
+                }
+                collective.sumGradients(net->parameters());
+                optimizer.step();
+                clock.report(it, nullptr, {}, collective.sum({loss})[0], std::nan(""));
+                periodic.maybeSave(it, save);
+            }
+            collective.barrier();
+        } catch (const LostRank &e) {
+            throw LostRank(e.what() + periodic.keptNote());
         }
-        if (!params.text("save_checkpoint").empty()) {
-            nlohmann::json stored{{"hidden", hidden}, {"k", problem.k}};
-            saveCheckpoint(params.text("save_checkpoint"), "gap", stored.dump(), *net);
-        }
+        if (!saveTo.empty() && collective.leader())
+            save();
         torch::NoGradGuard noGrad;
         net->eval();
         const torch::Tensor parts =

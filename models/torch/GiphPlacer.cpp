@@ -9,6 +9,7 @@
 #include "core/placers/PlacerRegistry.h"
 #include "core/sim/CostModel.h"
 #include "models/Learners.h"
+#include "models/torch/Collective.h"
 #include "models/torch/PolicySupport.h"
 
 #include <nlohmann/json.hpp>
@@ -132,6 +133,7 @@ public:
                             "the placement episodes start from: the best fast placer's, HEFT's (the paper: "
                             "random; a composition's input replaces it)"});
         f.trains = true;
+        f.distributes = true;
         return f;
     }
 
@@ -142,8 +144,8 @@ public:
         const int n = graph.nodeCount(), k = problem.cluster.deviceCount();
         RunClock clock(control, params);
         const RunStart run = startRun(params, control);
+        Collective collective(control.distribution);
         const torch::Device device = run.device;
-        std::mt19937_64 rng(control.seed);
         int hidden = params.integer("hidden");
         const std::string load = params.text("checkpoint");
         if (!load.empty())
@@ -151,6 +153,7 @@ public:
         GiphNet net = run.seeded([&] { return GiphNet(hidden); });
         if (!load.empty())
             loadCheckpoint(load, "giph", *net);
+        collective.shareParameters(net->parameters());
         net->to(device);
 
         const GraphData data = graphData(graph, device);
@@ -162,7 +165,9 @@ public:
             warmStart = warm.placement.devices();
             clock.countEvaluations(warm.evaluations);
         }
-        auto startPlacement = [&] {
+        // Episode e of iteration `it` draws its random start and its moves from a generator of its
+        // own, so that whichever rank plays it, it is the same episode.
+        auto startPlacement = [&](std::mt19937_64 &rng) {
             std::vector<int> p(n);
             if (given)
                 p = given->devices();
@@ -238,10 +243,13 @@ public:
             std::vector<int64_t> actions;
             std::vector<double> gains;
         };
-        auto episode = [&](const torch::Tensor &h, bool greedy, std::vector<double> &makespans) {
+        auto episode = [&](const torch::Tensor &h, bool greedy, int it, int e, std::vector<double> &makespans) {
             torch::NoGradGuard noGrad;
             Episode ep;
-            ep.start = startPlacement();
+            std::mt19937_64 rng(control.seed ^ (static_cast<uint64_t>(it) << 32) ^ static_cast<uint64_t>(e));
+            const std::optional<at::Generator> generator =
+                run.generator ? std::optional<at::Generator>(sampleGenerator(run.seed, it, e)) : std::nullopt;
+            ep.start = startPlacement(rng);
             std::vector<int> p = ep.start;
             double current = judge.evaluateBase(p); // moves are then judged incrementally
             const double initial = current;
@@ -251,90 +259,123 @@ public:
             for (int s = 0; s < steps && !outOfTime(); ++s) {
                 const torch::Tensor logits = optionLogits(h, p).unsqueeze(0);
                 const int64_t flat =
-                    (greedy ? greedyRows(logits) : sampleRows(logits, run.generator)).choice.item<int64_t>();
+                    (greedy ? greedyRows(logits) : sampleRows(logits, generator)).choice.item<int64_t>();
                 move(p, static_cast<int>(flat / k), static_cast<int>(flat % k));
                 const double next = judge.evaluateChanged(p, changed);
                 ep.gains.push_back((current - next) / initial);
                 ep.actions.push_back(flat);
                 current = next;
             }
-            makespans.push_back(judge.lastMakespan()); // where the episode ends
+            makespans[static_cast<size_t>(e)] = judge.lastMakespan(); // where the episode ends
             return ep;
         };
 
         std::vector<double> stepBaseline(steps, 0.0);
-        for (int it = 0; clock.next(it); ++it) {
-            std::vector<double> makespans;
-            std::vector<Episode> played;
-            std::vector<std::vector<double>> returns;
-            {
-                torch::NoGradGuard noGrad;
-                const torch::Tensor h = net->encoder(data);
-                for (int e = 0; e < episodes && !outOfTime(); ++e) {
-                    played.push_back(episode(h, false, makespans));
-                    const std::vector<double> &gains = played.back().gains;
-                    std::vector<double> g(gains.size());
-                    double running = 0;
-                    for (size_t t = gains.size(); t-- > 0;)
-                        g[t] = running = gains[t] + gamma * running;
-                    returns.push_back(g);
-                }
-            }
-            size_t moves = 0;
-            for (const Episode &ep : played)
-                moves += ep.actions.size();
-            if (moves == 0)
-                break; // the budget ended before a move
-            // REINFORCE, one step at a time: each step's loss is backpropagated into the option
-            // scorer and into a detached copy of the embeddings, whose gradient then goes through
-            // the encoder once.
-            const torch::Tensor h = net->encoder(data);
-            const torch::Tensor hd = h.detach().requires_grad_(true);
-            optimizer.zero_grad();
-            double lossSum = 0, entropySum = 0;
-            bool cut = false; // the budget ended inside the update: it is dropped
-            for (size_t e = 0; e < played.size() && !cut; ++e) {
-                std::vector<int> p = played[e].start;
-                for (size_t t = 0; t < played[e].actions.size() && !(cut = outOfTime()); ++t) {
-                    const int64_t flat = played[e].actions[t];
-                    const torch::Tensor logp = torch::log_softmax(optionLogits(hd, p), 0);
-                    const torch::Tensor entropy = -(logp.exp() * logp).sum();
-                    const torch::Tensor loss = -(returns[e][t] - stepBaseline[t]) * logp[flat] / episodes -
-                                               entropyWeight * entropy / static_cast<double>(moves);
-                    loss.backward();
-                    lossSum += loss.item<double>();
-                    entropySum += entropy.item<double>();
-                    setMove(p, static_cast<int>(flat / k), static_cast<int>(flat % k));
-                }
-            }
-            if (cut)
-                break;
-            h.backward(hd.grad());
-            torch::nn::utils::clip_grad_norm_(net->parameters(), 1.0);
-            optimizer.step();
-            for (size_t t = 0; t < stepBaseline.size(); ++t) {
-                double mean = 0;
-                int count = 0;
-                for (const auto &r : returns)
-                    if (t < r.size()) {
-                        mean += r[t];
-                        ++count;
+        const std::string saveTo = params.text("save_checkpoint");
+        auto save = [&] { saveCheckpoint(saveTo, "giph", nlohmann::json{{"hidden", hidden}}.dump(), *net); };
+        PeriodicCheckpoint periodic(saveTo, collective.leader() && collective.size() > 1);
+        try {
+            for (int it = 0; !collective.any(!clock.next(it)); ++it) {
+                // Episode e is rank e mod N's. Shared afterwards: where each ended, the moves,
+                // and each step's summed returns and count (the baseline).
+                std::vector<double> shared(static_cast<size_t>(episodes + 1 + 2 * steps), 0.0);
+                std::vector<double> makespans(static_cast<size_t>(episodes), 0.0);
+                std::vector<Episode> played;
+                std::vector<int> playedIndex;
+                std::vector<std::vector<double>> returns;
+                bool cut = false; // the budget ended before an episode of this rank
+                {
+                    torch::NoGradGuard noGrad;
+                    const torch::Tensor h = net->encoder(data);
+                    for (int e = 0; e < episodes && !cut; ++e) {
+                        if (!collective.mine(e))
+                            continue;
+                        if ((cut = outOfTime()))
+                            break;
+                        played.push_back(episode(h, false, it, e, makespans));
+                        playedIndex.push_back(e);
+                        const std::vector<double> &gains = played.back().gains;
+                        std::vector<double> g(gains.size());
+                        double running = 0;
+                        for (size_t t = gains.size(); t-- > 0;)
+                            g[t] = running = gains[t] + gamma * running;
+                        returns.push_back(g);
                     }
-                if (count)
-                    stepBaseline[t] = it == 0 ? mean / count : 0.9 * stepBaseline[t] + 0.1 * mean / count;
+                }
+                std::copy(makespans.begin(), makespans.end(), shared.begin());
+                for (const Episode &ep : played)
+                    shared[static_cast<size_t>(episodes)] += static_cast<double>(ep.actions.size());
+                for (const auto &r : returns)
+                    for (size_t t = 0; t < r.size(); ++t) {
+                        shared[static_cast<size_t>(episodes + 1) + t] += r[t];
+                        shared[static_cast<size_t>(episodes + 1 + steps) + t] += 1;
+                    }
+                if (collective.any(cut))
+                    break;
+                shared = collective.sum(shared);
+                const double moves = shared[static_cast<size_t>(episodes)];
+                if (moves == 0)
+                    break; // the budget ended before a move
+                // REINFORCE, one step at a time: each step's loss is backpropagated into the option
+                // scorer and into a detached copy of the embeddings, whose gradient then goes
+                // through the encoder once.
+                const torch::Tensor h = net->encoder(data);
+                const torch::Tensor hd = h.detach().requires_grad_(true);
+                optimizer.zero_grad();
+                double lossSum = 0, entropySum = 0;
+                for (size_t e = 0; e < played.size() && !cut; ++e) {
+                    std::vector<int> p = played[e].start;
+                    for (size_t t = 0; t < played[e].actions.size() && !(cut = outOfTime()); ++t) {
+                        const int64_t flat = played[e].actions[t];
+                        const torch::Tensor logp = torch::log_softmax(optionLogits(hd, p), 0);
+                        const torch::Tensor entropy = -(logp.exp() * logp).sum();
+                        const torch::Tensor loss = -(returns[e][t] - stepBaseline[t]) * logp[flat] / episodes -
+                                                   entropyWeight * entropy / moves;
+                        loss.backward();
+                        lossSum += loss.item<double>();
+                        entropySum += entropy.item<double>();
+                        setMove(p, static_cast<int>(flat / k), static_cast<int>(flat % k));
+                    }
+                }
+                if (collective.any(cut))
+                    break; // the budget ended inside the update: it is dropped
+                if (hd.grad().defined())
+                    h.backward(hd.grad());
+                collective.sumGradients(net->parameters());
+                torch::nn::utils::clip_grad_norm_(net->parameters(), 1.0);
+                optimizer.step();
+                for (size_t t = 0; t < stepBaseline.size(); ++t) {
+                    const double sum = shared[static_cast<size_t>(episodes + 1) + t];
+                    const double count = shared[static_cast<size_t>(episodes + 1 + steps) + t];
+                    if (count > 0)
+                        stepBaseline[t] = it == 0 ? sum / count : 0.9 * stepBaseline[t] + 0.1 * sum / count;
+                }
+                const std::vector<double> sums =
+                    collective.sum({lossSum, entropySum, static_cast<double>(clock.evaluations())});
+                clock.setElsewhere(static_cast<long long>(sums[2]) - clock.evaluations());
+                clock.report(it, &judge, std::vector<double>(shared.begin(), shared.begin() + episodes), sums[0],
+                             sums[1] / moves);
+                periodic.maybeSave(it, save);
             }
-            clock.report(it, &judge, makespans, lossSum, entropySum / static_cast<double>(moves));
+            if (!outOfTime() || judge.best().empty()) { // the trained policy's greedy episode, when budget is left
+                torch::NoGradGuard noGrad;
+                std::vector<double> makespans(1);
+                episode(net->encoder(data), true, 0, 0, makespans);
+            }
+            const std::vector<int> best = collective.bestOf(judge.bestKey(), judge.best());
+            if (best != judge.best())
+                judge.offer(best);
+            const double all = collective.sum({static_cast<double>(clock.evaluations())})[0];
+            clock.setElsewhere(static_cast<long long>(all) - clock.evaluations());
+            collective.barrier();
+        } catch (const LostRank &e) {
+            throw LostRank(e.what() + periodic.keptNote());
         }
-        if (!outOfTime() || judge.best().empty()) { // the trained policy's greedy episode, when budget is left
-            torch::NoGradGuard noGrad;
-            std::vector<double> makespans;
-            episode(net->encoder(data), true, makespans);
-        }
-        if (!params.text("save_checkpoint").empty())
-            saveCheckpoint(params.text("save_checkpoint"), "giph", nlohmann::json{{"hidden", hidden}}.dump(), *net);
+        if (!saveTo.empty() && collective.leader())
+            save();
         PlacerOutput out;
         out.placement = Placement(judge.best());
-        out.evaluations = clock.evaluations();
+        out.evaluations = clock.evaluations() + clock.elsewhere();
         if (!judge.bestFeasible())
             out.notes.push_back("giph found no placement that fits memory and constraints");
         return out;
