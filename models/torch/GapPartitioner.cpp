@@ -218,7 +218,8 @@ public:
         const std::string saveTo = params.text("save_checkpoint");
         const nlohmann::json stored{{"hidden", hidden}, {"k", problem.k}};
         auto save = [&] { saveCheckpoint(saveTo, "gap", stored.dump(), *net); };
-        PeriodicCheckpoint periodic(saveTo, collective.leader() && collective.size() > 1);
+        PeriodicCheckpoint periodic(saveTo, collective.leader() && collective.size() > 1,
+                                    params.number("checkpoint_every"));
         try {
             for (int it = 0; !collective.any(!clock.next(it)); ++it) {
                 // Step it's graphs are it*B .. it*B+B-1 (round the training set); graph b of the

@@ -297,7 +297,8 @@ public:
         nlohmann::json stored{
             {"hidden", hidden}, {"heads", heads}, {"devices", k}, {"prior", prior}, {"warm_start", warm}};
         auto save = [&] { saveCheckpoint(saveTo, "gdp", stored.dump(), *net); };
-        PeriodicCheckpoint periodic(saveTo, collective.leader() && collective.size() > 1);
+        PeriodicCheckpoint periodic(saveTo, collective.leader() && collective.size() > 1,
+                                    params.number("checkpoint_every"));
         Judge &judge = *graphs[0].judge;
         try {
             for (int it = 0; !collective.any(!clock.next(it)); ++it) {

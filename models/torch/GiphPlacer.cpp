@@ -273,7 +273,8 @@ public:
         std::vector<double> stepBaseline(steps, 0.0);
         const std::string saveTo = params.text("save_checkpoint");
         auto save = [&] { saveCheckpoint(saveTo, "giph", nlohmann::json{{"hidden", hidden}}.dump(), *net); };
-        PeriodicCheckpoint periodic(saveTo, collective.leader() && collective.size() > 1);
+        PeriodicCheckpoint periodic(saveTo, collective.leader() && collective.size() > 1,
+                                    params.number("checkpoint_every"));
         try {
             for (int it = 0; !collective.any(!clock.next(it)); ++it) {
                 // Episode e is rank e mod N's. Shared afterwards: where each ended, the moves,

@@ -424,6 +424,13 @@ std::vector<HyperParam> commonParams(int defaultIterations)
     HyperParam save{"save_checkpoint", T::Text, 0, 0, 0, {}, "write the trained policy here"};
     p.push_back(load);
     p.push_back(save);
+    p.push_back({"checkpoint_every",
+                 T::Real,
+                 0.01,
+                 86400,
+                 10,
+                 {},
+                 "seconds between rank 0's checkpoints in a data-parallel run (kept when a rank is lost)"});
     return p;
 }
 

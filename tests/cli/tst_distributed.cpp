@@ -1,0 +1,222 @@
+// Data-parallel training across processes on loopback (torch.distributed's c10d with Gloo), as a
+// user starts it: --launch N against one process, ranks started by hand, and the faults: an
+// unreachable master, a port in use, a wrong world size, mismatched inputs, a lost rank.
+#include "common/TestFiles.h"
+
+#include <QElapsedTimer>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTcpServer>
+#include <QtTest>
+
+#include <cmath>
+
+namespace {
+
+const QString kCluster = PS_SOURCE_DIR "/resources/clusters/4gpu.cluster.json";
+
+ps::test::ProcessResult cli(const QStringList &args)
+{
+    return ps::test::runProgram(PS_CLI_PATH, args);
+}
+
+// A loopback port nobody listens on now.
+int freePort()
+{
+    QTcpServer s;
+    s.listen(QHostAddress::LocalHost, 0);
+    return s.serverPort();
+}
+
+// One column of a convergence curve (CSV with a header).
+std::vector<double> column(const QString &csv, const QString &name)
+{
+    QFile f(csv);
+    if (!f.open(QIODevice::ReadOnly))
+        return {};
+    const QList<QByteArray> lines = f.readAll().trimmed().split('\n');
+    const int at = static_cast<int>(QString(lines[0]).split(',').indexOf(name));
+    std::vector<double> out;
+    for (int i = 1; i < lines.size(); ++i)
+        out.push_back(QString(lines[i]).split(',').value(at).toDouble());
+    return out;
+}
+
+} // namespace
+
+class TestDistributed : public QObject
+{
+    Q_OBJECT
+    QTemporaryDir m_dir;
+    QString m_graph, m_other;
+
+    QString path(const QString &name) const { return m_dir.filePath(name); }
+
+    // Trains `model` with extra arguments; the curve goes to curve.
+    ps::test::ProcessResult train(const QStringList &extra, const QString &curve)
+    {
+        return cli(QStringList{"train", "--curve", curve, "--out", path("out.placement.json")} + extra);
+    }
+
+    // Rank `rank` of `world` on `port`, started and left running.
+    QProcess *startRank(const QStringList &args, int world, int rank, int port)
+    {
+        auto *p = new QProcess(this);
+        p->start(PS_CLI_PATH, QStringList{"train"} + args +
+                                  QStringList{"--world-size", QString::number(world), "--rank", QString::number(rank),
+                                              "--master", "127.0.0.1:" + QString::number(port), "--dist-timeout", "5"});
+        return p;
+    }
+
+    static QByteArray finish(QProcess *p, int &exitCode)
+    {
+        if (!p->waitForFinished(30000))
+            p->kill();
+        exitCode = p->exitStatus() == QProcess::NormalExit ? p->exitCode() : -1;
+        return p->readAllStandardError();
+    }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        m_graph = path("rnnlm.graph.json");
+        m_other = path("rnnlm3.graph.json");
+        QCOMPARE(cli({"generate", "rnnlm", "--out", m_graph}).exitCode, 0);
+        QCOMPARE(cli({"generate", "rnnlm", "--set", "layers=3", "--out", m_other}).exitCode, 0);
+    }
+
+    // The same seed and global batch give the same curve with 1, 2 and 4 processes: the samples
+    // (gdp), episodes (giph) and graphs (gap) are split over the ranks, not changed by them.
+    void launchedRanksTrainAsOneProcessDoes()
+    {
+        struct Case
+        {
+            QStringList args;
+            double tolerance; // relative, on the loss
+        };
+        const QList<Case> cases = {
+            {{"--model", "gdp", m_graph, kCluster, "--iterations", "3", "--param", "samples=4"}, 1e-3},
+            {{"--model", "giph", m_graph, kCluster, "--iterations", "2", "--param", "samples=4", "--param",
+              "episode_steps=4"},
+             1e-4},
+            {{"--model", "gap", m_graph, "--k", "4", "--graphs", m_other, "--iterations", "4", "--param",
+              "graphs_per_step=2", "--out", path("out.partition.json")},
+             1e-5},
+        };
+        for (const Case &c : cases) {
+            const auto one = train(c.args + QStringList{"--seed", "5"}, path("one.csv"));
+            QVERIFY2(one.exitCode == 0, one.err.constData());
+            for (const char *n : {"2", "4"}) {
+                const auto many = train(c.args + QStringList{"--seed", "5", "--launch", n}, path("many.csv"));
+                QVERIFY2(many.exitCode == 0, many.err.constData());
+                QCOMPARE(QJsonDocument::fromJson(many.out).object()["world_size"].toInt(), QString(n).toInt());
+                const auto a = column(path("one.csv"), "loss"), b = column(path("many.csv"), "loss");
+                QCOMPARE(b.size(), a.size());
+                QVERIFY(!a.empty());
+                for (size_t i = 0; i < a.size(); ++i)
+                    QVERIFY2(std::abs(a[i] - b[i]) <= c.tolerance * std::max(1.0, std::abs(a[i])),
+                             qPrintable(c.args[1] + " x" + n + ": loss " + QString::number(a[i], 'g', 9) + " vs " +
+                                        QString::number(b[i], 'g', 9) + " at iteration " + QString::number(i)));
+                if (c.args[1] != "gap") { // the sampled makespans are the same samples
+                    const auto ma = column(path("one.csv"), "sample_mean_s"),
+                               mb = column(path("many.csv"), "sample_mean_s");
+                    QCOMPARE(mb[0], ma[0]);
+                }
+            }
+        }
+    }
+
+    void aMasterNobodyRunsTimesOut()
+    {
+        QElapsedTimer t;
+        t.start();
+        const auto r = cli({"train", "--model", "gdp", m_graph, kCluster, "--out", path("x.placement.json"),
+                            "--world-size", "2", "--rank", "1", "--master",
+                            "127.0.0.1:" + QString::number(freePort()), "--dist-timeout", "1"});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.startsWith("error: rank 1 could not reach the master at 127.0.0.1:"), r.err.constData());
+        QCOMPARE(r.err.count('\n'), 1);
+        QVERIFY(t.elapsed() < 20000);
+    }
+
+    void aPortInUseIsRefused()
+    {
+        QTcpServer busy;
+        QVERIFY(busy.listen(QHostAddress::Any, 0));
+        const auto r = cli({"train", "--model", "gdp", m_graph, kCluster, "--out", path("x.placement.json"),
+                            "--world-size", "2", "--rank", "0", "--master",
+                            "127.0.0.1:" + QString::number(busy.serverPort()), "--dist-timeout", "1"});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains("could not open the rendezvous") && r.err.contains("is the port in use?"),
+                 r.err.constData());
+    }
+
+    void ranksThatDisagreeAreRefused()
+    {
+        const QStringList base{"--model", "gdp", m_graph, kCluster, "--iterations", "2", "--out",
+                               path("x.placement.json")};
+        // A wrong world size.
+        int port = freePort();
+        QProcess *r0 = startRank(base, 2, 0, port), *r1 = startRank(base, 3, 1, port);
+        int code0 = 0, code1 = 0;
+        QByteArray e0 = finish(r0, code0), e1 = finish(r1, code1);
+        QCOMPARE(code0, 2);
+        QCOMPARE(code1, 2);
+        QVERIFY2(e1.contains("rank 1 differs from rank 0 in world_size: 3 against 2"), e1.constData());
+        QVERIFY2(e0.contains("world_size"), e0.constData());
+        // Other training graphs.
+        port = freePort();
+        QStringList other = base;
+        other[2] = m_other;
+        r0 = startRank(base, 2, 0, port);
+        r1 = startRank(other, 2, 1, port);
+        e0 = finish(r0, code0);
+        e1 = finish(r1, code1);
+        QCOMPARE(code1, 2);
+        QVERIFY2(e1.contains("rank 1 differs from rank 0 in graph: rnnlm3.graph.json"), e1.constData());
+        QCOMPARE(code0, 2);
+        // A rank outside the world, and a family that trains in one process.
+        const auto outside = cli({"train", "--model", "gdp", m_graph, kCluster, "--out", path("x.placement.json"),
+                                  "--world-size", "2", "--rank", "2"});
+        QCOMPARE(outside.exitCode, 2);
+        QVERIFY2(outside.err.contains("--rank 2 is outside a world of 2"), outside.err.constData());
+        const auto single = cli(
+            {"train", "--model", "rl-seq2seq", m_graph, kCluster, "--out", path("x.placement.json"), "--launch", "2"});
+        QCOMPARE(single.exitCode, 2);
+        QVERIFY2(single.err.contains("'rl-seq2seq' trains in one process only; across processes: gdp, giph, gap"),
+                 single.err.constData());
+    }
+
+    // A rank killed mid-training: rank 0 ends (exit status 3) within seconds, says which
+    // collective failed, and keeps its last periodic checkpoint, which loads.
+    void aLostRankEndsTheRunAndKeepsTheCheckpoint()
+    {
+        const QString checkpoint = path("lost.pt");
+        const QStringList args{"--model",          "gdp",          m_graph,      kCluster, "--iterations", "100000",
+                               "--checkpoint",     checkpoint,     "--param",    "checkpoint_every=0.2",
+                               "--out",            path("x.placement.json")};
+        const int port = freePort();
+        QProcess *r0 = startRank(args, 2, 0, port), *r1 = startRank(args, 2, 1, port);
+        QElapsedTimer t;
+        t.start();
+        while (!QFile::exists(checkpoint) && t.elapsed() < 30000)
+            QTest::qWait(100);
+        QVERIFY(QFile::exists(checkpoint));
+        r1->kill();
+        r1->waitForFinished(5000);
+        t.restart();
+        int code0 = 0;
+        const QByteArray e0 = finish(r0, code0);
+        QVERIFY(t.elapsed() < 20000);
+        QCOMPARE(code0, 3);
+        QVERIFY2(e0.startsWith("error: rank 0 lost contact with the other ranks during"), e0.constData());
+        QVERIFY2(e0.contains("is kept at " + checkpoint.toUtf8()), e0.constData());
+        const auto zeroShot = cli({"place", m_graph, kCluster, "--model", "gdp", "--checkpoint", checkpoint, "--param",
+                                   "iterations=0", "--out", path("z.placement.json")});
+        QVERIFY2(zeroShot.exitCode == 0, zeroShot.err.constData());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestDistributed)
+#include "tst_distributed.moc"
