@@ -33,6 +33,7 @@ int modelsCommand(const CliArgs &args, std::ostream &out, std::ostream &err);
 int placeCommand(const CliArgs &args, std::ostream &out, std::ostream &err);
 int partitionCommand(const CliArgs &args, std::ostream &out, std::ostream &err);
 int steerCommand(const CliArgs &args, std::ostream &out, std::ostream &err);
+int steerWorkerCommand(const CliArgs &args, std::ostream &out, std::ostream &err);
 int rankCommand(const CliArgs &args, std::ostream &out, std::ostream &err);
 int trainCommand(const CliArgs &args, std::ostream &out, std::ostream &err);
 

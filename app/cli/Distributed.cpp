@@ -3,6 +3,8 @@
 #include "core/InputError.h"
 
 #include <arpa/inet.h>
+#include <chrono>
+#include <cmath>
 #include <csignal>
 #include <cstdlib>
 #include <fcntl.h>
@@ -11,6 +13,8 @@
 #include <spawn.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
+#include <thread>
+#include <tuple>
 #include <unistd.h>
 
 extern char **environ;
@@ -35,24 +39,6 @@ long long integerOf(const std::string &text, const std::string &what)
     return v;
 }
 
-// A TCP port on 127.0.0.1 that is free now (the kernel's choice).
-int freeLoopbackPort()
-{
-    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-    sockaddr_in addr{};
-    addr.sin_family = AF_INET;
-    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    socklen_t len = sizeof addr;
-    if (fd < 0 || ::bind(fd, reinterpret_cast<sockaddr *>(&addr), sizeof addr) != 0 ||
-        ::getsockname(fd, reinterpret_cast<sockaddr *>(&addr), &len) != 0) {
-        if (fd >= 0)
-            ::close(fd);
-        throw InputError("--launch: no free TCP port on 127.0.0.1");
-    }
-    ::close(fd);
-    return ntohs(addr.sin_port);
-}
-
 std::string hashOfFile(const std::string &path)
 {
     std::ifstream in(path, std::ios::binary);
@@ -70,6 +56,34 @@ std::string hashOfFile(const std::string &path)
 }
 
 } // namespace
+
+int freeLoopbackPort()
+{
+    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in addr{};
+    addr.sin_family = AF_INET;
+    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    socklen_t len = sizeof addr;
+    if (fd < 0 || ::bind(fd, reinterpret_cast<sockaddr *>(&addr), sizeof addr) != 0 ||
+        ::getsockname(fd, reinterpret_cast<sockaddr *>(&addr), &len) != 0) {
+        if (fd >= 0)
+            ::close(fd);
+        throw InputError("--launch: no free TCP port on 127.0.0.1");
+    }
+    ::close(fd);
+    return ntohs(addr.sin_port);
+}
+
+std::pair<std::string, int> hostPort(const std::string &text, const std::string &option)
+{
+    const size_t colon = text.rfind(':');
+    if (colon == std::string::npos || colon == 0)
+        throw InputError(option + " needs HOST:PORT, not '" + text + "'");
+    const long long port = integerOf(text.substr(colon + 1), option + "'s port");
+    if (port < 1 || port > 65535)
+        throw InputError(option + "'s port must be from 1 to 65535, not " + std::to_string(port));
+    return {text.substr(0, colon), static_cast<int>(port)};
+}
 
 Distribution distributionFromArgs(const CliArgs &args, const std::string &fingerprint)
 {
@@ -104,11 +118,7 @@ Distribution distributionFromArgs(const CliArgs &args, const std::string &finger
         throw InputError("--rank " + std::to_string(d.rank) + " is outside a world of " + std::to_string(d.worldSize) +
                          " (ranks 0 to " + std::to_string(d.worldSize - 1) + ")");
     if (auto m = args.value("master")) {
-        const size_t colon = m->rfind(':');
-        if (colon == std::string::npos || colon == 0)
-            throw InputError("--master needs HOST:PORT, not '" + *m + "'");
-        d.masterHost = m->substr(0, colon);
-        d.masterPort = static_cast<int>(integerOf(m->substr(colon + 1), "--master's port"));
+        std::tie(d.masterHost, d.masterPort) = hostPort(*m, "--master");
     } else {
         if (auto host = env("MASTER_ADDR"))
             d.masterHost = *host;
@@ -132,19 +142,30 @@ std::string fingerprintOf(const std::vector<std::pair<std::string, std::string>>
     return out;
 }
 
-LocalWorkers::LocalWorkers(const std::string &command, const CliArgs &args, const Distribution &rank0,
-                           const std::vector<std::string> &extra)
+std::vector<std::vector<std::string>> rankCommands(const std::string &command, const CliArgs &args,
+                                                   const Distribution &rank0, const std::vector<std::string> &extra)
 {
-    std::vector<std::string> common = args.toArgs({"launch", "world-size", "rank", "master"});
-    posix_spawn_file_actions_t actions;
-    posix_spawn_file_actions_init(&actions);
-    posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, "/dev/null", O_WRONLY, 0);
+    const std::vector<std::string> common = args.toArgs({"launch", "world-size", "rank", "master"});
+    std::vector<std::vector<std::string>> out;
     for (int r = 1; r < rank0.worldSize; ++r) {
-        std::vector<std::string> argv{"placement-cli", command, "--world-size=" + std::to_string(rank0.worldSize),
+        std::vector<std::string> argv{command, "--world-size=" + std::to_string(rank0.worldSize),
                                       "--rank=" + std::to_string(r),
                                       "--master=127.0.0.1:" + std::to_string(rank0.masterPort)};
         argv.insert(argv.end(), extra.begin(), extra.end());
         argv.insert(argv.end(), common.begin(), common.end());
+        out.push_back(std::move(argv));
+    }
+    return out;
+}
+
+LocalWorkers::LocalWorkers(const std::vector<std::vector<std::string>> &commands)
+{
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, "/dev/null", O_WRONLY, 0);
+    for (const std::vector<std::string> &command : commands) {
+        std::vector<std::string> argv{"placement-cli"};
+        argv.insert(argv.end(), command.begin(), command.end());
         std::vector<char *> raw;
         for (std::string &a : argv)
             raw.push_back(a.data());
@@ -152,7 +173,7 @@ LocalWorkers::LocalWorkers(const std::string &command, const CliArgs &args, cons
         pid_t pid = 0;
         if (posix_spawn(&pid, "/proc/self/exe", &actions, nullptr, raw.data(), environ) != 0) {
             posix_spawn_file_actions_destroy(&actions);
-            throw InputError("--launch: could not start rank " + std::to_string(r));
+            throw InputError("--launch: could not start local process " + std::to_string(m_pids.size() + 1));
         }
         m_pids.push_back(pid);
     }
@@ -167,14 +188,26 @@ LocalWorkers::~LocalWorkers()
     }
 }
 
-std::string LocalWorkers::join()
+std::string LocalWorkers::join(double graceS)
 {
     std::string failed;
+    const auto deadline = std::chrono::steady_clock::now() +
+                          std::chrono::milliseconds(std::isfinite(graceS) ? static_cast<long long>(graceS * 1000) : 0);
     for (size_t i = 0; i < m_pids.size(); ++i) {
         int status = 0;
-        ::waitpid(m_pids[i], &status, 0);
-        if (failed.empty() && !(WIFEXITED(status) && WEXITSTATUS(status) == 0))
-            failed = "rank " + std::to_string(i + 1) + " ended with " +
+        bool stopped = false;
+        while (std::isfinite(graceS) && ::waitpid(m_pids[i], &status, WNOHANG) == 0) {
+            if (std::chrono::steady_clock::now() >= deadline) {
+                ::kill(m_pids[i], SIGTERM);
+                stopped = true;
+                break;
+            }
+            std::this_thread::sleep_for(std::chrono::milliseconds(20));
+        }
+        if (stopped || !std::isfinite(graceS))
+            ::waitpid(m_pids[i], &status, 0);
+        if (failed.empty() && !stopped && !(WIFEXITED(status) && WEXITSTATUS(status) == 0))
+            failed = "local process " + std::to_string(i + 1) + " ended with " +
                      (WIFEXITED(status) ? "exit status " + std::to_string(WEXITSTATUS(status))
                                         : "signal " + std::to_string(WTERMSIG(status)));
     }

@@ -5,11 +5,17 @@
 #include "app/cli/CliArgs.h"
 #include "core/family/ModelFamily.h"
 
+#include <limits>
 #include <string>
 #include <sys/types.h>
 #include <vector>
 
 namespace ps::cli {
+
+// The argument lists of ranks 1..N-1 of a --launch training run: this command's arguments with
+// their rank, the world size and the master, plus `extra`.
+std::vector<std::vector<std::string>> rankCommands(const std::string &command, const CliArgs &args,
+                                                   const Distribution &rank0, const std::vector<std::string> &extra);
 
 // The options a distributed command declares.
 inline const std::set<std::string> &distributedOptions()
@@ -22,23 +28,28 @@ inline const std::set<std::string> &distributedOptions()
 // a free loopback port. Bad values are InputErrors naming the option.
 Distribution distributionFromArgs(const CliArgs &args, const std::string &fingerprint);
 
+// A TCP port on 127.0.0.1 that is free now.
+int freeLoopbackPort();
+// "HOST:PORT" (InputError naming the option when it is not).
+std::pair<std::string, int> hostPort(const std::string &text, const std::string &option);
+
 // "key=value" lines: each file's name and a hash of its bytes, then the given pairs.
 std::string fingerprintOf(const std::vector<std::pair<std::string, std::string>> &files,
                           const std::vector<std::pair<std::string, std::string>> &values);
 
-// Ranks 1..N-1 of a --launch run, started as children of this process with the same command and
-// arguments (and `extra` ones); their standard output is discarded (rank 0 reports), their
-// errors are shown.
+// Local processes of a --launch run (ranks 1..N-1 of a training run, or steering workers),
+// started as children of this process: placement-cli with each argument list. Their standard
+// output is discarded (this process reports), their errors are shown.
 class LocalWorkers
 {
 public:
-    LocalWorkers(const std::string &command, const CliArgs &args, const Distribution &rank0,
-                 const std::vector<std::string> &extra = {});
+    explicit LocalWorkers(const std::vector<std::vector<std::string>> &commands);
     ~LocalWorkers(); // stops workers not yet joined (rank 0 failed)
     LocalWorkers(const LocalWorkers &) = delete;
     LocalWorkers &operator=(const LocalWorkers &) = delete;
-    // Waits for every worker; the message of the first that failed, or empty.
-    std::string join();
+    // Waits for every worker (at most graceS seconds, after which the rest are stopped, which is
+    // not a failure); the message of the first that failed on its own, or empty.
+    std::string join(double graceS = std::numeric_limits<double>::infinity());
 
 private:
     std::vector<pid_t> m_pids;

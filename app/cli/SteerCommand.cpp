@@ -4,20 +4,26 @@
 #include "app/cli/CliCommands.h"
 
 #include "app/cli/CliLoad.h"
+#include "app/cli/Distributed.h"
 #include "app/cli/ProgressBar.h"
 #include "core/InputError.h"
 #include "core/io/PlacementJson.h"
 #include "core/placers/PlacerRegistry.h"
 #include "core/sim/Objective.h"
+#include "core/steering/CandidateRunner.h"
 #include "core/steering/SteeringLog.h"
 #include "core/steering/SteeringSession.h"
+#include "models/SteeringWorkers.h"
 
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
+#include <optional>
 #include <ostream>
 #include <sstream>
+#include <tuple>
 
 namespace ps::cli {
 
@@ -69,7 +75,61 @@ void writeBest(const std::string &path, const std::vector<int> &devices, const C
     writePlacementJson(path, toDoc(p, graph, cluster), metrics.dump());
 }
 
+// --workers HOST:PORT (workers started by hand join there) or --launch N (N local workers): the
+// rounds' candidates run there and here. Null runner: this process's threads only.
+struct SteeringWorkers
+{
+    std::unique_ptr<CandidateRunner> runner;
+    std::optional<LocalWorkers> local;
+};
+
+void startWorkers(const CliArgs &args, const Graph &graph, const Cluster &cluster, SteeringWorkers &w)
+{
+    const auto launch = args.integer("launch");
+    const auto at = args.value("workers");
+    if (!launch && !at)
+        return;
+    if (launch && at)
+        throw InputError("give either --workers HOST:PORT or --launch N, not both");
+    WorkerOptions o;
+    if (auto t = args.real("worker-timeout")) {
+        if (*t <= 0)
+            throw InputError("--worker-timeout needs a positive number of seconds");
+        o.heartbeatTimeoutS = *t;
+    }
+    if (launch) {
+        if (*launch < 1 || *launch > 64)
+            throw InputError("--launch needs 1 to 64 local workers");
+        o.port = freeLoopbackPort();
+    } else {
+        std::tie(o.host, o.port) = hostPort(*at, "--workers");
+    }
+    w.runner = makeWorkerRunner(o, graph, cluster);
+    if (launch) {
+        std::vector<std::vector<std::string>> commands(
+            static_cast<size_t>(*launch), {"steer-worker", "--master=127.0.0.1:" + std::to_string(o.port)});
+        w.local.emplace(commands);
+    }
+}
+
 } // namespace
+
+int steerWorkerCommand(const CliArgs &args, std::ostream &out, std::ostream &)
+{
+    const auto master = args.value("master");
+    if (!master)
+        throw InputError("steer-worker needs --master HOST:PORT (where `steer --workers` listens)");
+    const Distribution d = distributionFromArgs(args, {});
+    WorkerOptions o;
+    o.host = d.masterHost;
+    o.port = d.masterPort;
+    o.timeoutS = d.timeoutS;
+    if (const char *die = std::getenv("PS_STEER_WORKER_DIE_AFTER"))
+        o.dieAfter = std::atoi(die);
+    const int ran = runSteeringWorker(o, PlacerRegistry::builtin());
+    out << Json{{"candidates", ran}}.dump() << "\n";
+    return 0;
+}
 
 int steerCommand(const CliArgs &args, std::ostream &out, std::ostream &err)
 {
@@ -130,6 +190,9 @@ int steerCommand(const CliArgs &args, std::ostream &out, std::ostream &err)
     if (!initial.empty())
         session.apply(initial);
 
+    SteeringWorkers workers;
+    startWorkers(args, graph, cluster, workers);
+    session.setRunner(workers.runner.get());
     std::atomic<bool> cancel{false};
     RunControl control;
     control.cancel = &cancel;
@@ -162,6 +225,15 @@ int steerCommand(const CliArgs &args, std::ostream &out, std::ostream &err)
             ensembleSize,
             replay ? replayed.ensemble.budget : std::max(1LL, evaluations - session.evaluationsSpent() - 1), control);
     bar.finish();
+    Json workerReport;
+    if (workers.runner) {
+        workerReport = Json::parse(workerSummary(*workers.runner));
+        session.setRunner(nullptr);
+        workers.runner.reset(); // tells the workers to stop
+        if (workers.local)
+            if (const std::string failed = workers.local->join(2.0); !failed.empty())
+                workerReport["failed"] = failed; // its candidates ran here
+    }
 
     const std::vector<int> ranked = session.ranking();
     if (ranked.empty())
@@ -171,6 +243,8 @@ int steerCommand(const CliArgs &args, std::ostream &out, std::ostream &err)
     const bool useEnsemble =
         haveEnsemble && ensemble.terms.feasible >= best.terms.feasible && ensemble.score < best.score;
     Json report{{"evaluations", session.evaluationsSpent()}, {"rounds", roundsOut}};
+    if (!workerReport.is_null())
+        report["workers"] = workerReport;
     report["best"] = candidateRow(best, &session);
     if (haveEnsemble)
         report["ensemble"] =

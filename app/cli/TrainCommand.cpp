@@ -134,7 +134,7 @@ int trainCommand(const CliArgs &args, std::ostream &out, std::ostream &err)
             params.push_back(share);
             extra = {"--param", share};
         }
-        workers.emplace("train", args, control.distribution, extra);
+        workers.emplace(rankCommands("train", args, control.distribution, extra));
     };
     const auto t0 = std::chrono::steady_clock::now();
     nlohmann::ordered_json report;

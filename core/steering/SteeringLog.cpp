@@ -432,3 +432,57 @@ SteeringLogDoc readSteeringLog(const std::string &path)
 }
 
 } // namespace ps
+
+namespace ps {
+
+std::string candidateTaskJson(const Candidate &c)
+{
+    return Json{{"spec", c.spec}, {"params", c.params}, {"seed", c.seed}, {"refines", c.refines}}.dump();
+}
+
+Candidate candidateFromTask(const std::string &text)
+{
+    const Json j = parseJson(text, "a steering task");
+    Candidate c;
+    try {
+        c.spec = j.at("spec").get<std::string>();
+        c.params = j.at("params").get<std::vector<std::string>>();
+        c.seed = j.at("seed").get<uint64_t>();
+        c.refines = j.at("refines").get<int>();
+    } catch (const Json::exception &e) {
+        throw InputError(std::string("malformed steering task (") + e.what() + ")");
+    }
+    return c;
+}
+
+std::string candidateResultJson(const Candidate &c)
+{
+    if (!c.error.empty())
+        return Json{{"error", c.error}}.dump();
+    return Json{{"placement", c.devices},
+                {"terms", termsJson(c.terms)},
+                {"score", c.score},
+                {"evaluations", c.evaluations},
+                {"wall_s", c.wallS}}
+        .dump();
+}
+
+void readCandidateResult(const std::string &text, Candidate &c)
+{
+    const Json j = parseJson(text, "a steering result");
+    try {
+        if (j.contains("error")) {
+            c.error = j["error"].get<std::string>();
+            return;
+        }
+        c.devices = j.at("placement").get<std::vector<int>>();
+        c.terms = termsFrom(j.at("terms"));
+        c.score = j.at("score").get<double>();
+        c.evaluations = j.at("evaluations").get<long long>();
+        c.wallS = j.at("wall_s").get<double>();
+    } catch (const Json::exception &e) {
+        throw InputError(std::string("malformed steering result (") + e.what() + ")");
+    }
+}
+
+} // namespace ps

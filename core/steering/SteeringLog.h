@@ -54,6 +54,14 @@ void writeSteeringLog(const std::string &path, const SteeringSession &session, c
 std::string steeringLogJson(const SteeringSession &session, const Graph &graph, const Cluster &cluster,
                             const EnsembleResult *ensemble);
 SteeringLogDoc readSteeringLog(const std::string &path);
+
+// A candidate to run elsewhere (family, hyperparameters, seed, what it refines) and what the run
+// gave back (placement, terms, score, evaluations, wall time, or the error), as JSON text that
+// round-trips exactly. InputError on malformed text.
+std::string candidateTaskJson(const Candidate &c);
+Candidate candidateFromTask(const std::string &text);
+std::string candidateResultJson(const Candidate &c);
+void readCandidateResult(const std::string &text, Candidate &c);
 SteeringLogDoc parseSteeringLog(const std::string &text, const std::string &source);
 
 } // namespace ps

@@ -5,6 +5,7 @@
 #include "core/graph/Graph.h"
 #include "core/placers/PlacerRegistry.h"
 #include "core/sim/Simulator.h"
+#include "core/steering/CandidateRunner.h"
 #include "core/steering/SteeringLog.h"
 
 #include <algorithm>
@@ -514,49 +515,62 @@ std::vector<Candidate> SteeringSession::proposeRound(int round) const
     return batch;
 }
 
+void SteeringSession::runCandidate(Candidate &c, const RunControl &control) const
+{
+    try {
+        const PlacementProblem problem{m_graph, m_cluster, m_constraints, m_objective};
+        RunControl rc;
+        rc.seed = c.seed;
+        rc.cancel = control.cancel;
+        rc.pause = control.pause;
+        const Placement start(c.refines >= 0 ? m_candidates.at(static_cast<size_t>(c.refines)).devices
+                                             : std::vector<int>{});
+        const PlacerResult r = runPlacer(m_registry, c.spec, problem, c.params, rc, c.refines >= 0 ? &start : nullptr);
+        c.devices = r.placement.devices();
+        c.terms = r.terms;
+        c.score = r.score;
+        c.evaluations = r.evaluations;
+        c.wallS = r.wallS;
+    } catch (const std::exception &e) {
+        c.error = e.what();
+    }
+}
+
 void SteeringSession::evaluate(std::vector<Candidate> &batch, const RunControl &control) const
 {
-    std::atomic<size_t> next{0};
     std::mutex lock;
     size_t done = 0;
     long long spent = 0;
     double best = std::numeric_limits<double>::infinity();
+    // Progress after each candidate, wherever it ran.
+    auto finished = [&](const Candidate &c) {
+        std::lock_guard<std::mutex> guard(lock);
+        ++done;
+        spent += c.evaluations;
+        if (c.error.empty() && c.terms.feasible)
+            best = std::min(best, c.score);
+        Progress p;
+        p.fraction = double(done) / double(batch.size());
+        p.evaluations = spent;
+        p.bestMakespan = best;
+        p.message = "candidate " + std::to_string(done) + "/" + std::to_string(batch.size()) + ": " + c.spec;
+        control.report(p);
+    };
+    auto runHere = [&](Candidate &c) {
+        if (control.cancelled())
+            c.error = "cancelled";
+        else
+            runCandidate(c, control);
+        finished(c);
+    };
+    if (m_runner) {
+        m_runner->run(batch, steeringLogJson(*this, m_graph, m_cluster, nullptr), runHere, finished, control);
+        return;
+    }
+    std::atomic<size_t> next{0};
     auto work = [&] {
-        for (size_t i = next++; i < batch.size(); i = next++) {
-            Candidate &c = batch[i];
-            if (control.cancelled()) {
-                c.error = "cancelled";
-                continue;
-            }
-            try {
-                const PlacementProblem problem{m_graph, m_cluster, m_constraints, m_objective};
-                RunControl rc;
-                rc.seed = c.seed;
-                rc.cancel = control.cancel;
-                rc.pause = control.pause;
-                const Placement start(c.refines >= 0 ? m_candidates[c.refines].devices : std::vector<int>{});
-                const PlacerResult r =
-                    runPlacer(m_registry, c.spec, problem, c.params, rc, c.refines >= 0 ? &start : nullptr);
-                c.devices = r.placement.devices();
-                c.terms = r.terms;
-                c.score = r.score;
-                c.evaluations = r.evaluations;
-                c.wallS = r.wallS;
-            } catch (const std::exception &e) {
-                c.error = e.what();
-            }
-            std::lock_guard<std::mutex> guard(lock);
-            ++done;
-            spent += c.evaluations;
-            if (c.error.empty() && c.terms.feasible)
-                best = std::min(best, c.score);
-            Progress p;
-            p.fraction = double(done) / double(batch.size());
-            p.evaluations = spent;
-            p.bestMakespan = best;
-            p.message = "candidate " + std::to_string(done) + "/" + std::to_string(batch.size()) + ": " + c.spec;
-            control.report(p);
-        }
+        for (size_t i = next++; i < batch.size(); i = next++)
+            runHere(batch[i]);
     };
     const int threads = std::max(1, std::min<int>(m_settings.threads, static_cast<int>(batch.size())));
     std::vector<std::thread> pool;

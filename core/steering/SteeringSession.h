@@ -25,6 +25,7 @@ namespace ps {
 class Graph;
 class Cluster;
 class PlacerRegistry;
+class CandidateRunner;
 struct SteeringLogDoc;
 
 class SteeringSession
@@ -42,6 +43,13 @@ public:
     std::vector<int> runRound(const RunControl &control);
     // The proposals the next round would evaluate (for previews and tests); nothing is run.
     std::vector<Candidate> propose() const;
+    // Runs one candidate here under the session's constraints and objective, refining the
+    // placement of the candidate it names: fills its placement, terms, score, evaluations and
+    // wall time, or its error.
+    void runCandidate(Candidate &c, const RunControl &control) const;
+    // Rounds run their candidates through `runner` (e.g. worker processes) instead of this
+    // session's threads; null: back to the threads. The runner must outlive its use.
+    void setRunner(CandidateRunner *runner) { m_runner = runner; }
 
     // Usable candidates, best first: feasible before infeasible, then by score, then by id.
     std::vector<int> ranking() const;
@@ -101,6 +109,7 @@ private:
     std::vector<RoundRecord> m_rounds;
     std::vector<SteeringFeedback> m_pending; // feedback since the last round, in order
     long long m_evaluations = 0;
+    CandidateRunner *m_runner = nullptr;
 };
 
 } // namespace ps

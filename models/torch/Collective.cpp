@@ -22,8 +22,6 @@
 
 namespace ps::learn {
 
-namespace {
-
 std::string firstLine(const std::exception &e)
 {
     const auto *c10 = dynamic_cast<const c10::Error *>(&e);
@@ -31,6 +29,15 @@ std::string firstLine(const std::exception &e)
     const size_t nl = text.find('\n');
     return nl == std::string::npos ? text : text.substr(0, nl);
 }
+
+void quietDistributedLogging()
+{
+#ifdef PS_QUIET_GLOG
+    FLAGS_minloglevel = google::GLOG_FATAL;
+#endif
+}
+
+namespace {
 
 std::vector<uint8_t> bytes(const std::string &s)
 {
@@ -88,10 +95,7 @@ struct Collective::Group
 
     explicit Group(const Distribution &d)
     {
-#ifdef PS_QUIET_GLOG
-        // c10d logs each failed connect and bind through glog; our errors say it once, plainly.
-        FLAGS_minloglevel = google::GLOG_FATAL;
-#endif
+        quietDistributedLogging();
         const std::string where = d.masterHost + ":" + std::to_string(d.masterPort);
         const auto timeout = std::chrono::milliseconds(static_cast<long long>(d.timeoutS * 1000));
         const std::string me = "rank " + std::to_string(d.rank);
@@ -182,10 +186,7 @@ struct Collective::Group
         o.rootRank = root;
         gloo->broadcast(t, o)->wait();
     }
-    void barrier()
-    {
-        gloo->barrier()->wait();
-    }
+    void barrier() { gloo->barrier()->wait(); }
 };
 #else
 struct Collective::Group

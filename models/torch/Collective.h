@@ -65,6 +65,11 @@ private:
     std::unique_ptr<Group> m_group;
 };
 
+// The first line of an exception's message (c10's without its backtrace).
+std::string firstLine(const std::exception &e);
+// Silences c10d's own logging of failed connects and binds (our errors say it once, plainly).
+void quietDistributedLogging();
+
 // A generator for global sample `sample` of training step `step`: the same draws whichever rank
 // takes the sample, so N processes sample what one process does.
 at::Generator sampleGenerator(uint64_t seed, long long step, long long sample);

@@ -131,9 +131,9 @@ private Q_SLOTS:
     {
         QElapsedTimer t;
         t.start();
-        const auto r = cli({"train", "--model", "gdp", m_graph, kCluster, "--out", path("x.placement.json"),
-                            "--world-size", "2", "--rank", "1", "--master",
-                            "127.0.0.1:" + QString::number(freePort()), "--dist-timeout", "1"});
+        const auto r =
+            cli({"train", "--model", "gdp", m_graph, kCluster, "--out", path("x.placement.json"), "--world-size", "2",
+                 "--rank", "1", "--master", "127.0.0.1:" + QString::number(freePort()), "--dist-timeout", "1"});
         QCOMPARE(r.exitCode, 2);
         QVERIFY2(r.err.startsWith("error: rank 1 could not reach the master at 127.0.0.1:"), r.err.constData());
         QCOMPARE(r.err.count('\n'), 1);
@@ -144,9 +144,9 @@ private Q_SLOTS:
     {
         QTcpServer busy;
         QVERIFY(busy.listen(QHostAddress::Any, 0));
-        const auto r = cli({"train", "--model", "gdp", m_graph, kCluster, "--out", path("x.placement.json"),
-                            "--world-size", "2", "--rank", "0", "--master",
-                            "127.0.0.1:" + QString::number(busy.serverPort()), "--dist-timeout", "1"});
+        const auto r =
+            cli({"train", "--model", "gdp", m_graph, kCluster, "--out", path("x.placement.json"), "--world-size", "2",
+                 "--rank", "0", "--master", "127.0.0.1:" + QString::number(busy.serverPort()), "--dist-timeout", "1"});
         QCOMPARE(r.exitCode, 2);
         QVERIFY2(r.err.contains("could not open the rendezvous") && r.err.contains("is the port in use?"),
                  r.err.constData());
@@ -154,8 +154,8 @@ private Q_SLOTS:
 
     void ranksThatDisagreeAreRefused()
     {
-        const QStringList base{"--model", "gdp", m_graph, kCluster, "--iterations", "2", "--out",
-                               path("x.placement.json")};
+        const QStringList base{"--model",      "gdp", m_graph, kCluster,
+                               "--iterations", "2",   "--out", path("x.placement.json")};
         // A wrong world size.
         int port = freePort();
         QProcess *r0 = startRank(base, 2, 0, port), *r1 = startRank(base, 3, 1, port);
@@ -193,9 +193,12 @@ private Q_SLOTS:
     void aLostRankEndsTheRunAndKeepsTheCheckpoint()
     {
         const QString checkpoint = path("lost.pt");
-        const QStringList args{"--model",          "gdp",          m_graph,      kCluster, "--iterations", "100000",
-                               "--checkpoint",     checkpoint,     "--param",    "checkpoint_every=0.2",
-                               "--out",            path("x.placement.json")};
+        const QStringList args{"--model",      "gdp",
+                               m_graph,        kCluster,
+                               "--iterations", "100000",
+                               "--checkpoint", checkpoint,
+                               "--param",      "checkpoint_every=0.2",
+                               "--out",        path("x.placement.json")};
         const int port = freePort();
         QProcess *r0 = startRank(args, 2, 0, port), *r1 = startRank(args, 2, 1, port);
         QElapsedTimer t;

@@ -1,0 +1,41 @@
+#pragma once
+// Steering rounds spread over worker processes through torch.distributed's c10d store (a
+// TCPStore kept by the steer process). The steer process publishes the graph and cluster once,
+// then each round's session state and candidates; workers claim candidates one at a time, run
+// them as the steer process would, and send the results back. The steer process claims
+// candidates too. A worker whose heartbeat stops loses only the candidates it had claimed: the
+// steer process runs them itself. The results are those of one process with the same seed.
+#include <memory>
+#include <string>
+
+namespace ps {
+
+class CandidateRunner;
+class Cluster;
+class Graph;
+class PlacerRegistry;
+
+struct WorkerOptions
+{
+    std::string host = "127.0.0.1";
+    int port = 29500;
+    double timeoutS = 60;         // joining the store
+    double heartbeatTimeoutS = 5; // a worker silent this long is taken for lost
+    // Fault injection for tests: a worker exits without answering after claiming this many
+    // candidates (0: never). Read from PS_STEER_WORKER_DIE_AFTER by runSteeringWorker's caller.
+    int dieAfter = 0;
+};
+
+// Opens the store on host:port (InputError when the port is taken) and publishes the graph and
+// cluster. Its summary() names each worker and what it ran.
+std::unique_ptr<CandidateRunner> makeWorkerRunner(const WorkerOptions &options, const Graph &graph,
+                                                  const Cluster &cluster);
+// Per-process counts of a runner made by makeWorkerRunner, as JSON text: [{"worker": "steer" or
+// N, "candidates": C, "evaluations": E, "busy_s": S}, ...].
+std::string workerSummary(const CandidateRunner &runner);
+
+// A worker: joins the store on host:port (InputError when it cannot within timeoutS), loads the
+// graph and cluster once, and runs candidates until the steer process ends. Returns how many it ran.
+int runSteeringWorker(const WorkerOptions &options, const PlacerRegistry &registry);
+
+} // namespace ps
