@@ -21,13 +21,15 @@ struct WorkerOptions
     int port = 29500;
     double timeoutS = 60;         // joining the store
     double heartbeatTimeoutS = 5; // a worker silent this long is taken for lost
+    int waitFor = 0;              // the steer process waits (up to timeoutS) until this many have joined
     // Fault injection for tests: a worker exits without answering after claiming this many
     // candidates (0: never). Read from PS_STEER_WORKER_DIE_AFTER by runSteeringWorker's caller.
     int dieAfter = 0;
 };
 
-// Opens the store on host:port (InputError when the port is taken) and publishes the graph and
-// cluster. Its summary() names each worker and what it ran.
+// Opens the store on host:port (InputError when the port is taken), publishes the graph and
+// cluster, and waits for options.waitFor workers (InputError naming how many joined). Its summary() names each worker
+// and what it ran.
 std::unique_ptr<CandidateRunner> makeWorkerRunner(const WorkerOptions &options, const Graph &graph,
                                                   const Cluster &cluster);
 // Per-process counts of a runner made by makeWorkerRunner, as JSON text: [{"worker": "steer" or

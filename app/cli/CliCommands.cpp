@@ -62,12 +62,12 @@ const std::vector<Command> &commands()
          "GRAPH CLUSTER [--rounds N] [--per-round K] [--evaluations E] [--objective makespan=1,bytes=0.2,"
          "memory=0,balance=0,preference=1] [--pins FILE] [--feedback FILE] [--families LIST] [--seed N] "
          "[--threads T] [--ensemble M] [--uniform] [--replay LOG] [--out BEST.placement.json] [--log STEER.json] "
-         "[--workers HOST:PORT | --launch N] [--worker-timeout S]",
+         "[--workers HOST:PORT [--min-workers N] | --launch N] [--worker-timeout S]",
          "steer many model families at once: rounds of candidates (E simulator runs in all), feedback scripted "
          "from a file, an ensemble; --replay LOG reruns a log and checks it reproduces; --workers/--launch: "
          "candidates also run in worker processes (steer-worker), with the same results",
          {"rounds", "per-round", "evaluations", "objective", "pins", "feedback", "families", "seed", "threads",
-          "ensemble", "replay", "out", "log", "workers", "launch", "worker-timeout"},
+          "ensemble", "replay", "out", "log", "workers", "min-workers", "launch", "worker-timeout"},
          {"uniform"},
          steerCommand},
         {"steer-worker",

@@ -101,15 +101,15 @@ void startWorkers(const CliArgs &args, const Graph &graph, const Cluster &cluste
         if (*launch < 1 || *launch > 64)
             throw InputError("--launch needs 1 to 64 local workers");
         o.port = freeLoopbackPort();
-    } else {
-        std::tie(o.host, o.port) = hostPort(*at, "--workers");
-    }
-    w.runner = makeWorkerRunner(o, graph, cluster);
-    if (launch) {
+        o.waitFor = static_cast<int>(*launch);
         std::vector<std::vector<std::string>> commands(
             static_cast<size_t>(*launch), {"steer-worker", "--master=127.0.0.1:" + std::to_string(o.port)});
-        w.local.emplace(commands);
+        w.local.emplace(commands); // they wait for the store
+    } else {
+        std::tie(o.host, o.port) = hostPort(*at, "--workers");
+        o.waitFor = static_cast<int>(args.integer("min-workers").value_or(0));
     }
+    w.runner = makeWorkerRunner(o, graph, cluster);
 }
 
 } // namespace

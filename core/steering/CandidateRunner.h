@@ -21,8 +21,8 @@ public:
     // before it ran). `local` runs one candidate in this process (the runner's own share, and any
     // whose worker was lost) and reports it; `remote` reports one that a worker ran.
     virtual void run(std::vector<Candidate> &batch, const std::string &state,
-                     const std::function<void(Candidate &)> &local, const std::function<void(const Candidate &)> &remote,
-                     const RunControl &control) = 0;
+                     const std::function<void(Candidate &)> &local,
+                     const std::function<void(const Candidate &)> &remote, const RunControl &control) = 0;
 };
 
 } // namespace ps

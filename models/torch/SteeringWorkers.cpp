@@ -77,6 +77,13 @@ public:
         m_store->set("steer/graph", bytes(graphToJson(graph)));
         m_store->set("steer/cluster", bytes(clusterToJson(cluster)));
         m_store->set("steer/ready", bytes("1"));
+        const auto since = Clock::now();
+        while (m_store->add("steer/workers", 0) < o.waitFor) {
+            if (seconds(since) > o.timeoutS)
+                throw InputError(std::to_string(m_store->add("steer/workers", 0)) + " of " + std::to_string(o.waitFor) +
+                                 " steering workers joined within " + messageNumber(o.timeoutS) + " s");
+            std::this_thread::sleep_for(std::chrono::milliseconds(20));
+        }
     }
 
     ~StoreRunner() override
@@ -85,8 +92,7 @@ public:
             m_store->set("steer/stop", bytes("1"));
             // Give the workers a moment to read it before the store goes down.
             std::this_thread::sleep_for(std::chrono::milliseconds(300));
-        } catch (...) {
-        }
+        } catch (...) {}
     }
 
     void run(std::vector<Candidate> &batch, const std::string &state, const std::function<void(Candidate &)> &local,
@@ -144,13 +150,16 @@ public:
     {
         nlohmann::ordered_json rows = nlohmann::ordered_json::array();
         for (const auto &[who, t] : m_tally)
-            rows.push_back({{"worker", who}, {"candidates", t.candidates}, {"evaluations", t.evaluations},
-                            {"busy_s", t.busyS}});
+            rows.push_back(
+                {{"worker", who}, {"candidates", t.candidates}, {"evaluations", t.evaluations}, {"busy_s", t.busyS}});
         return nlohmann::ordered_json{{"workers", rows}, {"requeued", m_requeued}}.dump();
     }
 
 private:
-    static double seconds(Clock::time_point since) { return std::chrono::duration<double>(Clock::now() - since).count(); }
+    static double seconds(Clock::time_point since)
+    {
+        return std::chrono::duration<double>(Clock::now() - since).count();
+    }
 
     // Whether worker `who`'s heartbeat has not moved for the heartbeat timeout.
     bool lost(const std::string &who)

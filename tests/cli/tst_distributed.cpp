@@ -1,9 +1,11 @@
 // Data-parallel training across processes on loopback (torch.distributed's c10d with Gloo), as a
 // user starts it: --launch N against one process, ranks started by hand, and the faults: an
-// unreachable master, a port in use, a wrong world size, mismatched inputs, a lost rank.
+// unreachable master, a port in use, a wrong world size, mismatched inputs, a lost rank. And
+// steering rounds over worker processes: the same candidates, a lost worker's re-queued.
 #include "common/TestFiles.h"
 
 #include <QElapsedTimer>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
@@ -49,7 +51,7 @@ class TestDistributed : public QObject
 {
     Q_OBJECT
     QTemporaryDir m_dir;
-    QString m_graph, m_other;
+    QString m_graph, m_other, m_gnmt;
 
     QString path(const QString &name) const { return m_dir.filePath(name); }
 
@@ -84,6 +86,10 @@ private Q_SLOTS:
         m_other = path("rnnlm3.graph.json");
         QCOMPARE(cli({"generate", "rnnlm", "--out", m_graph}).exitCode, 0);
         QCOMPARE(cli({"generate", "rnnlm", "--set", "layers=3", "--out", m_other}).exitCode, 0);
+        m_gnmt = path("gnmt.graph.json"); // 2,289 ops: candidates take long enough for workers to claim some
+        QCOMPARE(
+            cli({"generate", "gnmt", "--set", "source_steps=10", "--set", "target_steps=10", "--out", m_gnmt}).exitCode,
+            0);
     }
 
     // The same seed and global batch give the same curve with 1, 2 and 4 processes: the samples
@@ -218,6 +224,91 @@ private Q_SLOTS:
         const auto zeroShot = cli({"place", m_graph, kCluster, "--model", "gdp", "--checkpoint", checkpoint, "--param",
                                    "iterations=0", "--out", path("z.placement.json")});
         QVERIFY2(zeroShot.exitCode == 0, zeroShot.err.constData());
+    }
+
+    // Each candidate of a steering log: what ran and what it gave.
+    static QStringList candidates(const QString &log)
+    {
+        QFile f(log);
+        if (!f.open(QIODevice::ReadOnly))
+            return {};
+        QStringList out;
+        for (const QJsonValue &c : QJsonDocument::fromJson(f.readAll()).object()["candidates"].toArray()) {
+            const QJsonObject o = c.toObject();
+            out << QString::fromUtf8(QJsonDocument(QJsonObject{{"spec", o["spec"]},
+                                                               {"params", o["params"]},
+                                                               {"refines", o["refines"]},
+                                                               {"hash", o["hash"]},
+                                                               {"score", o["score"]},
+                                                               {"evaluations", o["evaluations"]}})
+                                         .toJson(QJsonDocument::Compact));
+        }
+        return out;
+    }
+
+    static QJsonObject report(const QByteArray &out)
+    {
+        const QList<QByteArray> lines = out.trimmed().split('\n'); // METIS may print before it
+        return QJsonDocument::fromJson(lines.last()).object();
+    }
+
+    // Steering with two local workers, and with two that each die holding a candidate, hands back
+    // the candidates of one process, placement for placement.
+    void steeringWorkersGiveTheCandidatesOfOneProcess()
+    {
+        const QStringList steer{"steer", m_gnmt,   kCluster, "--rounds",    "2", "--evaluations",
+                                "300",   "--seed", "4",      "--per-round", "6"};
+        const auto one = cli(steer + QStringList{"--log", path("one.steer.json")});
+        QVERIFY2(one.exitCode == 0, one.err.constData());
+        const QStringList expected = candidates(path("one.steer.json"));
+        QVERIFY(expected.size() >= 12);
+
+        const auto two = cli(steer + QStringList{"--log", path("two.steer.json"), "--launch", "2"});
+        QVERIFY2(two.exitCode == 0, two.err.constData());
+        QCOMPARE(candidates(path("two.steer.json")), expected);
+        const QJsonArray workers = report(two.out)["workers"].toObject()["workers"].toArray();
+        int total = 0, remote = 0;
+        for (const QJsonValue &w : workers) {
+            total += w.toObject()["candidates"].toInt();
+            if (w.toObject()["worker"].toString() != "steer")
+                remote += w.toObject()["candidates"].toInt();
+        }
+        QCOMPARE(total, static_cast<int>(expected.size()));
+        QVERIFY2(remote > 0, two.out.constData());
+
+        // Each worker exits holding its first candidate; the steer process notices the silent
+        // heartbeat and runs those itself.
+        QProcess p;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert("PS_STEER_WORKER_DIE_AFTER", "1");
+        p.setProcessEnvironment(env);
+        p.start(PS_CLI_PATH,
+                steer + QStringList{"--log", path("lost.steer.json"), "--launch", "2", "--worker-timeout", "1"});
+        QVERIFY(p.waitForFinished(60000));
+        QCOMPARE(p.exitCode(), 0);
+        const QJsonObject lost = report(p.readAllStandardOutput())["workers"].toObject();
+        QVERIFY(lost["requeued"].toInt() >= 1);
+        QVERIFY(lost["failed"].toString().contains("exit status 1"));
+        QCOMPARE(candidates(path("lost.steer.json")), expected);
+    }
+
+    void steeringWorkerFaultsAreClear()
+    {
+        const auto unreachable =
+            cli({"steer-worker", "--master", "127.0.0.1:" + QString::number(freePort()), "--dist-timeout", "1"});
+        QCOMPARE(unreachable.exitCode, 2);
+        QVERIFY2(unreachable.err.contains("the worker could not reach the steer process at 127.0.0.1:"),
+                 unreachable.err.constData());
+        QTcpServer busy;
+        QVERIFY(busy.listen(QHostAddress::Any, 0));
+        const auto taken = cli({"steer", m_graph, kCluster, "--rounds", "1", "--evaluations", "50", "--workers",
+                                "127.0.0.1:" + QString::number(busy.serverPort())});
+        QCOMPARE(taken.exitCode, 2);
+        QVERIFY2(taken.err.contains("could not open its worker store") && taken.err.contains("port in use"),
+                 taken.err.constData());
+        const auto bad = cli({"steer", m_graph, kCluster, "--workers", "nowhere"});
+        QCOMPARE(bad.exitCode, 2);
+        QVERIFY2(bad.err.contains("--workers needs HOST:PORT, not 'nowhere'"), bad.err.constData());
     }
 };
 
