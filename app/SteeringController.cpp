@@ -2,10 +2,19 @@
 
 #include "core/InputError.h"
 #include "core/placers/PlacerRegistry.h"
+#include "core/steering/CandidateRunner.h"
 #include "core/steering/SteeringLog.h"
+#include "models/SteeringWorkers.h"
 
+#include <QCoreApplication>
 #include <QDateTime>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QPointer>
+#include <QStandardPaths>
+#include <QTcpServer>
 #include <QThread>
 #include <QtConcurrent>
 
@@ -20,6 +29,7 @@ SteeringController::~SteeringController()
 {
     cancel();
     waitForIdle();
+    stopWorkers();
 }
 
 void SteeringController::waitForIdle()
@@ -33,6 +43,7 @@ void SteeringController::reset(std::shared_ptr<const Graph> graph, const Cluster
     cancel();
     waitForIdle();
     m_running = false;
+    stopWorkers();
     m_session.reset();
     m_ensemble.reset();
     m_queued.clear();
@@ -121,6 +132,23 @@ void SteeringController::startWork(std::function<void(const RunControl &)> work)
 void SteeringController::workDone()
 {
     m_running = false;
+    if (m_runner) {
+        const QJsonObject summary =
+            QJsonDocument::fromJson(QByteArray::fromStdString(workerSummary(*m_runner))).object();
+        QStringList parts;
+        for (const QJsonValue &v : summary["workers"].toArray()) {
+            const QJsonObject w = v.toObject();
+            const double busy = w["busy_s"].toDouble();
+            parts << QStringLiteral("%1: %2 candidates, %3 sim runs/s")
+                         .arg(w["worker"].toString() == "steer" ? tr("this process")
+                                                                : tr("worker ") + w["worker"].toString())
+                         .arg(w["candidates"].toInt())
+                         .arg(busy > 0 ? w["evaluations"].toDouble() / busy : 0.0, 0, 'f', 0);
+        }
+        if (summary["requeued"].toInt() > 0)
+            parts << tr("%1 re-run here after a worker was lost").arg(summary["requeued"].toInt());
+        m_readout = parts.join(" · ");
+    }
     const QString error = m_watcher.result();
     std::vector<SteeringFeedback> queued;
     queued.swap(m_queued);
@@ -137,6 +165,57 @@ void SteeringController::workDone()
     Q_EMIT finished();
 }
 
+void SteeringController::setWorkers(int workers)
+{
+    if (workers == m_workers)
+        return;
+    if (!m_running)
+        stopWorkers();
+    m_workers = std::max(0, workers);
+}
+
+// placement-cli: $PLACEMENT_CLI, beside the app (installed), in the build tree's cli/ folder, or
+// on the PATH.
+static QString cliProgram()
+{
+    if (const QString given = qEnvironmentVariable("PLACEMENT_CLI"); !given.isEmpty())
+        return given;
+    const QString dir = QCoreApplication::applicationDirPath();
+    for (const QString &p : {dir + "/placement-cli", dir + "/cli/placement-cli"})
+        if (QFileInfo(p).isExecutable())
+            return p;
+    return QStandardPaths::findExecutable("placement-cli");
+}
+
+void SteeringController::startWorkers()
+{
+    if (m_workers == 0 || !m_workerProcesses.empty())
+        return;
+    const QString program = cliProgram();
+    if (program.isEmpty())
+        throw InputError("placement-cli was not found beside the app; steering runs in this process");
+    QTcpServer probe; // a free loopback port for the workers' store
+    probe.listen(QHostAddress::LocalHost, 0);
+    m_workerPort = probe.serverPort();
+    probe.close();
+    for (int i = 0; i < m_workers; ++i) {
+        auto p = std::make_unique<QProcess>();
+        p->setProcessChannelMode(QProcess::ForwardedErrorChannel);
+        p->setStandardOutputFile(QProcess::nullDevice());
+        p->start(program, {"steer-worker", "--master", "127.0.0.1:" + QString::number(m_workerPort)});
+        m_workerProcesses.push_back(std::move(p));
+    }
+}
+
+void SteeringController::stopWorkers()
+{
+    m_runner.reset(); // tells the workers to stop
+    for (auto &p : m_workerProcesses)
+        if (!p->waitForFinished(2000))
+            p->kill();
+    m_workerProcesses.clear();
+}
+
 void SteeringController::runRounds(int rounds, int perRound, long long evaluations)
 {
     if (!m_session || m_running)
@@ -144,7 +223,21 @@ void SteeringController::runRounds(int rounds, int perRound, long long evaluatio
     m_session->setPerRound(std::max(1, perRound));
     m_session->setRoundEvaluations(std::max(1LL, evaluations));
     SteeringSession *session = m_session.get();
-    startWork([session, rounds](const RunControl &control) {
+    try {
+        startWorkers();
+    } catch (const InputError &e) {
+        Q_EMIT failed(QString::fromStdString(e.what()));
+    }
+    const int wanted = static_cast<int>(m_workerProcesses.size());
+    startWork([this, session, rounds, wanted](const RunControl &control) {
+        if (wanted > 0 && !m_runner) { // joins in the work thread: the window stays responsive
+            WorkerOptions o;
+            o.port = m_workerPort;
+            o.waitFor = wanted;
+            o.timeoutS = 30;
+            m_runner = makeWorkerRunner(o, *m_graph, m_cluster);
+        }
+        session->setRunner(m_runner.get());
         for (int r = 0; r < rounds && !control.cancelled(); ++r) {
             RunControl each = control;
             each.progress = [&control, r, rounds](const Progress &p) {
@@ -155,6 +248,7 @@ void SteeringController::runRounds(int rounds, int perRound, long long evaluatio
             };
             session->runRound(each);
         }
+        session->setRunner(nullptr);
     });
 }
 

@@ -9,6 +9,7 @@
 
 #include <QFutureWatcher>
 #include <QObject>
+#include <QProcess>
 #include <QThreadPool>
 
 #include <atomic>
@@ -16,6 +17,8 @@
 #include <optional>
 
 namespace ps {
+
+class CandidateRunner;
 
 class SteeringController : public QObject
 {
@@ -47,6 +50,13 @@ public:
     // `rounds` rounds of `perRound` candidates and `evaluations` simulator runs each.
     void runRounds(int rounds, int perRound, long long evaluations);
     void formEnsemble(int size, long long evaluations);
+    // Rounds also run candidates in this many local worker processes (`placement-cli
+    // steer-worker`, started with the next round and kept until the session is reset; 0: this
+    // process only). The results are the same; the rounds end sooner where cores are free.
+    void setWorkers(int workers);
+    int workers() const { return m_workers; }
+    // Per worker process: candidates run, simulator runs, busy seconds (after a round with workers).
+    QString workerReadout() const { return m_readout; }
     void cancel();
     void waitForIdle();
 
@@ -57,6 +67,8 @@ Q_SIGNALS:
     void failed(const QString &message);
 
 private:
+    void startWorkers();
+    void stopWorkers();
     void startWork(std::function<void(const RunControl &)> work);
     void workDone();
 
@@ -70,6 +82,11 @@ private:
     std::atomic<bool> m_cancel{false};
     bool m_running = false;
     qint64 m_lastProgressMs = 0;
+    int m_workers = 0;
+    int m_workerPort = 0;
+    std::unique_ptr<CandidateRunner> m_runner; // made in the work thread, once the workers joined
+    std::vector<std::unique_ptr<QProcess>> m_workerProcesses;
+    QString m_readout;
 };
 
 } // namespace ps

@@ -129,6 +129,16 @@ SteeringPanel::SteeringPanel(SteeringController *controller, QUndoStack *undo, Q
     runRow->addWidget(m_autoSteer);
     runRow->addWidget(m_autoRounds);
     runRow->addWidget(m_cancel);
+    m_workers = new QSpinBox;
+    m_workers->setRange(0, 64);
+    m_workers->setObjectName("steerWorkers");
+    m_workers->setToolTip(tr("Local worker processes that also run each round's candidates (placement-cli "
+                             "steer-worker over torch.distributed's store); 0: this process only. Same results."));
+    runRow->addWidget(new QLabel(tr("workers")));
+    runRow->addWidget(m_workers);
+    m_workerReadout = new QLabel;
+    m_workerReadout->setObjectName("workerReadout");
+    m_workerReadout->setWordWrap(true);
     runRow->addStretch(1);
 
     // Views: the model map beside the ranking, the agreement and the hyperparameters.
@@ -247,11 +257,13 @@ SteeringPanel::SteeringPanel(SteeringController *controller, QUndoStack *undo, Q
     layout->addLayout(top);
     layout->addLayout(runRow);
     layout->addWidget(m_progress);
+    layout->addWidget(m_workerReadout);
     layout->addWidget(split, 1);
     layout->addLayout(actions);
     layout->addWidget(m_status);
 
     connect(m_runRound, &QPushButton::clicked, this, [this] { runRounds(1); });
+    connect(m_workers, &QSpinBox::valueChanged, this, [this](int n) { m_controller->setWorkers(n); });
     connect(m_autoSteer, &QPushButton::clicked, this, [this] { runRounds(m_autoRounds->value()); });
     connect(m_cancel, &QPushButton::clicked, m_controller, &SteeringController::cancel);
     connect(m_apply, &QPushButton::clicked, this, &SteeringPanel::applySelected);
@@ -271,9 +283,12 @@ SteeringPanel::SteeringPanel(SteeringController *controller, QUndoStack *undo, Q
     connect(m_controller, &SteeringController::finished, this, [this] {
         setRunning(false);
         m_progress->setValue(0);
+        m_workerReadout->setText(m_controller->workerReadout());
+        m_workerReadout->setVisible(!m_workerReadout->text().isEmpty());
     });
     connect(m_controller, &SteeringController::failed, this,
             [this](const QString &m) { Q_EMIT log(tr("Steering: %1").arg(m)); });
+    m_workerReadout->setVisible(false);
     setRunning(false);
     refresh();
 }

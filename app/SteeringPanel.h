@@ -105,7 +105,8 @@ private:
     QSlider *m_sliders[4];
     QLabel *m_sliderLabels[4];
     QTableWidget *m_families;
-    QSpinBox *m_perRound, *m_autoRounds;
+    QSpinBox *m_perRound, *m_autoRounds, *m_workers;
+    QLabel *m_workerReadout;
     QSpinBox *m_evaluations;
     QPushButton *m_runRound, *m_autoSteer, *m_cancel, *m_apply, *m_ensembleButton, *m_applyEnsemble, *m_compare,
         *m_accept, *m_reject, *m_disagree;

@@ -39,6 +39,8 @@ void quietDistributedLogging()
 
 namespace {
 
+enum { kSum, kMax, kBroadcast, kBarrier };
+
 std::vector<uint8_t> bytes(const std::string &s)
 {
     return {s.begin(), s.end()};
@@ -224,16 +226,40 @@ void Collective::fail(const std::string &during, const std::exception &e) const
                    " (a rank stopped or the network failed): " + firstLine(e));
 }
 
+void Collective::collective(const std::string &during, std::vector<torch::Tensor> &t, int kind, int root)
+{
+    const auto t0 = std::chrono::steady_clock::now();
+    try {
+        if (kind == kBarrier)
+            m_group->barrier();
+        else if (kind == kBroadcast)
+            m_group->broadcast(t, root);
+        else
+            m_group->allreduce(t, kind == kMax);
+    } catch (const std::exception &e) {
+        fail(during, e);
+    }
+    m_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    ++m_calls;
+    for (const torch::Tensor &x : t)
+        m_bytes += static_cast<long long>(x.numel() * x.element_size());
+}
+
+std::string Collective::note() const
+{
+    char text[200];
+    std::snprintf(text, sizeof text,
+                  "data-parallel over %d processes (rank %d): %lld collectives, %.3f s in them, %.1f KB sent", size(),
+                  rank(), m_calls, m_seconds, static_cast<double>(m_bytes) / 1024);
+    return text;
+}
+
 bool Collective::any(bool flag)
 {
     if (!m_group)
         return flag;
     std::vector<torch::Tensor> t{torch::full({1}, flag ? 1.0f : 0.0f)};
-    try {
-        m_group->allreduce(t, true);
-    } catch (const std::exception &e) {
-        fail("a step", e);
-    }
+    collective("a step", t, kMax);
     return t[0].item<float>() > 0;
 }
 
@@ -242,11 +268,7 @@ std::vector<double> Collective::sum(std::vector<double> values)
     if (!m_group || values.empty())
         return values;
     std::vector<torch::Tensor> t{torch::tensor(values, torch::kFloat64)};
-    try {
-        m_group->allreduce(t, false);
-    } catch (const std::exception &e) {
-        fail("a step", e);
-    }
+    collective("a step", t, kSum);
     const double *p = t[0].data_ptr<double>();
     return {p, p + values.size()};
 }
@@ -259,11 +281,7 @@ void Collective::sumGradients(const std::vector<torch::Tensor> &parameters)
     for (const torch::Tensor &p : parameters)
         flat.push_back(p.grad().defined() ? p.grad().reshape({-1}) : torch::zeros({p.numel()}, p.options()));
     std::vector<torch::Tensor> t{torch::cat(flat).to(torch::kCPU).contiguous()};
-    try {
-        m_group->allreduce(t, false);
-    } catch (const std::exception &e) {
-        fail("the gradient all-reduce", e);
-    }
+    collective("the gradient all-reduce", t, kSum);
     int64_t at = 0;
     for (const torch::Tensor &p : parameters) {
         const torch::Tensor g = t[0].slice(0, at, at + p.numel()).view(p.sizes()).to(p.device());
@@ -284,11 +302,7 @@ void Collective::shareParameters(const std::vector<torch::Tensor> &parameters)
     for (const torch::Tensor &p : parameters)
         flat.push_back(p.detach().reshape({-1}).to(torch::kCPU));
     std::vector<torch::Tensor> t{torch::cat(flat).contiguous()};
-    try {
-        m_group->broadcast(t, 0);
-    } catch (const std::exception &e) {
-        fail("the parameter broadcast", e);
-    }
+    collective("the parameter broadcast", t, kBroadcast, 0);
     int64_t at = 0;
     for (const torch::Tensor &p : parameters) {
         p.copy_(t[0].slice(0, at, at + p.numel()).view(p.sizes()));
@@ -305,11 +319,7 @@ std::vector<int> Collective::bestOf(double key, const std::vector<int> &devices)
     keys = sum(keys);
     const int winner = static_cast<int>(std::min_element(keys.begin(), keys.end()) - keys.begin());
     std::vector<torch::Tensor> t{torch::tensor(std::vector<int64_t>(devices.begin(), devices.end()), torch::kInt64)};
-    try {
-        m_group->broadcast(t, winner);
-    } catch (const std::exception &e) {
-        fail("sharing the best placement", e);
-    }
+    collective("sharing the best placement", t, kBroadcast, winner);
     const int64_t *p = t[0].data_ptr<int64_t>();
     return {p, p + devices.size()};
 }
@@ -318,11 +328,8 @@ void Collective::barrier()
 {
     if (!m_group)
         return;
-    try {
-        m_group->barrier();
-    } catch (const std::exception &e) {
-        fail("the final barrier", e);
-    }
+    std::vector<torch::Tensor> none;
+    collective("the final barrier", none, kBarrier);
 }
 
 at::Generator sampleGenerator(uint64_t seed, long long step, long long sample)

@@ -56,6 +56,14 @@ public:
     // Waits until every rank is here (before rank 0 takes the rendezvous down).
     void barrier();
 
+    // What the collectives cost this rank so far: calls, seconds waiting in them (the all-reduce
+    // itself and waiting for slower ranks), bytes sent in.
+    long long calls() const { return m_calls; }
+    double seconds() const { return m_seconds; }
+    long long bytesSent() const { return m_bytes; }
+    // "data-parallel over N processes: ..." for a run's notes.
+    std::string note() const;
+
     // Throws LostRank naming this rank, what it was doing and the cause.
     [[noreturn]] void fail(const std::string &during, const std::exception &e) const;
 
@@ -63,6 +71,10 @@ private:
     struct Group;
     Distribution m_distribution;
     std::unique_ptr<Group> m_group;
+    long long m_calls = 0, m_bytes = 0;
+    double m_seconds = 0;
+    // Runs one collective on t, counting it; LostRank (naming `during`) when it fails.
+    void collective(const std::string &during, std::vector<torch::Tensor> &t, int kind, int root = 0);
 };
 
 // The first line of an exception's message (c10's without its backtrace).

@@ -377,6 +377,8 @@ public:
         PlacerOutput out;
         out.placement = Placement(judge.best());
         out.evaluations = clock.evaluations() + clock.elsewhere();
+        if (collective.size() > 1)
+            out.notes.push_back(collective.note());
         if (!judge.bestFeasible())
             out.notes.push_back("giph found no placement that fits memory and constraints");
         return out;

@@ -31,7 +31,9 @@
 #include <QElapsedTimer>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QLabel>
 #include <QMimeData>
+#include <QRegularExpression>
 #include <QScrollBar>
 #include <QSettings>
 #include <QSpinBox>
@@ -559,6 +561,34 @@ private Q_SLOTS:
     // The Steering dock as a person uses it: rounds, one selection across map, table and graph,
     // apply and undo, a weight change that re-ranks without simulating, pins and exclusions
     // honoured by later rounds, preferences, and the session that keeps it all.
+    // Rounds with a local worker process: the readout accounts for every candidate of the round,
+    // run here or in the worker.
+    void steeringDockRunsRoundsInWorkerProcesses()
+    {
+        qputenv("PLACEMENT_CLI", PS_CLI_PATH);
+        MainWindow w;
+        w.show();
+        openBasics(w);
+        SteeringPanel *panel = w.steeringPanel();
+        auto *workers = panel->findChild<QSpinBox *>("steerWorkers");
+        QVERIFY(workers);
+        workers->setValue(1);
+        QCOMPARE(panel->controller()->workers(), 1);
+        panel->runRounds(1);
+        waitIdle(w);
+        const SteeringSession *s = panel->controller()->session();
+        QVERIFY(s);
+        QCOMPARE(s->rounds().size(), size_t(1));
+        auto *readout = panel->findChild<QLabel *>("workerReadout");
+        QVERIFY(readout && readout->isVisible());
+        QVERIFY2(readout->text().contains("this process"), qPrintable(readout->text()));
+        int total = 0;
+        static const QRegularExpression count("(\\d+) candidates");
+        for (auto m = count.globalMatch(readout->text()); m.hasNext();)
+            total += m.next().captured(1).toInt();
+        QCOMPARE(total, static_cast<int>(s->rounds().front().candidates.size()));
+    }
+
     void steeringDockSteersAndUndoes()
     {
         MainWindow w;

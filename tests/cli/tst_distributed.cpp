@@ -102,7 +102,7 @@ private Q_SLOTS:
             double tolerance; // relative, on the loss
         };
         const QList<Case> cases = {
-            {{"--model", "gdp", m_graph, kCluster, "--iterations", "3", "--param", "samples=4"}, 1e-3},
+            {{"--model", "gdp", m_graph, kCluster, "--iterations", "3", "--param", "samples=4"}, 1e-6},
             {{"--model", "giph", m_graph, kCluster, "--iterations", "2", "--param", "samples=4", "--param",
               "episode_steps=4"},
              1e-4},
