@@ -33,16 +33,29 @@ def main():
     ap.add_argument("--iterations", type=int, default=8)
     ap.add_argument("--samples", type=int, default=8)
     ap.add_argument("--processes", default="1,2,4")
+    ap.add_argument("--k", type=int, default=4, help="gap: parts")
+    ap.add_argument("--graphs-per-step", type=int, default=4, help="gap: graphs in a step (of as many rnnlm sizes)")
     a = ap.parse_args()
     tmp = tempfile.mkdtemp()
     graph = os.path.join(tmp, a.graph + ".graph.json")
     subprocess.run([CLI, "generate", a.graph, "--out", graph], check=True, stdout=subprocess.DEVNULL)
     cluster = os.path.join(ROOT, "resources", "clusters", a.cluster + ".cluster.json")
+    extra = []
+    for i in range(1, a.graphs_per_step if a.model == "gap" else 0):
+        g = os.path.join(tmp, f"rnnlm{i}.graph.json")
+        subprocess.run([CLI, "generate", "rnnlm", "--set", f"layers={i + 1}", "--out", g], check=True,
+                       stdout=subprocess.DEVNULL)
+        extra.append(g)
     rows, base = [], None
     for n in [int(x) for x in a.processes.split(",")]:
         out_csv = os.path.join(tmp, f"curve{n}.csv")
-        cmd = [CLI, "train", "--model", a.model, graph, cluster, "--iterations", str(a.iterations), "--param",
-               f"samples={a.samples}", "--seed", "1", "--curve", out_csv, "--out", os.path.join(tmp, "p.placement.json")]
+        if a.model == "gap":
+            cmd = [CLI, "train", "--model", "gap", graph, "--k", str(a.k), "--graphs", ",".join(extra), "--param",
+                   f"graphs_per_step={a.graphs_per_step}", "--out", os.path.join(tmp, "p.partition.json")]
+        else:
+            cmd = [CLI, "train", "--model", a.model, graph, cluster, "--param", f"samples={a.samples}",
+                   "--out", os.path.join(tmp, "p.placement.json")]
+        cmd += ["--iterations", str(a.iterations), "--seed", "1", "--curve", out_csv]
         if n > 1:
             cmd += ["--launch", str(n)]
         r = subprocess.run(cmd, check=True, capture_output=True, text=True)
@@ -56,13 +69,16 @@ def main():
             if m:
                 coll = float(m.group(1))
         losses = [float(x["loss"]) for x in c]
-        best = [float(x["best_feasible_s"]) for x in c]
+        best = [float(x["best_feasible_s"] or "inf") for x in c]
         if base is None:
             base = {"loss": losses, "best": best[-1]}
         diff = max(abs(x - y) / max(1.0, abs(y)) for x, y in zip(losses, base["loss"]))
         reach = next((w for w, b in zip(walls, best) if b <= base["best"] * (1 + 1e-12)), None)
-        rows.append((n, report["wall_s"], per_it, coll / report["wall_s"], diff, reach, report["evaluations"]))
-    print(f"{a.model} on {a.graph} x {a.cluster}, {a.iterations} iterations of {a.samples} samples, seed 1\n")
+        wall = report.get("wall_s", walls[-1])
+        rows.append((n, wall, per_it, coll / wall, diff, reach, report.get("evaluations", 0)))
+    what = (f"{a.graphs_per_step} rnnlm graphs a step, k={a.k}" if a.model == "gap" else
+            f"{a.graph} x {a.cluster}, {a.samples} samples a step")
+    print(f"{a.model}: {what}, {a.iterations} iterations, seed 1\n")
     print("| processes | wall s | s / iteration | rank 0 in collectives | max loss difference vs 1 | "
           "s to 1-process best | simulator runs |")
     print("|---|---|---|---|---|---|---|")

@@ -159,7 +159,7 @@ private Q_SLOTS:
         const Constraints cons = Constraints::fromGraph(g, c);
         std::vector<double> sampled, entropy;
         RunControl control;
-        control.seed = 7;
+        control.seed = 1;
         control.progress = [&](const Progress &p) {
             if (p.iteration >= 0) {
                 sampled.push_back(p.sampleMean);
