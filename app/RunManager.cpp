@@ -1,12 +1,19 @@
 #include "app/RunManager.h"
 
+#include "app/LocalProcesses.h"
 #include "app/Session.h"
 #include "core/InputError.h"
+#include "core/family/RunFingerprint.h"
+#include "core/io/ClusterJson.h"
+#include "core/io/GraphJson.h"
+#include "core/io/PlacementCsv.h"
 #include "core/partitioners/Partitioner.h"
 #include "core/placers/PlacerRegistry.h"
 
 #include <QElapsedTimer>
 #include <QFutureWatcher>
+#include <QProcess>
+#include <QTemporaryDir>
 #include <QThread>
 #include <QTimer>
 #include <QtConcurrent>
@@ -15,6 +22,7 @@
 #include <atomic>
 #include <limits>
 #include <mutex>
+#include <optional>
 
 namespace ps {
 
@@ -52,9 +60,98 @@ void RunManager::waitAll()
     m_pool.waitForDone();
 }
 
+namespace {
+
+// Ranks 1..N-1 of a data-parallel run started from the app: `placement-cli train` on copies of
+// the problem in a folder of their own. Their fingerprint is built from the same files and
+// values as this process's, so they join rank 0 (which runs in the app).
+class LocalRanks
+{
+public:
+    LocalRanks(const std::string &model, const Graph &graph, const Cluster &cluster, const Constraints &constraints,
+               double timeLimitS, quint64 seed, const std::vector<std::string> &params, int processes,
+               Distribution &rank0)
+    {
+        const Placer *placer = PlacerRegistry::builtin().find(model);
+        if (!placer || !placer->info().distributes)
+            throw InputError(model + " trains in one process only (across processes: gdp, giph)");
+        const QString program = cliProgram();
+        if (program.isEmpty())
+            throw InputError("placement-cli was not found beside the app: it runs the other processes");
+        if (!m_dir.isValid())
+            throw InputError("no temporary folder for the other processes' copy of the problem");
+        const std::string graphPath = path("graph.json"), clusterPath = path("cluster.json"),
+                          pinsPath = path("pins.csv");
+        writeGraphJson(graphPath, graph);
+        writeClusterJson(clusterPath, cluster);
+        PlacementDoc pins;
+        for (int v = 0; v < graph.nodeCount(); ++v)
+            if (constraints.pinnedDevice(v) >= 0)
+                pins.assignment.emplace_back(graph.id(v), cluster.device(constraints.pinnedDevice(v)).name);
+        writePlacementCsv(pinsPath, pins);
+        TrainingInputs in;
+        in.model = model;
+        in.files = {{"graph", graphPath}, {"cluster", clusterPath}, {"pins", pinsPath}};
+        in.params = params;
+        const QString limit = QString::number(timeLimitS, 'g', 17);
+        in.timeLimit = limit.toStdString();
+        in.seed = std::to_string(seed);
+        rank0.worldSize = processes;
+        rank0.rank = 0;
+        rank0.masterPort = freeLoopbackPort();
+        rank0.timeoutS = 3600; // a paused rank 0 keeps the others waiting
+        rank0.fingerprint = trainingFingerprint(in);
+        for (int r = 1; r < processes; ++r) {
+            QStringList args{"train",
+                             "--model",
+                             QString::fromStdString(model),
+                             QString::fromStdString(graphPath),
+                             QString::fromStdString(clusterPath),
+                             "--pins",
+                             QString::fromStdString(pinsPath),
+                             "--seed",
+                             QString::number(seed),
+                             "--time-limit",
+                             limit,
+                             "--world-size",
+                             QString::number(processes),
+                             "--rank",
+                             QString::number(r),
+                             "--master",
+                             "127.0.0.1:" + QString::number(rank0.masterPort),
+                             "--dist-timeout",
+                             "3600",
+                             "--out",
+                             QString::fromStdString(path("rank" + std::to_string(r) + ".placement.json"))};
+            for (const std::string &p : params)
+                args << "--param" << QString::fromStdString(p);
+            auto process = std::make_unique<QProcess>();
+            process->setProcessChannelMode(QProcess::ForwardedErrorChannel);
+            process->start(program, args);
+            m_processes.push_back(std::move(process));
+        }
+    }
+    ~LocalRanks()
+    {
+        for (auto &p : m_processes)
+            if (!p->waitForFinished(10000))
+                p->kill();
+    }
+
+private:
+    std::string path(const std::string &name) const
+    {
+        return m_dir.filePath(QString::fromStdString(name)).toStdString();
+    }
+    QTemporaryDir m_dir;
+    std::vector<std::unique_ptr<QProcess>> m_processes;
+};
+
+} // namespace
+
 int RunManager::start(const QString &model, std::shared_ptr<const Graph> graph, std::shared_ptr<const Cluster> cluster,
                       std::shared_ptr<const Constraints> constraints, double timeLimitS, quint64 seed,
-                      std::vector<std::string> params)
+                      std::vector<std::string> params, int processes)
 {
     auto run = std::make_shared<Run>();
     run->model = model;
@@ -100,32 +197,37 @@ int RunManager::start(const QString &model, std::shared_ptr<const Graph> graph, 
         run->done = true;
         Q_EMIT runFinished(index);
     });
-    run->watcher.setFuture(QtConcurrent::run(&m_pool, [run, graph, cluster, constraints, timeLimitS, seed, params] {
-        RunControl control;
-        control.seed = seed;
-        control.budget.timeLimitS = timeLimitS;
-        control.cancel = &run->cancel;
-        control.pause = &run->pause;
-        control.progress = [run](const Progress &p) {
-            run->fraction = p.fraction;
-            run->best = p.bestMakespan;
-            if (p.iteration >= 0) {
-                std::lock_guard<std::mutex> lock(run->mutex);
-                run->rows.push_back(p);
+    run->watcher.setFuture(
+        QtConcurrent::run(&m_pool, [run, graph, cluster, constraints, timeLimitS, seed, params, processes] {
+            RunControl control;
+            control.seed = seed;
+            control.budget.timeLimitS = timeLimitS;
+            control.cancel = &run->cancel;
+            control.pause = &run->pause;
+            control.progress = [run](const Progress &p) {
+                run->fraction = p.fraction;
+                run->best = p.bestMakespan;
+                if (p.iteration >= 0) {
+                    std::lock_guard<std::mutex> lock(run->mutex);
+                    run->rows.push_back(p);
+                }
+            };
+            try {
+                const std::string name = run->model.toStdString();
+                std::optional<LocalRanks> ranks; // started in this thread, waited for when the run ends
+                if (processes > 1)
+                    ranks.emplace(name, *graph, *cluster, *constraints, timeLimitS, seed, params, processes,
+                                  control.distribution);
+                const PlacementProblem problem{*graph, *cluster, *constraints, {}};
+                if (!PlacerRegistry::builtin().find(name.substr(0, name.find('+'))) &&
+                    PartitionerRegistry::builtin().find(name))
+                    run->result = runPartitionerAsPlacer(name, problem, params, control);
+                else
+                    run->result = runPlacer(PlacerRegistry::builtin(), name, problem, params, control);
+            } catch (const std::exception &e) {
+                run->error = QString::fromStdString(e.what());
             }
-        };
-        try {
-            const std::string name = run->model.toStdString();
-            const PlacementProblem problem{*graph, *cluster, *constraints, {}};
-            if (!PlacerRegistry::builtin().find(name.substr(0, name.find('+'))) &&
-                PartitionerRegistry::builtin().find(name))
-                run->result = runPartitionerAsPlacer(name, problem, params, control);
-            else
-                run->result = runPlacer(PlacerRegistry::builtin(), name, problem, params, control);
-        } catch (const std::exception &e) {
-            run->error = QString::fromStdString(e.what());
-        }
-    }));
+        }));
     Q_EMIT runStarted(index);
     return index;
 }

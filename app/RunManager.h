@@ -28,9 +28,12 @@ public:
 
     // Starts `model` ("a" or "a+b", or a partitioner) on the problem; returns the run's index. A
     // learner started while others run gets an even share of the cores unless params set threads.
+    // processes > 1: a learned family that trains data-parallel (gdp, giph) runs as rank 0 here
+    // with processes - 1 local `placement-cli train` ranks on copies of the graph, cluster and
+    // pins; it is still one run (one curve), whose iterations carry each rank's simulator runs.
     int start(const QString &model, std::shared_ptr<const Graph> graph, std::shared_ptr<const Cluster> cluster,
               std::shared_ptr<const Constraints> constraints, double timeLimitS, quint64 seed,
-              std::vector<std::string> params);
+              std::vector<std::string> params, int processes = 1);
     void setPaused(int run, bool paused);
     void cancel(int run);
     void cancelAll();

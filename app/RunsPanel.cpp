@@ -56,6 +56,11 @@ RunsPanel::RunsPanel(RunManager *manager, QWidget *parent) : QWidget(parent), m_
     m_seed = new QSpinBox(this);
     m_seed->setRange(0, 1 << 30);
     m_seed->setValue(1);
+    m_processes = new QSpinBox(this);
+    m_processes->setRange(1, 64);
+    m_processes->setObjectName("runProcesses");
+    m_processes->setToolTip(tr("Processes for a learned model that trains data-parallel (gdp, giph): this one "
+                               "and local placement-cli ranks over torch.distributed; one run, one curve"));
     m_params = new QLineEdit(this);
     m_params->setPlaceholderText(tr("key=value …  e.g. iterations=200 samples=8 (see placement-cli models)"));
     auto *run = new QPushButton(tr("Run"), this);
@@ -75,8 +80,10 @@ RunsPanel::RunsPanel(RunManager *manager, QWidget *parent) : QWidget(parent), m_
     form->addWidget(m_timeLimit, 0, 3);
     form->addWidget(new QLabel(tr("Seed"), this), 0, 4);
     form->addWidget(m_seed, 0, 5);
+    form->addWidget(new QLabel(tr("Processes"), this), 0, 6);
+    form->addWidget(m_processes, 0, 7);
     form->addWidget(new QLabel(tr("Parameters"), this), 1, 0);
-    form->addWidget(m_params, 1, 1, 1, 5);
+    form->addWidget(m_params, 1, 1, 1, 7);
     form->setColumnStretch(1, 1);
     auto *buttons = new QHBoxLayout;
     buttons->addWidget(run);
@@ -172,7 +179,8 @@ int RunsPanel::start(const QString &model, double timeLimitS, quint64 seed, cons
         Q_EMIT refused(tr("%1 not started: %2").arg(model, QString::fromStdString(e.what())));
         return -1;
     }
-    return m_manager->start(model, m_graph, m_cluster, m_constraints, timeLimitS, seed, std::move(params));
+    return m_manager->start(model, m_graph, m_cluster, m_constraints, timeLimitS, seed, std::move(params),
+                            m_processes->value());
 }
 
 int RunsPanel::startSpec(const QString &spec)
@@ -230,6 +238,16 @@ void RunsPanel::showProgress(int run, const std::vector<Progress> &rows)
     if (std::isfinite(m_manager->best(run)))
         item->setText(2, QString::number(m_manager->best(run), 'g', 6) + " s");
     item->setText(4, QString::number(m_manager->elapsedS(run), 'f', 1) + " s");
+    // A data-parallel run: each process's simulator runs per second so far.
+    if (!rows.empty() && rows.back().rankEvaluations.size() > 1 && rows.back().wallS > 0) {
+        QStringList rates;
+        for (long long e : rows.back().rankEvaluations)
+            rates << QString::number(static_cast<double>(e) / rows.back().wallS, 'f', 0);
+        const QString readout =
+            tr("%1 processes: %2 sim runs/s").arg(rows.back().rankEvaluations.size()).arg(rates.join(", "));
+        item->setToolTip(0, readout);
+        item->setText(1, item->text(1) + " · " + readout);
+    }
 }
 
 void RunsPanel::showFinished(int run)

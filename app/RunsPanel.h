@@ -72,6 +72,7 @@ private:
     QComboBox *m_model;
     QDoubleSpinBox *m_timeLimit;
     QSpinBox *m_seed;
+    QSpinBox *m_processes;
     QLineEdit *m_params;
     ConvergenceChart *m_chart;
     QTreeWidget *m_tree;

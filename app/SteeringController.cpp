@@ -1,20 +1,18 @@
 #include "app/SteeringController.h"
 
+#include "app/LocalProcesses.h"
+
 #include "core/InputError.h"
 #include "core/placers/PlacerRegistry.h"
 #include "core/steering/CandidateRunner.h"
 #include "core/steering/SteeringLog.h"
 #include "models/SteeringWorkers.h"
 
-#include <QCoreApplication>
 #include <QDateTime>
-#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QPointer>
-#include <QStandardPaths>
-#include <QTcpServer>
 #include <QThread>
 #include <QtConcurrent>
 
@@ -174,19 +172,6 @@ void SteeringController::setWorkers(int workers)
     m_workers = std::max(0, workers);
 }
 
-// placement-cli: $PLACEMENT_CLI, beside the app (installed), in the build tree's cli/ folder, or
-// on the PATH.
-static QString cliProgram()
-{
-    if (const QString given = qEnvironmentVariable("PLACEMENT_CLI"); !given.isEmpty())
-        return given;
-    const QString dir = QCoreApplication::applicationDirPath();
-    for (const QString &p : {dir + "/placement-cli", dir + "/cli/placement-cli"})
-        if (QFileInfo(p).isExecutable())
-            return p;
-    return QStandardPaths::findExecutable("placement-cli");
-}
-
 void SteeringController::startWorkers()
 {
     if (m_workers == 0 || !m_workerProcesses.empty())
@@ -194,10 +179,7 @@ void SteeringController::startWorkers()
     const QString program = cliProgram();
     if (program.isEmpty())
         throw InputError("placement-cli was not found beside the app; steering runs in this process");
-    QTcpServer probe; // a free loopback port for the workers' store
-    probe.listen(QHostAddress::LocalHost, 0);
-    m_workerPort = probe.serverPort();
-    probe.close();
+    m_workerPort = freeLoopbackPort();
     for (int i = 0; i < m_workers; ++i) {
         auto p = std::make_unique<QProcess>();
         p->setProcessChannelMode(QProcess::ForwardedErrorChannel);

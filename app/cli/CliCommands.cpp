@@ -50,12 +50,12 @@ const std::vector<Command> &commands()
          placeCommand},
         {"train",
          "--model NAME GRAPH CLUSTER [--graphs G1,G2...] [--iterations N] [--time-limit S] "
-         "[--device auto|cpu|cuda] [--checkpoint OUT] [--curve CSV] [--param key=value]... --out P "
+         "[--device auto|cpu|cuda] [--checkpoint OUT] [--curve CSV] [--pins FILE] [--param key=value]... --out P "
          "(gap: GRAPH --k K) [--launch N | --world-size N --rank R --master HOST:PORT] [--dist-timeout S]",
          "train a learned model (gap, rl-seq2seq, gdp, giph): progress line, convergence curve, checkpoint; "
          "data-parallel over N processes (torch.distributed, Gloo; or WORLD_SIZE, RANK, MASTER_ADDR, MASTER_PORT)",
          {"model", "graphs", "iterations", "time-limit", "device", "checkpoint", "curve", "param", "seed", "k", "out",
-          "launch", "world-size", "rank", "master", "dist-timeout"},
+          "pins", "launch", "world-size", "rank", "master", "dist-timeout"},
          {},
          trainCommand},
         {"steer",

@@ -1,5 +1,7 @@
 #include "app/cli/CliLoad.h"
 
+#include "core/placement/Constraints.h"
+
 #include "app/cli/CliArgs.h"
 #include "core/InputError.h"
 
@@ -87,6 +89,23 @@ Partition requirePartition(const std::string &path, const Graph &graph)
         return resolvePartition(*file.partition, graph);
     } catch (const InputError &e) {
         rethrowWithContext(e, path);
+    }
+}
+
+// Pins from a placement-like file: {"format": "placement", ..., "assignment": {node: device}}
+// or a CSV; each named node is pinned to its device.
+void applyPins(const std::string &path, const Graph &graph, const Cluster &cluster, Constraints &constraints)
+{
+    LoadedFile file = loadFile(path);
+    if (!file.placement)
+        throw InputError(path + ": pins must be a placement file (JSON or CSV) naming node and device");
+    for (const auto &[node, deviceName] : file.placement->assignment) {
+        const int v = graph.findNode(node), d = cluster.findDevice(deviceName);
+        if (v < 0)
+            throw InputError(path + ": pins name unknown node '" + node + "'");
+        if (d < 0)
+            throw InputError(path + ": node '" + node + "' is pinned to unknown device '" + deviceName + "'");
+        constraints.pin(v, d);
     }
 }
 

@@ -3,6 +3,7 @@
 #include "core/cluster/Cluster.h"
 #include "core/graph/Graph.h"
 #include "core/io/FileKind.h"
+#include "core/placement/Constraints.h"
 #include "core/placement/Partition.h"
 #include "core/placement/Placement.h"
 
@@ -20,6 +21,9 @@ LoadedFile loadReporting(const std::string &path, const LoadOptions &options, st
 Graph requireGraph(const std::string &path);
 Cluster requireCluster(const std::string &path);
 Placement requirePlacement(const std::string &path, const Graph &graph, const Cluster &cluster);
+// Pins from a placement-like file (JSON or CSV naming node and device): each node pinned to its
+// device. InputError for unknown nodes and devices.
+void applyPins(const std::string &path, const Graph &graph, const Cluster &cluster, Constraints &constraints);
 Partition requirePartition(const std::string &path, const Graph &graph);
 
 } // namespace ps::cli

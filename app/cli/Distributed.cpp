@@ -8,7 +8,6 @@
 #include <csignal>
 #include <cstdlib>
 #include <fcntl.h>
-#include <fstream>
 #include <netinet/in.h>
 #include <spawn.h>
 #include <sys/socket.h>
@@ -37,22 +36,6 @@ long long integerOf(const std::string &text, const std::string &what)
     if (text.empty() || *end != '\0' || errno != 0)
         throw InputError(what + " needs a whole number, not '" + text + "'");
     return v;
-}
-
-std::string hashOfFile(const std::string &path)
-{
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
-        throw InputError(path + ": cannot read");
-    uint64_t h = 1469598103934665603ULL; // FNV-1a
-    char buf[1 << 16];
-    while (in.read(buf, sizeof buf) || in.gcount() > 0) {
-        for (std::streamsize i = 0; i < in.gcount(); ++i)
-            h = (h ^ static_cast<unsigned char>(buf[i])) * 1099511628211ULL;
-    }
-    char text[17];
-    std::snprintf(text, sizeof text, "%016llx", static_cast<unsigned long long>(h));
-    return text;
 }
 
 } // namespace
@@ -128,18 +111,6 @@ Distribution distributionFromArgs(const CliArgs &args, const std::string &finger
     if (d.masterPort < 1 || d.masterPort > 65535)
         throw InputError("the master's port must be from 1 to 65535, not " + std::to_string(d.masterPort));
     return d;
-}
-
-std::string fingerprintOf(const std::vector<std::pair<std::string, std::string>> &files,
-                          const std::vector<std::pair<std::string, std::string>> &values)
-{
-    std::string out;
-    for (const auto &[key, path] : files)
-        out += key + "=" + path.substr(path.rfind('/') == std::string::npos ? 0 : path.rfind('/') + 1) + " (bytes " +
-               hashOfFile(path) + ")\n";
-    for (const auto &[key, value] : values)
-        out += key + "=" + value + "\n";
-    return out;
 }
 
 std::vector<std::vector<std::string>> rankCommands(const std::string &command, const CliArgs &args,

@@ -33,10 +33,6 @@ int freeLoopbackPort();
 // "HOST:PORT" (InputError naming the option when it is not).
 std::pair<std::string, int> hostPort(const std::string &text, const std::string &option);
 
-// "key=value" lines: each file's name and a hash of its bytes, then the given pairs.
-std::string fingerprintOf(const std::vector<std::pair<std::string, std::string>> &files,
-                          const std::vector<std::pair<std::string, std::string>> &values);
-
 // Local processes of a --launch run (ranks 1..N-1 of a training run, or steering workers),
 // started as children of this process: placement-cli with each argument list. Their standard
 // output is discarded (this process reports), their errors are shown.

@@ -9,7 +9,9 @@
 #include "app/cli/ProgressBar.h"
 #include "app/cli/RunReports.h"
 #include "core/InputError.h"
+#include "core/family/RunFingerprint.h"
 #include "core/partitioners/Partitioner.h"
+#include "core/placement/Constraints.h"
 #include "core/placers/PlacerRegistry.h"
 
 #include <algorithm>
@@ -54,28 +56,27 @@ std::vector<std::string> trainingParams(const CliArgs &args, const FamilyInfo &i
 
 // What every rank of a data-parallel run must agree on: the model, the bytes of every input
 // file, the hyperparameters, the budget and the seed (not the device or output paths).
-std::string trainingFingerprint(const CliArgs &args, const std::string &model)
+std::string fingerprintOfArgs(const CliArgs &args, const std::string &model)
 {
-    std::vector<std::pair<std::string, std::string>> files;
+    TrainingInputs in;
+    in.model = model;
     for (size_t i = 0; i < args.positionals().size(); ++i)
-        files.emplace_back(i == 0 ? "graph" : "cluster", args.positionals()[i]);
+        in.files.emplace_back(i == 0 ? "graph" : "cluster", args.positionals()[i]);
+    if (auto pins = args.value("pins"))
+        in.files.emplace_back("pins", *pins);
     if (auto graphs = args.value("graphs"))
         for (size_t start = 0; start <= graphs->size();) {
             const size_t comma = std::min(graphs->find(',', start), graphs->size());
             if (comma > start)
-                files.emplace_back("training graph", graphs->substr(start, comma - start));
+                in.files.emplace_back("training graph", graphs->substr(start, comma - start));
             start = comma + 1;
         }
-    std::string params;
-    for (const std::string &p : args.values("param"))
-        if (p.rfind("threads=", 0) != 0) // the thread count may differ between machines
-            params += (params.empty() ? "" : " ") + p;
-    return fingerprintOf(files, {{"model", model},
-                                 {"parameters", params},
-                                 {"iterations", args.value("iterations").value_or("default")},
-                                 {"time limit", args.value("time-limit").value_or("none")},
-                                 {"seed", args.value("seed").value_or("1")},
-                                 {"k", args.value("k").value_or("none")}});
+    in.params = args.values("param");
+    in.iterations = args.value("iterations").value_or("default");
+    in.timeLimit = args.value("time-limit").value_or("none");
+    in.seed = args.value("seed").value_or("1");
+    in.k = args.value("k").value_or("none");
+    return trainingFingerprint(in);
 }
 
 // The families that train across processes, for the refusal of one that does not.
@@ -123,7 +124,7 @@ int trainCommand(const CliArgs &args, std::ostream &out, std::ostream &err)
         if (!control.distribution.distributed())
             return;
         requireDistributes(info);
-        control.distribution.fingerprint = trainingFingerprint(args, *model);
+        control.distribution.fingerprint = fingerprintOfArgs(args, *model);
         if (!args.value("launch"))
             return;
         std::vector<std::string> extra;
@@ -161,7 +162,9 @@ int trainCommand(const CliArgs &args, std::ostream &out, std::ostream &err)
         std::vector<std::string> params = trainingParams(args, placer.info());
         const Graph graph = requireGraph(args.positionals()[0]);
         const Cluster cluster = requireCluster(args.positionals()[1]);
-        const Constraints constraints = Constraints::fromGraph(graph, cluster);
+        Constraints constraints = Constraints::fromGraph(graph, cluster);
+        if (auto pins = args.value("pins"))
+            applyPins(*pins, graph, cluster, constraints);
         const PlacementProblem problem{graph, cluster, constraints, Objective{}};
         startRanks(placer.info(), params);
         const PlacerResult r = runPlacer(PlacerRegistry::builtin(), *model, problem, params, control);

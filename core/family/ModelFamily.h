@@ -86,6 +86,8 @@ struct Progress
     double loss = std::numeric_limits<double>::quiet_NaN();
     double entropy = std::numeric_limits<double>::quiet_NaN();
     double wallS = 0;
+    // Data-parallel runs (rank 0's report): each rank's simulator runs so far, by rank.
+    std::vector<long long> rankEvaluations;
 };
 
 using ProgressCallback = std::function<void(const Progress &)>;

@@ -273,6 +273,13 @@ std::vector<double> Collective::sum(std::vector<double> values)
     return {p, p + values.size()};
 }
 
+std::vector<double> Collective::perRank(double mine)
+{
+    std::vector<double> all(static_cast<size_t>(size()), 0.0);
+    all[static_cast<size_t>(rank())] = mine;
+    return sum(std::move(all));
+}
+
 void Collective::sumGradients(const std::vector<torch::Tensor> &parameters)
 {
     if (!m_group)
@@ -314,9 +321,7 @@ std::vector<int> Collective::bestOf(double key, const std::vector<int> &devices)
 {
     if (!m_group)
         return devices;
-    std::vector<double> keys(static_cast<size_t>(size()), 0.0);
-    keys[static_cast<size_t>(rank())] = key;
-    keys = sum(keys);
+    const std::vector<double> keys = perRank(key);
     const int winner = static_cast<int>(std::min_element(keys.begin(), keys.end()) - keys.begin());
     std::vector<torch::Tensor> t{torch::tensor(std::vector<int64_t>(devices.begin(), devices.end()), torch::kInt64)};
     collective("sharing the best placement", t, kBroadcast, winner);

@@ -47,6 +47,8 @@ public:
     bool any(bool flag);
     // Element-wise sums over the ranks (every rank gets them).
     std::vector<double> sum(std::vector<double> values);
+    // Every rank's value, by rank.
+    std::vector<double> perRank(double mine);
     // Sums the parameters' gradients over the ranks, in place (missing gradients count as zero).
     void sumGradients(const std::vector<torch::Tensor> &parameters);
     // Every rank takes rank 0's parameter values.

@@ -158,8 +158,7 @@ Batch sampleBatch(GdpNet &net, TrainGraph &t, int64_t segment, int samples, int 
     torch::NoGradGuard noGrad;
     Batch b;
     b.oldLogp = torch::log_softmax(logitsOf(net, t, segment), 1);
-    std::vector<double> shared(2 * static_cast<size_t>(samples) + 1, 0.0); // rewards, makespans, runs
-    const long long before = clock.evaluations();
+    std::vector<double> shared(2 * static_cast<size_t>(samples), 0.0); // rewards, makespans
     for (int s = 0; s < samples; ++s) {
         if (!collective.mine(s))
             continue;
@@ -175,12 +174,12 @@ Batch sampleBatch(GdpNet &net, TrainGraph &t, int64_t segment, int samples, int 
         shared[static_cast<size_t>(samples + s)] = t.judge->lastMakespan();
         b.mine.emplace_back(s, a);
     }
-    shared.back() = static_cast<double>(clock.evaluations() - before);
     b.complete = !collective.any(!b.complete);
     shared = collective.sum(shared);
     b.rewards.assign(shared.begin(), shared.begin() + samples);
-    b.makespans.assign(shared.begin() + samples, shared.end() - 1);
-    clock.setElsewhere(clock.elsewhere() + static_cast<long long>(shared.back()) - (clock.evaluations() - before));
+    b.makespans.assign(shared.begin() + samples, shared.end());
+    if (collective.size() > 1)
+        clock.setRanks(collective.perRank(static_cast<double>(clock.evaluations())));
     return b;
 }
 
@@ -346,8 +345,8 @@ public:
             const std::vector<int> best = collective.bestOf(judge.bestKey(), judge.best());
             if (best != judge.best())
                 judge.offer(best);
-            const double all = collective.sum({static_cast<double>(clock.evaluations())})[0];
-            clock.setElsewhere(static_cast<long long>(all) - clock.evaluations());
+            if (collective.size() > 1)
+                clock.setRanks(collective.perRank(static_cast<double>(clock.evaluations())));
             collective.barrier();
         } catch (const LostRank &e) {
             throw LostRank(e.what() + periodic.keptNote());

@@ -351,9 +351,9 @@ public:
                     if (count > 0)
                         stepBaseline[t] = it == 0 ? sum / count : 0.9 * stepBaseline[t] + 0.1 * sum / count;
                 }
-                const std::vector<double> sums =
-                    collective.sum({lossSum, entropySum, static_cast<double>(clock.evaluations())});
-                clock.setElsewhere(static_cast<long long>(sums[2]) - clock.evaluations());
+                const std::vector<double> sums = collective.sum({lossSum, entropySum});
+                if (collective.size() > 1)
+                    clock.setRanks(collective.perRank(static_cast<double>(clock.evaluations())));
                 clock.report(it, &judge, std::vector<double>(shared.begin(), shared.begin() + episodes), sums[0],
                              sums[1] / moves);
                 periodic.maybeSave(it, save);
@@ -366,8 +366,8 @@ public:
             const std::vector<int> best = collective.bestOf(judge.bestKey(), judge.best());
             if (best != judge.best())
                 judge.offer(best);
-            const double all = collective.sum({static_cast<double>(clock.evaluations())})[0];
-            clock.setElsewhere(static_cast<long long>(all) - clock.evaluations());
+            if (collective.size() > 1)
+                clock.setRanks(collective.perRank(static_cast<double>(clock.evaluations())));
             collective.barrier();
         } catch (const LostRank &e) {
             throw LostRank(e.what() + periodic.keptNote());

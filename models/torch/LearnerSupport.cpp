@@ -287,6 +287,15 @@ bool RunClock::exhausted() const
            m_evaluations + m_elsewhere >= m_control.budget.maxEvaluations;
 }
 
+void RunClock::setRanks(const std::vector<double> &evaluations)
+{
+    m_ranks.assign(evaluations.begin(), evaluations.end());
+    long long all = 0;
+    for (long long e : m_ranks)
+        all += e;
+    m_elsewhere = all - m_evaluations;
+}
+
 PeriodicCheckpoint::PeriodicCheckpoint(std::string path, bool active, double everyS)
     : m_path(std::move(path)), m_active(active && !m_path.empty()), m_everyS(everyS),
       m_last(std::chrono::steady_clock::now())
@@ -315,6 +324,8 @@ void RunClock::report(int iteration, const Judge *judge, const std::vector<doubl
     Progress p;
     p.iteration = iteration;
     p.evaluations = (judge ? judge->evaluations() : 0) + m_elsewhere;
+    if (m_ranks.size() > 1)
+        p.rankEvaluations = m_ranks;
     p.wallS = elapsed();
     p.fraction = std::max(static_cast<double>(iteration + 1) / std::max(1, m_iterations),
                           std::isfinite(m_control.budget.timeLimitS) ? p.wallS / m_control.budget.timeLimitS : 0.0);

@@ -108,6 +108,9 @@ public:
     // Simulator runs of the other ranks of a data-parallel run (they share the budget, and the
     // leader's reports show the whole run's).
     void setElsewhere(long long n) { m_elsewhere = n; }
+    // Every rank's simulator runs so far (by rank; this one's included): sets elsewhere() and the
+    // per-rank counts of the reports.
+    void setRanks(const std::vector<double> &evaluations);
     long long elsewhere() const { return m_elsewhere; }
     // judge may be null (a partitioner has no simulator runs).
     void report(int iteration, const class Judge *judge, const std::vector<double> &samples, double loss,
@@ -118,6 +121,7 @@ private:
     int m_iterations;
     std::chrono::steady_clock::time_point m_start;
     long long m_evaluations = 0, m_elsewhere = 0;
+    std::vector<long long> m_ranks;
 };
 
 // Rank 0 of a data-parallel run saves its checkpoint every `everyS` seconds, so that a lost rank

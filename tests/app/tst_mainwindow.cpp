@@ -282,6 +282,32 @@ private Q_SLOTS:
         QVERIFY(w.runsPanel()->placementOf(run2)[v] != 3 || d.cluster().devicesBySpeed()[0] == 3);
     }
 
+    // A learner started on two processes: one run with one curve, each process's throughput shown,
+    // and a family that trains in one process refused with the reason.
+    void learnerRunsOnTwoProcesses()
+    {
+        qputenv("PLACEMENT_CLI", PS_CLI_PATH);
+        MainWindow w;
+        openBasics(w);
+        RunsPanel *runs = w.runsPanel();
+        auto *processes = runs->findChild<QSpinBox *>("runProcesses");
+        QVERIFY(processes);
+        processes->setValue(2);
+        const int run = runs->start("gdp", 60, 1, "iterations=4 samples=4 hidden=16");
+        QTRY_VERIFY_WITH_TIMEOUT(runs->finished(run), 60000);
+        QVERIFY2(runs->tree()->topLevelItem(run)->text(1) == "done",
+                 qPrintable(runs->tree()->topLevelItem(run)->toolTip(1)));
+        QCOMPARE(runs->iterationsSeen(run), 4);
+        QCOMPARE(runs->chart()->pointCount(run), 8);
+        QVERIFY2(runs->tree()->topLevelItem(run)->toolTip(0).startsWith("2 processes: "),
+                 qPrintable(runs->tree()->topLevelItem(run)->toolTip(0)));
+        const int single = runs->start("rl-seq2seq", 10, 1, "iterations=2");
+        QTRY_VERIFY_WITH_TIMEOUT(runs->finished(single), 30000);
+        QCOMPARE(runs->tree()->topLevelItem(single)->text(1), QString("failed"));
+        QVERIFY(runs->tree()->topLevelItem(single)->toolTip(1).contains("trains in one process only"));
+        processes->setValue(1);
+    }
+
     void learnersRunPauseAndPlotLive()
     {
         MainWindow w;
