@@ -34,14 +34,17 @@ def main():
     ap.add_argument("--samples", type=int, default=8)
     ap.add_argument("--processes", default="1,2,4")
     ap.add_argument("--k", type=int, default=4, help="gap: parts")
-    ap.add_argument("--graphs-per-step", type=int, default=4, help="gap: graphs in a step (of as many rnnlm sizes)")
+    ap.add_argument("--graphs-per-step", type=int, default=None,
+                    help="graphs in a step: the graph, then rnnlm with 2, 3, ... layers (gap: 4; others: 1)")
     a = ap.parse_args()
+    if a.graphs_per_step is None:
+        a.graphs_per_step = 4 if a.model == "gap" else 1
     tmp = tempfile.mkdtemp()
     graph = os.path.join(tmp, a.graph + ".graph.json")
     subprocess.run([CLI, "generate", a.graph, "--out", graph], check=True, stdout=subprocess.DEVNULL)
     cluster = os.path.join(ROOT, "resources", "clusters", a.cluster + ".cluster.json")
     extra = []
-    for i in range(1, a.graphs_per_step if a.model == "gap" else 0):
+    for i in range(1, a.graphs_per_step):
         g = os.path.join(tmp, f"rnnlm{i}.graph.json")
         subprocess.run([CLI, "generate", "rnnlm", "--set", f"layers={i + 1}", "--out", g], check=True,
                        stdout=subprocess.DEVNULL)
@@ -55,6 +58,8 @@ def main():
         else:
             cmd = [CLI, "train", "--model", a.model, graph, cluster, "--param", f"samples={a.samples}",
                    "--out", os.path.join(tmp, "p.placement.json")]
+            if extra:
+                cmd += ["--graphs", ",".join(extra), "--param", f"graphs_per_step={a.graphs_per_step}"]
         cmd += ["--iterations", str(a.iterations), "--seed", "1", "--curve", out_csv]
         if n > 1:
             cmd += ["--launch", str(n)]
@@ -76,8 +81,9 @@ def main():
         reach = next((w for w, b in zip(walls, best) if b <= base["best"] * (1 + 1e-12)), None)
         wall = report.get("wall_s", walls[-1])
         rows.append((n, wall, per_it, coll / wall, diff, reach, report.get("evaluations", 0)))
-    what = (f"{a.graphs_per_step} rnnlm graphs a step, k={a.k}" if a.model == "gap" else
-            f"{a.graph} x {a.cluster}, {a.samples} samples a step")
+    what = (f"{a.graph} and rnnlm with 2..{a.graphs_per_step} layers, {a.graphs_per_step} graphs a step"
+            if a.graphs_per_step > 1 else a.graph)
+    what += f", k={a.k}" if a.model == "gap" else f" x {a.cluster}, {a.samples} samples a graph"
     print(f"{a.model}: {what}, {a.iterations} iterations, seed 1\n")
     print("| processes | wall s | s / iteration | rank 0 in collectives | max loss difference vs 1 | "
           "s to 1-process best | simulator runs |")

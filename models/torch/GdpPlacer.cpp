@@ -259,6 +259,14 @@ public:
         f.params.push_back({"warm_steps", T::Int, 0, 10000, 60, {}, "at most this many imitation steps"});
         HyperParam graphs{"train_graphs", T::Text, 0, 0, 0, {}, "more graph files to train on, separated by ';'"};
         f.params.push_back(graphs);
+        f.params.push_back({"graphs_per_step",
+                            T::Int,
+                            1,
+                            1024,
+                            1,
+                            {},
+                            "graphs in one gradient step (1: one graph a step, its samples shared by the ranks of a "
+                            "data-parallel run; more: the ranks share the graphs)"});
         f.trains = true;
         f.distributes = true;
         return f;
@@ -318,8 +326,84 @@ public:
         PeriodicCheckpoint periodic(saveTo, collective.leader() && collective.size() > 1,
                                     params.number("checkpoint_every"));
         Judge &judge = *graphs[0].judge;
+        // graphs_per_step > 1: step `it` trains on graphs it*B .. it*B+B-1 (round the training set),
+        // graph b being rank b mod N's with all its samples. Each graph's parameter gradient is
+        // added in double precision, summed over the ranks, and the mean taken: the same steps
+        // whatever the number of processes, and the network's work divided between them.
+        const int perStep = params.integer("graphs_per_step");
+        Collective alone{Distribution{}};
+        const std::vector<torch::Tensor> weights = net->parameters();
+        int64_t weightCount = 0;
+        for (const torch::Tensor &w : weights)
+            weightCount += w.numel();
+        auto graphStep = [&](int it) {
+            std::vector<std::pair<TrainGraph *, Batch>> mine;
+            bool complete = true;
+            for (int b = 0; b < perStep && complete; ++b) {
+                if (!collective.mine(b))
+                    continue;
+                const long long item = static_cast<long long>(it) * perStep + b;
+                TrainGraph &t = graphs[static_cast<size_t>(item % static_cast<long long>(graphs.size()))];
+                Batch batch = sampleBatch(net, t, segment, samples, static_cast<int>(item), run, clock, alone);
+                complete = batch.complete;
+                mine.emplace_back(&t, std::move(batch));
+            }
+            if (collective.any(!complete))
+                return false; // the budget ended inside the step (on some rank)
+            double lastLoss = 0, lastEntropy = 0;
+            for (int e = 0; e < epochs && !collective.any(clock.exhausted()); ++e) {
+                torch::Tensor sum = torch::zeros({weightCount + 2}, torch::kFloat64);
+                for (auto &[t, batch] : mine) {
+                    optimizer.zero_grad();
+                    const auto [loss, entropy] = ppoStep(net, *t, segment, batch, clip, entropyWeight, alone);
+                    std::vector<torch::Tensor> flat;
+                    for (const torch::Tensor &w : weights)
+                        flat.push_back(w.grad().defined() ? w.grad().reshape({-1}).to(torch::kCPU, torch::kFloat64)
+                                                          : torch::zeros({w.numel()}, torch::kFloat64));
+                    flat.push_back(torch::tensor({loss, entropy}, torch::kFloat64));
+                    sum += torch::cat(flat);
+                }
+                std::vector<double> shared(sum.data_ptr<double>(), sum.data_ptr<double>() + sum.numel());
+                shared = collective.sum(std::move(shared));
+                int64_t at = 0;
+                for (const torch::Tensor &w : weights) {
+                    const torch::Tensor g = torch::from_blob(shared.data() + at, {w.numel()}, torch::kFloat64)
+                                                .div(perStep)
+                                                .to(w.dtype())
+                                                .view(w.sizes())
+                                                .to(w.device());
+                    at += w.numel();
+                    if (w.grad().defined())
+                        w.mutable_grad().copy_(g);
+                    else
+                        w.mutable_grad() = g.clone();
+                }
+                torch::nn::utils::clip_grad_norm_(weights, 1.0);
+                optimizer.step();
+                lastLoss = shared[static_cast<size_t>(weightCount)] / perStep;
+                lastEntropy = shared[static_cast<size_t>(weightCount) + 1] / perStep;
+            }
+            std::vector<double> makespans(static_cast<size_t>(perStep) * samples, 0.0);
+            for (size_t i = 0, b = 0; b < static_cast<size_t>(perStep); ++b)
+                if (collective.mine(static_cast<long long>(b))) {
+                    std::copy(mine[i].second.makespans.begin(), mine[i].second.makespans.end(),
+                              makespans.begin() + static_cast<long long>(b) * samples);
+                    ++i;
+                }
+            makespans = collective.sum(std::move(makespans));
+            if (collective.size() > 1)
+                clock.setRanks(collective.perRank(static_cast<double>(clock.evaluations())));
+            clock.report(it, &judge, makespans, lastLoss, lastEntropy);
+            periodic.maybeSave(it, save);
+            return true;
+        };
         try {
             for (int it = 0; !collective.any(!clock.next(it)); ++it) {
+                if (perStep > 1) {
+                    if (!graphStep(it))
+                        break;
+                    continue;
+                }
                 TrainGraph &t = graphs[static_cast<size_t>(it) % graphs.size()];
                 const Batch batch = sampleBatch(net, t, segment, samples, it, run, clock, collective);
                 if (!batch.complete)

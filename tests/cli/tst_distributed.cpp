@@ -103,6 +103,9 @@ private Q_SLOTS:
         };
         const QList<Case> cases = {
             {{"--model", "gdp", m_graph, kCluster, "--iterations", "3", "--param", "samples=4"}, 1e-6},
+            {{"--model", "gdp", m_graph, kCluster, "--graphs", m_other, "--iterations", "3", "--param", "samples=2",
+              "--param", "graphs_per_step=2"},
+             1e-6},
             {{"--model", "giph", m_graph, kCluster, "--iterations", "2", "--param", "samples=4", "--param",
               "episode_steps=4"},
              1e-4},
