@@ -199,6 +199,8 @@ int RunsPanel::startSpec(const QString &spec)
             timeLimitS = w.mid(5).toDouble(&ok);
         else if (w.startsWith("seed="))
             seed = w.mid(5).toULongLong(&ok);
+        else if (w.startsWith("processes="))
+            m_processes->setValue(w.mid(10).toInt(&ok));
         else
             params << w;
         if (!ok || !(timeLimitS > 0)) {
