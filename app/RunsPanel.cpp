@@ -266,6 +266,8 @@ void RunsPanel::showFinished(int run)
         item->setText(1, m_manager->cancelled(run) ? tr("cancelled (best kept)")
                          : r.feasible              ? tr("done")
                                                    : tr("infeasible"));
+        if (!item->toolTip(0).isEmpty()) // a data-parallel run: its processes' throughput
+            item->setText(1, item->text(1) + " · " + item->toolTip(0));
         item->setText(2, QString::number(r.makespan, 'g', 6) + " s");
         item->setText(3, QString::number(ratio, 'f', 3));
         item->setText(4, m_manager->restored(run) ? QString() : QString::number(r.wallS, 'f', 2) + " s");
