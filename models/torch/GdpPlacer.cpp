@@ -425,26 +425,13 @@ public:
                 std::vector<int> greedy = toVector(logitsOf(net, graphs[0], segment).argmax(1));
                 judge.evaluate(greedy);
             }
-            // Every rank hands back the best placement any rank found, and what all of them spent.
-            const std::vector<int> best = collective.bestOf(judge.bestKey(), judge.best());
-            if (best != judge.best())
-                judge.offer(best);
-            if (collective.size() > 1)
-                clock.setRanks(collective.perRank(static_cast<double>(clock.evaluations())));
-            collective.barrier();
+            shareResult(collective, judge, clock);
         } catch (const LostRank &e) {
             throw LostRank(e.what() + periodic.keptNote());
         }
         if (!saveTo.empty() && collective.leader())
             save();
-        PlacerOutput out;
-        out.placement = Placement(judge.best());
-        out.evaluations = clock.evaluations() + clock.elsewhere();
-        if (collective.size() > 1)
-            out.notes.push_back(collective.note());
-        if (!judge.bestFeasible())
-            out.notes.push_back("gdp found no placement that fits memory and constraints");
-        return out;
+        return learnerOutput("gdp", judge, clock, collective);
     }
 };
 

@@ -363,25 +363,13 @@ public:
                 std::vector<double> makespans(1);
                 episode(net->encoder(data), true, 0, 0, makespans);
             }
-            const std::vector<int> best = collective.bestOf(judge.bestKey(), judge.best());
-            if (best != judge.best())
-                judge.offer(best);
-            if (collective.size() > 1)
-                clock.setRanks(collective.perRank(static_cast<double>(clock.evaluations())));
-            collective.barrier();
+            shareResult(collective, judge, clock);
         } catch (const LostRank &e) {
             throw LostRank(e.what() + periodic.keptNote());
         }
         if (!saveTo.empty() && collective.leader())
             save();
-        PlacerOutput out;
-        out.placement = Placement(judge.best());
-        out.evaluations = clock.evaluations() + clock.elsewhere();
-        if (collective.size() > 1)
-            out.notes.push_back(collective.note());
-        if (!judge.bestFeasible())
-            out.notes.push_back("giph found no placement that fits memory and constraints");
-        return out;
+        return learnerOutput("giph", judge, clock, collective);
     }
 };
 

@@ -1,5 +1,7 @@
 #include "models/torch/LearnerSupport.h"
 
+#include "models/torch/PolicySupport.h"
+
 #include "core/InputError.h"
 #include "core/io/FileKind.h"
 #include "core/placers/PlacerRegistry.h"
@@ -478,6 +480,29 @@ std::vector<int> toVector(const torch::Tensor &choice)
 {
     const torch::Tensor c = choice.to(torch::kCPU).to(torch::kInt32).contiguous();
     return std::vector<int>(c.data_ptr<int>(), c.data_ptr<int>() + c.numel());
+}
+
+void shareResult(Collective &collective, Judge &judge, RunClock &clock)
+{
+    const std::vector<int> best = collective.bestOf(judge.bestKey(), judge.best());
+    if (best != judge.best())
+        judge.offer(best);
+    if (collective.size() > 1)
+        clock.setRanks(collective.perRank(static_cast<double>(clock.evaluations())));
+    collective.barrier();
+}
+
+PlacerOutput learnerOutput(const std::string &family, const Judge &judge, const RunClock &clock,
+                           const Collective &collective)
+{
+    PlacerOutput out;
+    out.placement = Placement(judge.best());
+    out.evaluations = clock.evaluations() + clock.elsewhere();
+    if (collective.size() > 1)
+        out.notes.push_back(collective.note());
+    if (!judge.bestFeasible())
+        out.notes.push_back(family + " found no placement that fits memory and constraints");
+    return out;
 }
 
 } // namespace ps::learn

@@ -1,5 +1,6 @@
 #pragma once
 // Private to models/torch: small pieces the placement policies share (LibTorch).
+#include "models/torch/Collective.h"
 #include "models/torch/LearnerSupport.h"
 
 #include <vector>
@@ -18,6 +19,15 @@ Sampled sampleRows(const torch::Tensor &logits, const std::optional<at::Generato
 Sampled greedyRows(const torch::Tensor &logits);
 
 std::vector<int> toVector(const torch::Tensor &choice);
+
+// The end of a (data-parallel) run: every rank takes the best placement any rank found and the
+// count of what all of them spent, then waits for the others (before rank 0 takes the
+// rendezvous down).
+void shareResult(Collective &collective, Judge &judge, RunClock &clock);
+// A placer's output from its judge: the best placement, every rank's simulator runs, the
+// collectives' cost and a note when nothing fit.
+PlacerOutput learnerOutput(const std::string &family, const Judge &judge, const RunClock &clock,
+                           const Collective &collective);
 
 // REINFORCE's reward for a placement: minus the square root of the penalized makespan.
 inline double rewardOf(double penalized)
