@@ -6,13 +6,49 @@
 
 #include <metis.h>
 
+#include <cstdio>
+#include <fcntl.h>
 #include <mutex>
 #include <stdexcept>
 #include <string>
+#include <unistd.h>
 
 namespace ps {
 
 static_assert(sizeof(idx_t) == sizeof(int32_t), "MetisGraph assumes METIS with 32-bit indices");
+
+namespace {
+
+// Standard output goes to /dev/null while it lives (this process's; other threads' too).
+class StdoutMuted
+{
+public:
+    StdoutMuted()
+    {
+        std::fflush(stdout);
+        m_saved = ::dup(STDOUT_FILENO);
+        const int null = ::open("/dev/null", O_WRONLY);
+        if (m_saved >= 0 && null >= 0)
+            ::dup2(null, STDOUT_FILENO);
+        if (null >= 0)
+            ::close(null);
+    }
+    ~StdoutMuted()
+    {
+        std::fflush(stdout);
+        if (m_saved >= 0) {
+            ::dup2(m_saved, STDOUT_FILENO);
+            ::close(m_saved);
+        }
+    }
+    StdoutMuted(const StdoutMuted &) = delete;
+    StdoutMuted &operator=(const StdoutMuted &) = delete;
+
+private:
+    int m_saved = -1;
+};
+
+} // namespace
 
 std::vector<int> metisPartition(const MetisGraph &graph, int k, const std::vector<double> &shares, double imbalance,
                                 bool recursive, uint64_t seed)
@@ -46,6 +82,9 @@ std::vector<int> metisPartition(const MetisGraph &graph, int k, const std::vecto
     // in the app) would draw from each other's stream and lose their seed's determinism.
     static std::mutex metisLock;
     std::lock_guard<std::mutex> guard(metisLock);
+    // METIS prints some of its complaints ("Cannot bisect a graph with 0 vertices!") to standard
+    // output, where the CLI's JSON report goes: it is muted for the call (its status says enough).
+    const StdoutMuted muted;
     const int rc = call(&nvtxs, &ncon, xadj.data(), adjncy.data(), vwgt.data(), nullptr, adjwgt.data(), &nparts,
                         tpwgts.empty() ? nullptr : tpwgts.data(), ubvec.data(), options, &objval, part.data());
     if (rc != METIS_OK)

@@ -173,6 +173,18 @@ private Q_SLOTS:
     }
 
     // steer with scripted feedback, rank without simulating, replay, and their errors.
+    // The report is the only thing on standard output, even where METIS complains (partitioning
+    // a small graph into many parts).
+    void standardOutputIsTheReportAlone()
+    {
+        const QString cluster8 = PS_SOURCE_DIR "/resources/clusters/8gpu-2node.cluster.json";
+        const auto r =
+            cli({"steer", kExample, cluster8, "--rounds", "2", "--evaluations", "200", "--families", "metis"});
+        QCOMPARE(r.exitCode, 0);
+        QCOMPARE(r.out.count('\n'), 1);
+        QVERIFY2(QJsonDocument::fromJson(r.out).isObject(), r.out.constData());
+    }
+
     void steerRankReplay()
     {
         const QString pins = file("pins.csv", "node,device\nmixed/concat,gpu:2\n");
