@@ -13,6 +13,7 @@
 #include <QtTest>
 
 #include <cmath>
+#include <memory>
 
 namespace {
 
@@ -134,6 +135,34 @@ private Q_SLOTS:
                 }
             }
         }
+    }
+
+    // Ranks a scheduler starts: WORLD_SIZE, RANK, MASTER_ADDR and MASTER_PORT instead of options.
+    void ranksFromTheEnvironment()
+    {
+        const int port = freePort();
+        std::vector<std::unique_ptr<QProcess>> ranks;
+        for (int r = 0; r < 2; ++r) {
+            auto p = std::make_unique<QProcess>();
+            QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+            env.insert("WORLD_SIZE", "2");
+            env.insert("RANK", QString::number(r));
+            env.insert("MASTER_ADDR", "127.0.0.1");
+            env.insert("MASTER_PORT", QString::number(port));
+            p->setProcessEnvironment(env);
+            p->start(PS_CLI_PATH, {"train", "--model", "gdp", m_graph, kCluster, "--iterations", "2", "--param",
+                                   "samples=2", "--out", path(QString("env%1.placement.json").arg(r))});
+            ranks.push_back(std::move(p));
+        }
+        for (auto &p : ranks)
+            QVERIFY(p->waitForFinished(60000));
+        QCOMPARE(ranks[0]->exitCode(), 0);
+        QCOMPARE(ranks[1]->exitCode(), 0);
+        const QByteArray out0 = ranks[0]->readAllStandardOutput();
+        QCOMPARE(QJsonDocument::fromJson(out0).object()["world_size"].toInt(), 2);
+        QVERIFY(ranks[1]->readAllStandardOutput().isEmpty()); // rank 0 reports
+        QVERIFY(QFile::exists(path("env0.placement.json")));
+        QVERIFY(!QFile::exists(path("env1.placement.json")));
     }
 
     void aMasterNobodyRunsTimesOut()
