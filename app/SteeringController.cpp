@@ -131,8 +131,7 @@ void SteeringController::workDone()
 {
     m_running = false;
     if (m_runner) {
-        const QJsonObject summary =
-            QJsonDocument::fromJson(QByteArray::fromStdString(workerSummary(*m_runner))).object();
+        const QJsonObject summary = QJsonDocument::fromJson(QByteArray::fromStdString(m_runner->summary())).object();
         QStringList parts;
         for (const QJsonValue &v : summary["workers"].toArray()) {
             const QJsonObject w = v.toObject();

@@ -23,11 +23,6 @@ std::unique_ptr<CandidateRunner> makeWorkerRunner(const WorkerOptions &, const G
     throw InputError("steering workers need LibTorch (torch.distributed); this build has none");
 }
 
-std::string workerSummary(const CandidateRunner &)
-{
-    return "{}";
-}
-
 int runSteeringWorker(const WorkerOptions &, const PlacerRegistry &)
 {
     throw InputError("steering workers need LibTorch (torch.distributed); this build has none");

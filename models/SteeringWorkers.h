@@ -28,13 +28,11 @@ struct WorkerOptions
 };
 
 // Opens the store on host:port (InputError when the port is taken), publishes the graph and
-// cluster, and waits for options.waitFor workers (InputError naming how many joined). Its summary() names each worker
-// and what it ran.
+// cluster, and waits for options.waitFor workers (InputError naming how many joined). Its
+// summary(): {"workers": [{"worker": "steer" or N, "candidates": C, "evaluations": E, "busy_s":
+// S}, ...], "requeued": R}.
 std::unique_ptr<CandidateRunner> makeWorkerRunner(const WorkerOptions &options, const Graph &graph,
                                                   const Cluster &cluster);
-// Per-process counts of a runner made by makeWorkerRunner, as JSON text: [{"worker": "steer" or
-// N, "candidates": C, "evaluations": E, "busy_s": S}, ...].
-std::string workerSummary(const CandidateRunner &runner);
 
 // A worker: joins the store on host:port (InputError when it cannot within timeoutS), loads the
 // graph and cluster once, and runs candidates until the steer process ends. Returns how many it ran.

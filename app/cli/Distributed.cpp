@@ -161,22 +161,23 @@ LocalWorkers::~LocalWorkers()
 
 std::string LocalWorkers::join(double graceS)
 {
+    using Clock = std::chrono::steady_clock;
+    const Clock::time_point deadline =
+        std::isfinite(graceS) ? Clock::now() + std::chrono::milliseconds(static_cast<long long>(graceS * 1000))
+                              : Clock::time_point::max();
     std::string failed;
-    const auto deadline = std::chrono::steady_clock::now() +
-                          std::chrono::milliseconds(std::isfinite(graceS) ? static_cast<long long>(graceS * 1000) : 0);
     for (size_t i = 0; i < m_pids.size(); ++i) {
         int status = 0;
-        bool stopped = false;
-        while (std::isfinite(graceS) && ::waitpid(m_pids[i], &status, WNOHANG) == 0) {
-            if (std::chrono::steady_clock::now() >= deadline) {
+        bool stopped = false; // by us, after the grace: not a failure
+        while (::waitpid(m_pids[i], &status, WNOHANG) == 0) {
+            if (Clock::now() >= deadline) {
                 ::kill(m_pids[i], SIGTERM);
+                ::waitpid(m_pids[i], &status, 0);
                 stopped = true;
                 break;
             }
             std::this_thread::sleep_for(std::chrono::milliseconds(20));
         }
-        if (stopped || !std::isfinite(graceS))
-            ::waitpid(m_pids[i], &status, 0);
         if (failed.empty() && !stopped && !(WIFEXITED(status) && WEXITSTATUS(status) == 0))
             failed = "local process " + std::to_string(i + 1) + " ended with " +
                      (WIFEXITED(status) ? "exit status " + std::to_string(WEXITSTATUS(status))

@@ -227,7 +227,7 @@ int steerCommand(const CliArgs &args, std::ostream &out, std::ostream &err)
     bar.finish();
     Json workerReport;
     if (workers.runner) {
-        workerReport = Json::parse(workerSummary(*workers.runner));
+        workerReport = Json::parse(workers.runner->summary());
         session.setRunner(nullptr);
         workers.runner.reset(); // tells the workers to stop
         if (workers.local)

@@ -23,6 +23,8 @@ public:
     virtual void run(std::vector<Candidate> &batch, const std::string &state,
                      const std::function<void(Candidate &)> &local,
                      const std::function<void(const Candidate &)> &remote, const RunControl &control) = 0;
+    // What each process ran so far, as JSON text (empty object: nothing to say).
+    virtual std::string summary() const { return "{}"; }
 };
 
 } // namespace ps

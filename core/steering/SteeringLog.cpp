@@ -431,10 +431,6 @@ SteeringLogDoc readSteeringLog(const std::string &path)
     return parseSteeringLog(readFileBytes(path), path);
 }
 
-} // namespace ps
-
-namespace ps {
-
 std::string candidateTaskJson(const Candidate &c)
 {
     return Json{{"spec", c.spec}, {"params", c.params}, {"seed", c.seed}, {"refines", c.refines}}.dump();

@@ -30,6 +30,16 @@ std::string firstLine(const std::exception &e)
     return nl == std::string::npos ? text : text.substr(0, nl);
 }
 
+std::vector<uint8_t> storeValue(const std::string &text)
+{
+    return {text.begin(), text.end()};
+}
+
+std::string storeText(const std::vector<uint8_t> &value)
+{
+    return {value.begin(), value.end()};
+}
+
 void quietDistributedLogging()
 {
 #ifdef PS_QUIET_GLOG
@@ -40,16 +50,6 @@ void quietDistributedLogging()
 namespace {
 
 enum { kSum, kMax, kBroadcast, kBarrier };
-
-std::vector<uint8_t> bytes(const std::string &s)
-{
-    return {s.begin(), s.end()};
-}
-
-std::string text(const std::vector<uint8_t> &b)
-{
-    return {b.begin(), b.end()};
-}
 
 std::string joinKey(int rank)
 {
@@ -120,7 +120,7 @@ struct Collective::Group
         // Join: every rank states its world size and fingerprint; rank 0 compares and answers.
         const std::string mine = "world_size=" + std::to_string(d.worldSize) + "\n" + d.fingerprint;
         try {
-            store->set(joinKey(d.rank), bytes(mine));
+            store->set(joinKey(d.rank), storeValue(mine));
             if (d.leader()) {
                 std::vector<std::string> keys;
                 for (int r = 1; r < d.worldSize; ++r)
@@ -137,8 +137,8 @@ struct Collective::Group
                               messageNumber(d.timeoutS) + " s; check --world-size and that every rank was started";
                 }
                 for (int r = 1; r < d.worldSize && verdict.empty(); ++r)
-                    verdict = firstDifference(mine, text(store->get(joinKey(r))), r);
-                store->set("ps/verdict", bytes(verdict.empty() ? "ok " + std::to_string(d.worldSize) : verdict));
+                    verdict = firstDifference(mine, storeText(store->get(joinKey(r))), r);
+                store->set("ps/verdict", storeValue(verdict.empty() ? "ok " + std::to_string(d.worldSize) : verdict));
                 // Keep the rendezvous up until every rank has read the verdict (a refused rank
                 // then hears why, rather than that the connection was reset).
                 const auto until =
@@ -149,7 +149,7 @@ struct Collective::Group
                     throw InputError(verdict);
             } else {
                 store->wait({"ps/verdict"}, timeout);
-                const std::string verdict = text(store->get("ps/verdict"));
+                const std::string verdict = storeText(store->get("ps/verdict"));
                 store->add("ps/read", 1);
                 if (verdict.rfind("ok ", 0) != 0)
                     throw InputError(verdict);

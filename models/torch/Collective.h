@@ -79,6 +79,10 @@ private:
     void collective(const std::string &during, std::vector<torch::Tensor> &t, int kind, int root = 0);
 };
 
+// Values in a c10d store are bytes; ours are text.
+std::vector<uint8_t> storeValue(const std::string &text);
+std::string storeText(const std::vector<uint8_t> &value);
+
 // The first line of an exception's message (c10's without its backtrace).
 std::string firstLine(const std::exception &e);
 // Silences c10d's own logging of failed connects and binds (our errors say it once, plainly).

@@ -105,12 +105,11 @@ public:
     bool exhausted() const;
     void countEvaluations(long long n = 1) { m_evaluations += n; }
     long long evaluations() const { return m_evaluations; }
-    // Simulator runs of the other ranks of a data-parallel run (they share the budget, and the
-    // leader's reports show the whole run's).
-    void setElsewhere(long long n) { m_elsewhere = n; }
     // Every rank's simulator runs so far (by rank; this one's included): sets elsewhere() and the
     // per-rank counts of the reports.
     void setRanks(const std::vector<double> &evaluations);
+    // Simulator runs of the other ranks of a data-parallel run (they share the budget, and the
+    // leader's reports show the whole run's).
     long long elsewhere() const { return m_elsewhere; }
     // judge may be null (a partitioner has no simulator runs).
     void report(int iteration, const class Judge *judge, const std::vector<double> &samples, double loss,

@@ -32,15 +32,8 @@ namespace {
 using Clock = std::chrono::steady_clock;
 using learn::firstLine;
 
-std::vector<uint8_t> bytes(const std::string &s)
-{
-    return {s.begin(), s.end()};
-}
-
-std::string text(const std::vector<uint8_t> &b)
-{
-    return {b.begin(), b.end()};
-}
+using learn::storeText;
+using learn::storeValue;
 
 std::string roundKey(int round, const std::string &what)
 {
@@ -74,9 +67,9 @@ public:
     StoreRunner(const WorkerOptions &o, const Graph &graph, const Cluster &cluster)
         : m_options(o), m_store(openStore(o, true))
     {
-        m_store->set("steer/graph", bytes(graphToJson(graph)));
-        m_store->set("steer/cluster", bytes(clusterToJson(cluster)));
-        m_store->set("steer/ready", bytes("1"));
+        m_store->set("steer/graph", storeValue(graphToJson(graph)));
+        m_store->set("steer/cluster", storeValue(clusterToJson(cluster)));
+        m_store->set("steer/ready", storeValue("1"));
         const auto since = Clock::now();
         while (m_store->add("steer/workers", 0) < o.waitFor) {
             if (seconds(since) > o.timeoutS)
@@ -89,7 +82,7 @@ public:
     ~StoreRunner() override
     {
         try {
-            m_store->set("steer/stop", bytes("1"));
+            m_store->set("steer/stop", storeValue("1"));
             // Give the workers a moment to read it before the store goes down.
             std::this_thread::sleep_for(std::chrono::milliseconds(300));
         } catch (...) {}
@@ -100,10 +93,10 @@ public:
     {
         const int round = ++m_round;
         const int n = static_cast<int>(batch.size());
-        m_store->set(roundKey(round, "state"), bytes(state));
+        m_store->set(roundKey(round, "state"), storeValue(state));
         for (int i = 0; i < n; ++i)
-            m_store->set(roundKey(round, "task/" + std::to_string(i)), bytes(candidateTaskJson(batch[i])));
-        m_store->set(roundKey(round, "count"), bytes(std::to_string(n)));
+            m_store->set(roundKey(round, "task/" + std::to_string(i)), storeValue(candidateTaskJson(batch[i])));
+        m_store->set(roundKey(round, "count"), storeValue(std::to_string(n)));
 
         std::vector<char> done(static_cast<size_t>(n), 0);
         auto runHere = [&](int i) {
@@ -114,7 +107,7 @@ public:
         };
         // This process's share: it claims like a worker.
         for (int i; (i = static_cast<int>(m_store->add(roundKey(round, "next"), 1)) - 1) < n;) {
-            m_store->set(roundKey(round, "owner/" + std::to_string(i)), bytes("steer"));
+            m_store->set(roundKey(round, "owner/" + std::to_string(i)), storeValue("steer"));
             runHere(i);
         }
         // The workers' results; a lost worker's candidates run here.
@@ -128,10 +121,10 @@ public:
                 if (control.cancelled()) {
                     batch[i].error = "cancelled";
                 } else if (m_store->check({result})) {
-                    readCandidateResult(text(m_store->get(result)), batch[i]);
-                    tally(text(m_store->get(owner)), batch[i].evaluations, batch[i].wallS);
+                    readCandidateResult(storeText(m_store->get(result)), batch[i]);
+                    tally(storeText(m_store->get(owner)), batch[i].evaluations, batch[i].wallS);
                     remote(batch[i]);
-                } else if (m_store->check({owner}) ? lost(text(m_store->get(owner)))
+                } else if (m_store->check({owner}) ? lost(storeText(m_store->get(owner)))
                                                    : seconds(waiting) > m_options.heartbeatTimeoutS) {
                     ++m_requeued;
                     runHere(i);
@@ -146,7 +139,7 @@ public:
         }
     }
 
-    std::string summary() const
+    std::string summary() const override
     {
         nlohmann::ordered_json rows = nlohmann::ordered_json::array();
         for (const auto &[who, t] : m_tally)
@@ -207,19 +200,13 @@ std::unique_ptr<CandidateRunner> makeWorkerRunner(const WorkerOptions &options, 
     return std::make_unique<StoreRunner>(options, graph, cluster);
 }
 
-std::string workerSummary(const CandidateRunner &runner)
-{
-    const auto *store = dynamic_cast<const StoreRunner *>(&runner);
-    return store ? store->summary() : "{}";
-}
-
 int runSteeringWorker(const WorkerOptions &options, const PlacerRegistry &registry)
 {
     auto store = openStore(options, false);
     const std::string where = options.host + ":" + std::to_string(options.port);
     store->wait({"steer/ready"});
-    const Graph graph = parseGraphJson(text(store->get("steer/graph")), "the steer process's graph");
-    const Cluster cluster = parseClusterJson(text(store->get("steer/cluster")), "the steer process's cluster");
+    const Graph graph = parseGraphJson(storeText(store->get("steer/graph")), "the steer process's graph");
+    const Cluster cluster = parseClusterJson(storeText(store->get("steer/cluster")), "the steer process's cluster");
     const std::string me = std::to_string(store->add("steer/workers", 1));
 
     // The heartbeat, on a connection of its own so that a long candidate does not silence it.
@@ -253,17 +240,17 @@ int runSteeringWorker(const WorkerOptions &options, const PlacerRegistry &regist
                     return ran;
                 std::this_thread::sleep_for(std::chrono::milliseconds(20));
             }
-            const int n = std::stoi(text(store->get(roundKey(round, "count"))));
-            const SteeringLogDoc doc = parseSteeringLog(text(store->get(roundKey(round, "state"))), "round state");
+            const int n = std::stoi(storeText(store->get(roundKey(round, "count"))));
+            const SteeringLogDoc doc = parseSteeringLog(storeText(store->get(roundKey(round, "state"))), "round state");
             SteeringSession replica(graph, cluster, registry, doc.settings);
             replica.restore(doc, graph, cluster);
             for (int i; (i = static_cast<int>(store->add(roundKey(round, "next"), 1)) - 1) < n;) {
-                store->set(roundKey(round, "owner/" + std::to_string(i)), bytes(me));
+                store->set(roundKey(round, "owner/" + std::to_string(i)), storeValue(me));
                 if (options.dieAfter > 0 && ++claimed >= options.dieAfter)
                     ::_exit(1); // fault injection: lost with a claimed candidate
-                Candidate c = candidateFromTask(text(store->get(roundKey(round, "task/" + std::to_string(i)))));
+                Candidate c = candidateFromTask(storeText(store->get(roundKey(round, "task/" + std::to_string(i)))));
                 replica.runCandidate(c, RunControl{});
-                store->set(roundKey(round, "result/" + std::to_string(i)), bytes(candidateResultJson(c)));
+                store->set(roundKey(round, "result/" + std::to_string(i)), storeValue(candidateResultJson(c)));
                 ++ran;
             }
         }
