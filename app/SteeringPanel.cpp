@@ -37,12 +37,16 @@ namespace ps {
 
 namespace {
 
-const char *const kWeightNames[4] = {"makespan", "bytes", "memory", "balance"};
+const char *const kWeightNames[SteeringPanel::kWeights] = {"makespan", "bytes", "memory", "balance", "important"};
+const char *const kWeightTips[SteeringPanel::kWeights] = {
+    "makespan", "moved bytes (in seconds of transfer)", "peak memory against capacity", "busy-time imbalance",
+    "the longest path through the ops marked important (it counts only once some are)"};
 
 double Objective::*weightMember(int i)
 {
-    static double Objective::*const members[4] = {&Objective::makespanWeight, &Objective::bytesWeight,
-                                                  &Objective::memoryWeight, &Objective::balanceWeight};
+    static double Objective::*const members[SteeringPanel::kWeights] = {
+        &Objective::makespanWeight, &Objective::bytesWeight, &Objective::memoryWeight, &Objective::balanceWeight,
+        &Objective::importantWeight};
     return members[i];
 }
 
@@ -72,11 +76,12 @@ SteeringPanel::SteeringPanel(SteeringController *controller, QUndoStack *undo, Q
     // Controls: weights, families, round size and budget, run buttons.
     auto *weights = new QGridLayout;
     weights->setSpacing(2);
-    for (int i = 0; i < 4; ++i) {
+    for (int i = 0; i < kWeights; ++i) {
+        m_weights[i] = Objective{}.*weightMember(i);
         m_sliders[i] = new QSlider(Qt::Horizontal);
         m_sliders[i]->setRange(0, 200);
-        m_sliders[i]->setValue(i == 0 ? 100 : 0);
-        m_sliders[i]->setToolTip(tr("Weight of %1 in the objective (0 to 2)").arg(kWeightNames[i]));
+        m_sliders[i]->setValue(static_cast<int>(std::lround(100 * m_weights[i])));
+        m_sliders[i]->setToolTip(tr("Weight of %1 in the objective (0 to 2)").arg(tr(kWeightTips[i])));
         m_sliderLabels[i] = new QLabel;
         weights->addWidget(new QLabel(tr(kWeightNames[i])), i, 0);
         weights->addWidget(m_sliders[i], i, 1);
@@ -309,8 +314,8 @@ void SteeringPanel::setProblem(std::shared_ptr<const Graph> graph, const Cluster
         Q_EMIT log(tr("Steering is unavailable: %1").arg(QString::fromUtf8(e.what())));
     }
     // A new session starts from the default weights.
-    for (int i = 0; i < 4; ++i) {
-        m_weights[i] = i == 0 ? 1 : 0;
+    for (int i = 0; i < kWeights; ++i) {
+        m_weights[i] = Objective{}.*weightMember(i);
         const QSignalBlocker block(m_sliders[i]);
         m_sliders[i]->setValue(static_cast<int>(100 * m_weights[i]));
         m_sliderLabels[i]->setText(QString::number(m_weights[i], 'f', 2));
@@ -339,7 +344,7 @@ void SteeringPanel::weightSliderMoved(int i)
 void SteeringPanel::setWeight(int i, double value)
 {
     Objective before, after;
-    for (int w = 0; w < 4; ++w)
+    for (int w = 0; w < kWeights; ++w)
         before.*weightMember(w) = after.*weightMember(w) = m_weights[w];
     after.*weightMember(i) = value;
     SteeringFeedback forward, backward;
@@ -585,7 +590,7 @@ void SteeringPanel::refresh()
         return;
     }
     m_refreshing = true;
-    for (int i = 0; i < 4; ++i) {
+    for (int i = 0; i < kWeights; ++i) {
         m_weights[i] = s->objective().*weightMember(i);
         const QSignalBlocker block(m_sliders[i]);
         m_sliders[i]->setValue(static_cast<int>(std::lround(100 * m_weights[i])));

@@ -39,6 +39,9 @@ class SteeringPanel : public QWidget
 {
     Q_OBJECT
 public:
+    // The objective weights with a slider: makespan, bytes, memory, balance, important.
+    static constexpr int kWeights = 5;
+
     SteeringPanel(SteeringController *controller, QUndoStack *undo, QWidget *parent = nullptr);
 
     // A new graph or cluster starts a new steering session; the same ones keep it.
@@ -99,11 +102,11 @@ private:
     std::string m_clusterKey;
     std::vector<int> m_pins, m_placement;
     std::vector<int> m_selection;
-    double m_weights[4] = {1, 0, 0, 0};
+    double m_weights[kWeights] = {};
     bool m_refreshing = false;
 
-    QSlider *m_sliders[4];
-    QLabel *m_sliderLabels[4];
+    QSlider *m_sliders[kWeights];
+    QLabel *m_sliderLabels[kWeights];
     QTableWidget *m_families;
     QSpinBox *m_perRound, *m_autoRounds, *m_workers;
     QLabel *m_workerReadout;

@@ -60,7 +60,7 @@ const std::vector<Command> &commands()
          trainCommand},
         {"steer",
          "GRAPH CLUSTER [--rounds N] [--per-round K] [--evaluations E] [--objective makespan=1,bytes=0.2,"
-         "memory=0,balance=0,preference=1] [--pins FILE] [--feedback FILE] [--families LIST] [--seed N] "
+         "memory=0,balance=0,preference=1,important=1] [--pins FILE] [--feedback FILE] [--families LIST] [--seed N] "
          "[--threads T] [--ensemble M] [--uniform] [--replay LOG] [--out BEST.placement.json] [--log STEER.json] "
          "[--workers HOST:PORT [--min-workers N] | --launch N] [--worker-timeout S]",
          "steer many model families at once: rounds of candidates (E simulator runs in all), feedback scripted "

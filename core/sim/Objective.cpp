@@ -38,11 +38,10 @@ struct WeightName
     double Objective::*member;
 };
 
-constexpr WeightName kWeights[] = {{"makespan", &Objective::makespanWeight},
-                                   {"bytes", &Objective::bytesWeight},
-                                   {"memory", &Objective::memoryWeight},
-                                   {"balance", &Objective::balanceWeight},
-                                   {"preference", &Objective::preferenceWeight}};
+constexpr WeightName kWeights[] = {
+    {"makespan", &Objective::makespanWeight},     {"bytes", &Objective::bytesWeight},
+    {"memory", &Objective::memoryWeight},         {"balance", &Objective::balanceWeight},
+    {"preference", &Objective::preferenceWeight}, {"important", &Objective::importantWeight}};
 
 } // namespace
 
@@ -64,7 +63,7 @@ Objective Objective::parse(const std::string &text)
             std::find_if(std::begin(kWeights), std::end(kWeights), [&](const WeightName &n) { return key == n.name; });
         if (w == std::end(kWeights))
             throw InputError("unknown objective weight '" + key +
-                             "' (known: makespan, bytes, memory, balance, preference)");
+                             "' (known: makespan, bytes, memory, balance, preference, important)");
         if (eq == std::string::npos)
             throw InputError("objective weight '" + key + "' needs a value (" + key + "=0.5)");
         const std::string value = item.substr(eq + 1);
@@ -99,6 +98,8 @@ double objectiveScore(const Objective &o, const ObjectiveTerms &t)
         s += o.balanceWeight * t.imbalance;
     if (o.preferenceWeight > 0 && t.preferencePenalty > 0)
         s += o.preferenceWeight * t.preferencePenalty * t.bound;
+    if (o.importantWeight > 0 && t.importantPath > 0)
+        s += o.importantWeight * t.importantPath;
     return s;
 }
 
@@ -141,6 +142,38 @@ double ObjectiveJudge::preferencePenalty(const std::vector<int> &devices) const
     return broken / m_preferenceTotal;
 }
 
+double ObjectiveJudge::importantPath(const std::vector<int> &devices) const
+{
+    const std::vector<int> &important = m_objective.preferences.important;
+    if (important.empty())
+        return 0;
+    // Longest path ending at each op (its compute included), then longest path leaving it.
+    const int n = m_graph.nodeCount();
+    const std::vector<int> &order = m_graph.topologicalOrder();
+    std::vector<double> compute(n), upTo(n), after(n, 0.0);
+    for (int v : order) {
+        compute[v] = m_cost.compute(v, devices[v]);
+        double ready = 0;
+        const auto pred = m_graph.predecessors(v);
+        const auto bytes = m_graph.predecessorBytes(v);
+        for (size_t i = 0; i < pred.size(); ++i)
+            ready = std::max(ready, upTo[pred[i]] + m_cost.transfer(devices[pred[i]], devices[v], bytes[i]));
+        upTo[v] = ready + compute[v];
+    }
+    for (auto it = order.rbegin(); it != order.rend(); ++it) {
+        const int v = *it;
+        const auto succ = m_graph.successors(v);
+        const auto bytes = m_graph.successorBytes(v);
+        for (size_t i = 0; i < succ.size(); ++i)
+            after[v] = std::max(after[v], m_cost.transfer(devices[v], devices[succ[i]], bytes[i]) + compute[succ[i]] +
+                                              after[succ[i]]);
+    }
+    double longest = 0;
+    for (int v : important)
+        longest = std::max(longest, upTo[v] + after[v]);
+    return longest;
+}
+
 ObjectiveTerms ObjectiveJudge::terms(double makespan, double movedBytes, const std::vector<double> &memory,
                                      const std::vector<double> &busy, const std::vector<int> &devices,
                                      bool checkFeasible) const
@@ -159,6 +192,7 @@ ObjectiveTerms ObjectiveJudge::terms(double makespan, double movedBytes, const s
     }
     t.imbalance = k > 0 ? busiest - total / k : 0.0;
     t.preferencePenalty = preferencePenalty(devices);
+    t.importantPath = importantPath(devices);
     t.bound = m_bound;
     if (checkFeasible)
         t.feasible = constraintViolations(m_graph, m_cluster, m_constraints, devices, memory).empty();

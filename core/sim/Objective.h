@@ -22,7 +22,8 @@ struct Preferences
 {
     std::vector<std::pair<int, int>> preferDevice; // (node, device)
     std::vector<std::vector<int>> together;        // nodes best kept on one device
-    std::vector<int> important;                    // nodes that matter: their wishes weigh more
+    std::vector<int> important;                    // nodes that matter: their wishes weigh more, and
+                                                   // the objective's critical-path term follows them
     static constexpr double kImportantWeight = 4;
 
     bool isImportant(int v) const;
@@ -38,9 +39,11 @@ struct Objective
     double memoryWeight = 0;     // peak memory share of a device's capacity, times the bound
     double balanceWeight = 0;    // busy-time imbalance: the busiest device's minus the mean (s)
     double preferenceWeight = 1; // weighted share of broken preferences, times the bound
+    double importantWeight = 1;  // the longest placed path through an important op (s); 0 without any
     Preferences preferences;
 
-    // "makespan=1,bytes=0.2,memory=0,balance=0,preference=1": named weights, the rest default.
+    // "makespan=1,bytes=0.2,memory=0,balance=0,preference=1,important=1": named weights, the rest
+    // default.
     // Throws InputError on an unknown name or a negative or non-numeric weight.
     static Objective parse(const std::string &text);
     std::string weightsText() const; // the same form
@@ -56,6 +59,7 @@ struct ObjectiveTerms
     double peakMemoryShare = 0;   // max over devices of memory / capacity
     double imbalance = 0;         // max busy - mean busy (s)
     double preferencePenalty = 0; // weighted share of broken preferences, 0..1
+    double importantPath = 0;     // s: the critical-path term (ObjectiveJudge::importantPath)
     double bound = 0;             // the makespan lower bound (s)
     bool feasible = true;         // memory fits, pins (the graph's and the person's) and groups hold
 };
@@ -80,6 +84,12 @@ public:
     std::vector<double> busyTime(const std::vector<int> &devices) const;
     double computeTime(int v, int d) const;
     double preferencePenalty(const std::vector<int> &devices) const;
+    // The critical-path term: the longest path through any important op when every op takes its
+    // compute time on its device and every edge between devices its transfer time (latency +
+    // bytes / bandwidth), without queueing or link contention. A function of the placement alone,
+    // so a change of the important ops re-ranks evaluated placements without simulating them.
+    // 0 when no op is important.
+    double importantPath(const std::vector<int> &devices) const;
 
 private:
     const Graph &m_graph;

@@ -25,6 +25,7 @@ Json termsJson(const ObjectiveTerms &t)
                 {"peak_memory_share", t.peakMemoryShare},
                 {"imbalance_s", t.imbalance},
                 {"preference_penalty", t.preferencePenalty},
+                {"important_path_s", t.importantPath},
                 {"bound_s", t.bound},
                 {"feasible", t.feasible}};
 }
@@ -39,6 +40,7 @@ ObjectiveTerms termsFrom(const Json &j)
     t.peakMemoryShare = j.at("peak_memory_share").get<double>();
     t.imbalance = j.at("imbalance_s").get<double>();
     t.preferencePenalty = j.at("preference_penalty").get<double>();
+    t.importantPath = j.value("important_path_s", 0.0); // absent in logs before the term existed
     t.bound = j.at("bound_s").get<double>();
     t.feasible = j.at("feasible").get<bool>();
     return t;

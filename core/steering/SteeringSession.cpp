@@ -235,6 +235,7 @@ void SteeringSession::rescore()
         if (!c.error.empty() || c.devices.empty())
             continue;
         c.terms.preferencePenalty = judge.preferencePenalty(c.devices);
+        c.terms.importantPath = judge.importantPath(c.devices);
         c.terms.feasible = constraintViolations(m_graph, m_cluster, m_constraints, c.devices,
                                                 memoryUsage(m_graph, m_cluster, c.devices))
                                .empty();

@@ -110,6 +110,83 @@ private Q_SLOTS:
         QCOMPARE(judge.preferencePenalty(devices), 0.2);
     }
 
+    void importantOpsWeighTheirCriticalPath()
+    {
+        // a -> b -> c, and d alone; 1 TFLOP/s devices with 1 us per op, links 1 GB/s and 10 us.
+        GraphBuilder b("chain");
+        const double flops[4] = {1e12, 2e12, 1e12, 5e12};
+        for (int i = 0; i < 4; ++i) {
+            GraphBuilder::NodeSpec s;
+            s.id = std::string(1, char('a' + i));
+            s.op = "MatMul";
+            s.flops = flops[i];
+            s.outBytes = 1e9;
+            b.addNode(s);
+        }
+        b.addEdge("a", "b");
+        b.addEdge("b", "c");
+        const Graph g = b.build();
+        const Cluster c = gpus(2);
+        const Constraints cons = Constraints::fromGraph(g, c);
+        Objective o;
+        o.preferences.important = {1}; // b
+        const ObjectiveJudge judge(g, c, cons, o);
+        std::vector<int> together = {0, 0, 0, 1}, apart = {0, 1, 0, 1};
+        // On one device: a, b and c in a row; apart: two transfers of 1 s + 10 us each on top.
+        QCOMPARE(judge.importantPath(together), 4 + 3e-6);
+        QCOMPARE(judge.importantPath(apart), 4 + 3e-6 + 2 * (1 + 1e-5));
+        o.preferences.important = {3}; // d alone: its own time, wherever the chain is
+        QCOMPARE(ObjectiveJudge(g, c, cons, o).importantPath(apart), 5 + 1e-6);
+        QCOMPARE(ObjectiveJudge(g, c, cons, Objective{}).importantPath(apart), 0.0);
+
+        // The score adds it at its weight; 0 takes it out, and without important ops it is 0.
+        Simulator sim(g, c);
+        const Schedule s = sim.simulate(apart);
+        o.preferences.important = {1};
+        const ObjectiveTerms t = ObjectiveJudge(g, c, cons, o).terms(s, apart);
+        QCOMPARE(t.importantPath, 4 + 3e-6 + 2 * (1 + 1e-5));
+        QCOMPARE(objectiveScore(o, t), s.makespan + t.importantPath);
+        o.importantWeight = 0.5;
+        QCOMPARE(objectiveScore(o, t), s.makespan + 0.5 * t.importantPath);
+        QCOMPARE(Objective::parse("important=0.5").importantWeight, 0.5);
+        QVERIFY(Objective::parse("important=0.5").weightsText().find("important=0.5") != std::string::npos);
+    }
+
+    void markingOpsImportantReRanksWithoutSimulating()
+    {
+        const Graph g = layered(100);
+        const Cluster c = gpus(4);
+        SteeringSession s(g, c, PlacerRegistry::builtin(), small());
+        s.runRound(RunControl{});
+        s.runRound(RunControl{});
+        const long long spent = s.evaluationsSpent();
+        for (int id : s.ranking())
+            QCOMPARE(s.candidate(id).terms.importantPath, 0.0);
+        SteeringFeedback f;
+        f.important = {5, 40, 77};
+        s.apply(f);
+        QCOMPARE(s.evaluationsSpent(), spent);
+        const ObjectiveJudge judge(g, c, s.constraints(), s.objective());
+        const std::vector<int> ranked = s.ranking();
+        for (int id : ranked) {
+            const Candidate &cand = s.candidate(id);
+            QVERIFY(cand.terms.importantPath > 0);
+            QCOMPARE(cand.terms.importantPath, judge.importantPath(cand.devices));
+            QCOMPARE(cand.score, objectiveScore(s.objective(), cand.terms));
+        }
+        // Taking them back removes the term again.
+        SteeringFeedback back;
+        back.unimportant = {5, 40, 77};
+        s.apply(back);
+        for (int id : s.ranking())
+            QCOMPARE(s.candidate(id).terms.importantPath, 0.0);
+        // A later round's candidates carry the term from their own evaluation.
+        s.apply(f);
+        for (int id : s.runRound(RunControl{}))
+            if (s.candidate(id).usable())
+                QCOMPARE(s.candidate(id).terms.importantPath, judge.importantPath(s.candidate(id).devices));
+    }
+
     void personPinsAreConstraintsTheJudgeSees()
     {
         const Graph g = layered(50);
