@@ -3,7 +3,10 @@
 // an LSTM encoder reads the groups (mean features of their ops, in topological order) and an
 // LSTM decoder with attention emits a device per group. Both are trained together with
 // REINFORCE: reward -sqrt(penalized makespan), a moving-average baseline, several samples per
-// step.
+// step. Unlike the paper (random start), a run starts by default at the best fast placer's
+// placement: fixed prior logits send each op to a group that stands for its start device and
+// each such group to that device, so the untrained policy samples the start and training
+// learns the correction; the start is offered to the judge, so a run never returns worse.
 #include "core/InputError.h"
 #include "core/placers/Placer.h"
 #include "models/Learners.h"
@@ -11,6 +14,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
+#include <cmath>
 #include <numeric>
 
 namespace ps {
@@ -37,7 +42,9 @@ struct Seq2SeqNetImpl : torch::nn::Module
     torch::Tensor groupLogits(const torch::Tensor &x) { return grouperOut(torch::relu(grouperIn(x))); }
 
     // Decodes a device per group (sampled, or greedy); returns devices, log-prob, entropy.
-    Sampled place(const torch::Tensor &groupInputs, bool greedy, const std::optional<at::Generator> &generator)
+    // `bias` (g x k, in decoding order; may be undefined) is added to the decoder's logits.
+    Sampled place(const torch::Tensor &groupInputs, const torch::Tensor &bias, bool greedy,
+                  const std::optional<at::Generator> &generator)
     {
         const int64_t g = groupInputs.size(0);
         auto [encoded, state] = encoder->forward(groupInputs.unsqueeze(1));                 // (g, 1, h)
@@ -51,7 +58,9 @@ struct Seq2SeqNetImpl : torch::nn::Module
                 decoder->forward(torch::cat({deviceEmbedding(previous), context}, 1), std::make_tuple(h, c));
             const torch::Tensor weights = torch::softmax(torch::matmul(memory, attention(h).t()).t(), 1); // (1, g)
             context = torch::matmul(weights, memory);
-            const torch::Tensor logits = out(torch::cat({h, context}, 1)); // (1, k)
+            torch::Tensor logits = out(torch::cat({h, context}, 1)); // (1, k)
+            if (bias.defined())
+                logits = logits + bias[t].unsqueeze(0);
             Sampled s = greedy ? greedyRows(logits) : sampleRows(logits, generator);
             choices.push_back(s.choice);
             logps.push_back(s.logProb);
@@ -101,6 +110,51 @@ std::vector<int64_t> scopeGroups(const Graph &graph, int groups)
     return best;
 }
 
+// The residual warm start's fixed logits. A logit margin of strength + log(options - 1) makes the
+// untrained choice the start's with probability e^strength / (e^strength + 1) (95% at 3), whatever
+// the number of options; an op's group margin adds log(ops per group).
+struct WarmPrior
+{
+    torch::Tensor group;  // n x G on the op's target group (learned grouping); undefined otherwise
+    torch::Tensor device; // G x k on the device most of the group's target ops start on
+};
+
+WarmPrior warmPrior(const Graph &graph, const std::vector<int> &start, const std::vector<int64_t> &scopeGroup,
+                    int groups, int k, double strength)
+{
+    const int n = graph.nodeCount();
+    // Target groups: by scope when groups are fixed; otherwise group g stands for device g mod k
+    // and a slice of the topological order, so a group holds ops the start keeps together.
+    std::vector<int64_t> target(n);
+    const int slices = std::max(1, groups / k);
+    for (int v = 0; v < n; ++v)
+        target[v] = !scopeGroup.empty() ? scopeGroup[v]
+                    : groups < k        ? start[v] % groups
+                                        : start[v] + int64_t(k) * std::min<int64_t>(slices - 1, int64_t(graph.rank(v)) *
+                                                                                             slices / std::max(1, n));
+    std::vector<float> count(size_t(groups) * k, 0.0f);
+    for (int v = 0; v < n; ++v)
+        count[size_t(target[v]) * k + start[v]] += 1;
+    const float deviceMargin = float(strength + std::log(std::max(1, k - 1)));
+    WarmPrior p;
+    p.device = torch::zeros({groups, k});
+    for (int g = 0; g < groups; ++g) {
+        const float *row = &count[size_t(g) * k];
+        const int most = int(std::max_element(row, row + k) - row);
+        if (row[most] > 0)
+            p.device[g][most] = deviceMargin;
+    }
+    if (scopeGroup.empty()) {
+        const torch::Tensor t = torch::from_blob(target.data(), {n}, torch::kInt64);
+        // Per op, the margin also grows with the ops per group, so that a sample moves about as
+        // many ops out of their group as the decoder moves groups off their device.
+        const double perGroup = std::max(1.0, double(n) / groups);
+        p.group = torch::one_hot(t, groups).to(torch::kFloat32) *
+                  float(strength + std::log(std::max(1, groups - 1)) + std::log(perGroup));
+    }
+    return p;
+}
+
 // Group inputs, ordered by the groups' mean rank (the encoder reads them in that order).
 torch::Tensor groupInputs(const torch::Tensor &x, const torch::Tensor &ranks, const torch::Tensor &group, int groups,
                           torch::Tensor &order)
@@ -131,6 +185,23 @@ public:
             linearTuned({"grouping", T::Choice, 0, 0, 0, {"learned", "scope"}, "learned grouper, or by scope"}));
         f.params.push_back({"baseline_decay", T::Real, 0, 0.9999, 0.9, {}, "moving-average baseline decay"});
         f.params.push_back(logTuned({"entropy_weight", T::Real, 0, 10, 0.01, {}, "entropy bonus"}));
+        f.params.push_back({"warm_start",
+                            T::Choice,
+                            0,
+                            0,
+                            0,
+                            {"best", "heft", "none"},
+                            "best: start at the best fast placer's placement (fixed prior logits on groups and "
+                            "devices, the policy learns the correction); heft: the same from HEFT's; none: the "
+                            "paper's random start"});
+        f.params.push_back(linearTuned({"prior",
+                                        T::Real,
+                                        0,
+                                        10,
+                                        3,
+                                        {},
+                                        "strength of the warm start's prior: the untrained policy keeps the start's "
+                                        "choice with probability e^prior / (e^prior + 1)"}));
         f.trains = true;
         return f;
     }
@@ -144,11 +215,15 @@ public:
         const RunStart run = startRun(params, control);
         const torch::Device device = run.device;
         int hidden = params.integer("hidden"), groups = params.integer("groups");
+        std::string warm = params.choice("warm_start");
+        double prior = warm == "none" ? 0.0 : params.number("prior");
         const std::string load = params.text("checkpoint");
-        if (!load.empty()) {
+        if (!load.empty()) { // the stored policy decides its architecture and whether it learned over a prior
             const auto stored = nlohmann::json::parse(checkpointParams(load, "rl-seq2seq"));
             hidden = stored.value("hidden", hidden);
             groups = stored.value("groups", groups);
+            prior = stored.value("prior", 0.0);
+            warm = prior > 0 ? stored.value("warm_start", std::string("heft")) : "none";
             requireDeviceCount(load, stored.value("devices", k), k);
         }
         Seq2SeqNet net = run.seeded([&] { return Seq2SeqNet(hidden, groups, k); });
@@ -160,11 +235,22 @@ public:
         const torch::Tensor x = nodeFeatures(graph).to(device);
         const torch::Tensor ranks = x.select(1, kOpBuckets + 6).contiguous();
         torch::Tensor fixedGroups;
+        std::vector<int64_t> scopeGroup;
         if (byScope) {
-            std::vector<int64_t> g = scopeGroups(graph, groups);
-            fixedGroups = torch::from_blob(g.data(), {graph.nodeCount()}, torch::kInt64).clone().to(device);
+            scopeGroup = scopeGroups(graph, groups);
+            fixedGroups = torch::from_blob(scopeGroup.data(), {graph.nodeCount()}, torch::kInt64).clone().to(device);
         }
         Judge judge(graph, problem.cluster, problem.constraints, problem.objective, &clock);
+        WarmPrior warmStart;
+        if (warm != "none") {
+            const PlacerResult r = warmStartPlacement(problem, warm == "best", control);
+            clock.countEvaluations(r.evaluations);
+            judge.offer(r.placement.devices());
+            warmStart = warmPrior(graph, r.placement.devices(), scopeGroup, groups, k, prior);
+            warmStart.device = warmStart.device.to(device);
+            if (warmStart.group.defined())
+                warmStart.group = warmStart.group.to(device);
+        }
         torch::optim::Adam optimizer(net->parameters(), torch::optim::AdamOptions(params.number("lr")));
         Baseline baseline(params.number("baseline_decay"));
         const int samples = params.integer("samples");
@@ -178,14 +264,19 @@ public:
             if (byScope) {
                 group = fixedGroups;
             } else {
-                Sampled g = greedy ? greedyRows(net->groupLogits(x)) : sampleRows(net->groupLogits(x), run.generator);
+                torch::Tensor logits = net->groupLogits(x);
+                if (warmStart.group.defined())
+                    logits = logits + warmStart.group;
+                Sampled g = greedy ? greedyRows(logits) : sampleRows(logits, run.generator);
                 group = g.choice;
                 logp = logp + g.logProb;
                 entropy = entropy + g.entropy;
             }
             torch::Tensor order;
             const torch::Tensor inputs = groupInputs(x, ranks, group, groups, order);
-            Sampled d = net->place(inputs, greedy, run.generator);
+            const torch::Tensor bias =
+                warmStart.device.defined() ? warmStart.device.index_select(0, order) : torch::Tensor();
+            Sampled d = net->place(inputs, bias, greedy, run.generator);
             logp = logp + d.logProb;
             entropy = entropy + d.entropy;
             // order[t] is the group decoded at step t.
@@ -236,7 +327,8 @@ public:
             judge.evaluate(greedy);
         }
         if (!params.text("save_checkpoint").empty()) {
-            nlohmann::json stored{{"hidden", hidden}, {"groups", groups}, {"devices", k}};
+            nlohmann::json stored{
+                {"hidden", hidden}, {"groups", groups}, {"devices", k}, {"prior", prior}, {"warm_start", warm}};
             saveCheckpoint(params.text("save_checkpoint"), "rl-seq2seq", stored.dump(), *net);
         }
         PlacerOutput out;

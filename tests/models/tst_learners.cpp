@@ -143,7 +143,7 @@ private Q_SLOTS:
         QTest::addColumn<QString>("params");
         QTest::addColumn<int>("iterations");
         QTest::newRow("rl-seq2seq") << "rl-seq2seq"
-                                    << "samples=4 hidden=32 lr=0.01" << 60;
+                                    << "samples=4 hidden=32 lr=0.01 warm_start=none" << 60;
         QTest::newRow("gdp") << "gdp"
                              << "samples=4 hidden=32 lr=0.01 warm_start=none" << 60;
         QTest::newRow("giph") << "giph"
@@ -435,6 +435,9 @@ private Q_SLOTS:
         QTest::newRow("gdp best (default)") << "gdp" << true;
         QTest::newRow("gdp heft prior") << "gdp warm_start=heft" << false;
         QTest::newRow("gdp imitate") << "gdp warm_start=imitate" << false;
+        QTest::newRow("rl-seq2seq best (default)") << "rl-seq2seq" << true;
+        QTest::newRow("rl-seq2seq heft, weak prior") << "rl-seq2seq warm_start=heft prior=0.5" << false;
+        QTest::newRow("rl-seq2seq heft, by scope") << "rl-seq2seq warm_start=heft grouping=scope" << false;
         QTest::newRow("giph best (default)") << "giph episode_steps=4" << true;
         QTest::newRow("giph heft") << "giph start=heft episode_steps=4" << false;
     }
@@ -459,6 +462,33 @@ private Q_SLOTS:
             QVERIFY2(r.score <= heft.score * (1 + 1e-12),
                      qPrintable(QString("seed %1: %2 > its start %3").arg(seed).arg(r.score).arg(heft.score)));
         }
+    }
+
+    // rl-seq2seq starts *at* its warm start: with a strong prior its very first samples are the
+    // start's placement (or one a few ops away), not the random placements of an untrained policy.
+    void rlSeq2SeqSamplesItsWarmStartFirst()
+    {
+        const Graph g = generate("rnnlm", {}, 1);
+        const Cluster c = gpus(4);
+        const Constraints cons = Constraints::fromGraph(g, c);
+        const PlacerResult heft = runPlacer(PlacerRegistry::builtin(), "heft", {g, c, cons, {}}, {}, {});
+        auto firstSamples = [&](const std::string &warm) {
+            std::vector<Progress> reports;
+            RunControl control;
+            control.seed = 1;
+            control.progress = [&](const Progress &p) {
+                if (p.iteration >= 0)
+                    reports.push_back(p);
+            };
+            runPlacer(PlacerRegistry::builtin(), "rl-seq2seq", {g, c, cons, {}},
+                      {"iterations=1", "samples=4", "hidden=16", "prior=8", "warm_start=" + warm}, control);
+            return reports.at(0);
+        };
+        const Progress warm = firstSamples("heft"), cold = firstSamples("none");
+        QVERIFY2(std::abs(warm.sampleBest - heft.makespan) <= 1e-9 * heft.makespan,
+                 qPrintable(QString("%1 vs HEFT's %2").arg(warm.sampleBest).arg(heft.makespan)));
+        QVERIFY2(warm.sampleMean <= 1.05 * heft.makespan, qPrintable(QString::number(warm.sampleMean)));
+        QVERIFY2(cold.sampleMean > 1.2 * heft.makespan, qPrintable(QString::number(cold.sampleMean)));
     }
 
     // LibTorch's random state and thread count are process-wide; runs going concurrently must
