@@ -9,6 +9,7 @@
 #include "core/placers/PlacerRegistry.h"
 #include "models/Learners.h"
 #include "models/torch/Collective.h"
+#include "models/torch/GraphSegments.h"
 #include "models/torch/PolicySupport.h"
 
 #include <nlohmann/json.hpp>
@@ -35,12 +36,43 @@ struct GdpNetImpl : torch::nn::Module
           out(register_module("out", torch::nn::Linear(hidden, devices)))
     {}
 
-    // Device logits per node (node order), computed segment by segment along `order`.
-    torch::Tensor forward(const GraphData &g, const torch::Tensor &order, int64_t segment)
+    // Device logits per node (node order), computed segment by segment along `order`; `states`,
+    // when given, receives the encoder's states in that order (GST's history).
+    torch::Tensor forward(const GraphData &g, const torch::Tensor &order, int64_t segment,
+                          torch::Tensor *states = nullptr)
     {
         const torch::Tensor seq = encoder(g).index_select(0, order);
+        if (states)
+            *states = seq.detach();
+        const torch::Tensor logits = head(seq, {}, segment);
+        return torch::zeros_like(logits).index_copy(0, order, logits);
+    }
+
+    // GST: the logits of one segment's ops (in order), the encoder run on the segment's halo only
+    // (frozen: without gradient, for the prediction head's fine-tuning); `memory` holds the
+    // previous positions' states from the history (undefined: none). `states` receives the
+    // segment's fresh states.
+    torch::Tensor forwardSegment(const GraphSegment &s, const torch::Tensor &memory, int64_t segment, bool frozen,
+                                 torch::Tensor *states)
+    {
+        torch::Tensor seq;
+        {
+            torch::NoGradGuard noGrad;
+            if (frozen)
+                seq = encoder(s.halo).index_select(0, s.rows);
+        }
+        if (!frozen)
+            seq = encoder(s.halo).index_select(0, s.rows);
+        *states = seq.detach();
+        return head(seq, memory, segment);
+    }
+
+    // The placement network over a sequence of states: each block of `segment` attends to itself
+    // and to the previous block's input states (Transformer-XL's previous-layer states for our one
+    // attention layer), kept without backpropagating through them.
+    torch::Tensor head(const torch::Tensor &seq, torch::Tensor memory, int64_t segment)
+    {
         std::vector<torch::Tensor> outputs;
-        torch::Tensor memory;
         for (int64_t start = 0; start < seq.size(0); start += segment) {
             const torch::Tensor q = seq.slice(0, start, std::min(seq.size(0), start + segment)); // (L, H)
             const torch::Tensor kv = memory.defined() ? torch::cat({memory, q}) : q;
@@ -48,12 +80,9 @@ struct GdpNetImpl : torch::nn::Module
             torch::Tensor z = norm1(q + a);
             z = norm2(z + ff2(torch::relu(ff1(z))));
             outputs.push_back(z);
-            // Transformer-XL: the next segment's memory is this layer's input states here (the
-            // previous layer's), kept without backpropagating through them.
             memory = q.detach();
         }
-        const torch::Tensor logits = out(torch::cat(outputs));
-        return torch::zeros_like(logits).index_copy(0, order, logits);
+        return out(torch::cat(outputs));
     }
 
     SageEncoder encoder;
@@ -70,20 +99,39 @@ struct TrainGraph
     std::unique_ptr<Judge> judge;
     GraphData data;
     torch::Tensor order;
-    std::vector<int> start; // the warm start's placement (HEFT's, or the best fast placer's)
-    torch::Tensor prior;    // n x k logits toward it (undefined: no prior)
+    std::vector<int> start;             // the warm start's placement (HEFT's, or the best fast placer's)
+    torch::Tensor prior;                // n x k logits toward it (undefined: no prior)
+    std::vector<GraphSegment> segments; // GST's (empty: every step sees the whole graph)
+    EmbeddingHistory history;
 };
 
-torch::Tensor logitsOf(GdpNet &net, const TrainGraph &t, int64_t segment)
+// The whole graph's logits; with GST the encoder's states refresh the history.
+torch::Tensor logitsOf(GdpNet &net, TrainGraph &t, int64_t segment)
 {
-    const torch::Tensor logits = net->forward(t.data, t.order, segment);
+    torch::Tensor states;
+    const torch::Tensor logits = net->forward(t.data, t.order, segment, t.segments.empty() ? nullptr : &states);
+    if (states.defined())
+        t.history.refresh(states);
     return t.prior.defined() ? logits + t.prior : logits;
+}
+
+// GST: the logits of segment `index`'s ops (in order). Its first attention block's memory is the
+// previous block's states from the history (stale by at most the steps since they were written),
+// unless stale embedding dropout drops it; the segment's fresh states are written back.
+torch::Tensor segmentLogits(GdpNet &net, TrainGraph &t, int64_t index, int64_t segment, bool dropMemory, bool frozen)
+{
+    const GraphSegment &s = t.segments[static_cast<size_t>(index)];
+    const torch::Tensor memory = dropMemory ? torch::Tensor() : t.history.read(s.begin - segment, s.begin);
+    torch::Tensor states;
+    const torch::Tensor logits = net->forwardSegment(s, memory, segment, frozen, &states);
+    t.history.write(s.begin, states);
+    return t.prior.defined() ? logits + t.prior.index_select(0, s.ids) : logits;
 }
 
 // The target graph is judged by the problem's objective (its preferences name its nodes); the
 // other training graphs by the default objective.
 TrainGraph prepare(std::shared_ptr<const Graph> graph, const Cluster &cluster, const Constraints *given,
-                   const Objective &objective, torch::Device device, RunClock &clock)
+                   const Objective &objective, torch::Device device, RunClock &clock, int64_t gstSegment)
 {
     TrainGraph t;
     t.graph = std::move(graph);
@@ -92,6 +140,8 @@ TrainGraph prepare(std::shared_ptr<const Graph> graph, const Cluster &cluster, c
     t.data = graphData(*t.graph, device);
     std::vector<int64_t> order(t.graph->topologicalOrder().begin(), t.graph->topologicalOrder().end());
     t.order = torch::from_blob(order.data(), {static_cast<int64_t>(order.size())}, torch::kInt64).clone().to(device);
+    if (gstSegment > 0)
+        t.segments = graphSegments(*t.graph, t.data, order, gstSegment, 2);
     return t;
 }
 
@@ -189,9 +239,11 @@ Batch sampleBatch(GdpNet &net, TrainGraph &t, int64_t segment, int samples, int 
 // (n x k), sample by sample, summed in double precision and then over the ranks; every rank
 // then backpropagates that one sum through the network. Summing parameter gradients in float
 // instead made the curves of 1, 2 and 4 processes drift apart within a few steps (Adam turns
-// rounding noise in near-zero gradients into full-size steps). Returns the batch's loss and the
-// policy's mean entropy; the parameters' gradients are set.
-std::pair<double, double> ppoStep(GdpNet &net, const TrainGraph &t, int64_t segment, const Batch &b, double clip,
+// rounding noise in near-zero gradients into full-size steps). `logits` are the policy's for the
+// ops `ids` (undefined: every op, in node order); with a subset the ratio is that subset's
+// joint ratio. Returns the batch's loss and the policy's mean entropy; the parameters' gradients
+// are added to.
+std::pair<double, double> ppoStep(const torch::Tensor &logits, const torch::Tensor &ids, const Batch &b, double clip,
                                   double entropyWeight, Collective &collective)
 {
     const int samples = static_cast<int>(b.rewards.size());
@@ -200,7 +252,8 @@ std::pair<double, double> ppoStep(GdpNet &net, const TrainGraph &t, int64_t segm
     for (double r : b.rewards)
         var += (r - mean) * (r - mean);
     const double sd = std::sqrt(var / samples) + 1e-8;
-    const torch::Tensor logp = torch::log_softmax(logitsOf(net, t, segment), 1);
+    const torch::Tensor logp = torch::log_softmax(logits, 1);
+    const torch::Tensor oldLogp = ids.defined() ? b.oldLogp.index_select(0, ids) : b.oldLogp;
     const torch::Tensor leaf = logp.detach().requires_grad_(true);
     torch::Tensor sum = torch::zeros(leaf.sizes(), leaf.options().dtype(torch::kFloat64));
     double loss = 0;
@@ -210,9 +263,9 @@ std::pair<double, double> ppoStep(GdpNet &net, const TrainGraph &t, int64_t segm
     };
     for (const auto &[s, action] : b.mine) {
         const double advantage = samples > 1 ? (b.rewards[static_cast<size_t>(s)] - mean) / sd : 0;
-        const torch::Tensor idx = action.unsqueeze(1);
+        const torch::Tensor idx = (ids.defined() ? action.index_select(0, ids) : action).unsqueeze(1);
         // The ratio of the whole placement's probabilities (GDP), in log space.
-        const torch::Tensor logRatio = (leaf.gather(1, idx) - b.oldLogp.gather(1, idx)).sum();
+        const torch::Tensor logRatio = (leaf.gather(1, idx) - oldLogp.gather(1, idx)).sum();
         const torch::Tensor ratio = logRatio.clamp(-20, 20).exp();
         const torch::Tensor surrogate = torch::min(ratio * advantage, ratio.clamp(1 - clip, 1 + clip) * advantage);
         add(-surrogate / samples);
@@ -228,6 +281,40 @@ std::pair<double, double> ppoStep(GdpNet &net, const TrainGraph &t, int64_t segm
         torch::from_blob(shared.data(), leaf.sizes(), torch::kFloat64).to(leaf.dtype()).to(leaf.device());
     logp.backward(total);
     return {shared.back(), entropy.item<double>()};
+}
+
+// What a PPO epoch needs besides the batch.
+struct PpoSettings
+{
+    int64_t segment = 128; // attention block
+    double clip = 0.2, entropyWeight = 0.01;
+    uint64_t seed = 1;
+    int64_t gstSegments = 2;   // GST: segments drawn per epoch
+    double staleDropout = 0.5; // GST: probability of dropping a segment's stale memory
+    double finetuneShare = 0.1;
+};
+
+// One PPO epoch's gradient on one graph's batch: the whole graph's, or with GST the sum over
+// the epoch's drawn segments, each with its ops' joint ratio (`frozen`: the encoder fixed and
+// no memory dropped, GST's prediction-head fine-tuning). Returns the loss and the entropy.
+std::pair<double, double> epochGradient(GdpNet &net, TrainGraph &t, const Batch &b, const PpoSettings &ppo,
+                                        long long step, int epoch, bool frozen, Collective &collective)
+{
+    if (t.segments.empty())
+        return ppoStep(logitsOf(net, t, ppo.segment), {}, b, ppo.clip, ppo.entropyWeight, collective);
+    const SegmentDraw draw =
+        drawSegments(ppo.seed, step, epoch, static_cast<int64_t>(t.segments.size()), ppo.gstSegments, ppo.staleDropout);
+    double loss = 0, entropy = 0;
+    for (size_t i = 0; i < draw.segments.size(); ++i) {
+        const int64_t index = draw.segments[i];
+        const torch::Tensor logits = segmentLogits(net, t, index, ppo.segment, !frozen && draw.dropMemory[i], frozen);
+        const auto [l, e] =
+            ppoStep(logits, t.segments[static_cast<size_t>(index)].ids, b, ppo.clip, ppo.entropyWeight, collective);
+        loss += l;
+        entropy += e;
+    }
+    const double count = static_cast<double>(draw.segments.size());
+    return {loss / count, entropy / count};
 }
 
 class GdpPlacer : public Placer
@@ -267,6 +354,27 @@ public:
                             {},
                             "graphs in one gradient step (1: one graph a step, its samples shared by the ranks of a "
                             "data-parallel run; more: the ranks share the graphs)"});
+        f.params.push_back({"gst",
+                            T::Choice,
+                            0,
+                            0,
+                            0,
+                            {"auto", "on", "off"},
+                            "Graph Segment Training (Cao et al. 2023): a gradient step runs on a few segments of "
+                            "the op sequence, the rest read from a table of historical embeddings, so memory stays "
+                            "fixed as graphs grow (auto: on for graphs over 16,384 ops)"});
+        f.params.push_back({"gst_segment", T::Int, 8, 1e6, 4096, {}, "GST: ops per segment (a multiple of segment)"});
+        f.params.push_back({"gst_segments", T::Int, 1, 1024, 2, {}, "GST: segments trained on per PPO epoch"});
+        f.params.push_back(
+            {"stale_dropout", T::Real, 0, 1, 0.5, {}, "GST: probability of dropping a segment's stale memory"});
+        f.params.push_back({"finetune_share",
+                            T::Real,
+                            0,
+                            1,
+                            0.1,
+                            {},
+                            "GST: the last share of the budget trains the prediction head only (encoder fixed, "
+                            "no stale memory dropped)"});
         f.trains = true;
         f.distributes = true;
         return f;
@@ -301,14 +409,23 @@ public:
         collective.shareParameters(net->parameters());
         net->to(device);
 
+        const int64_t segment = params.integer("segment");
+        // GST's segments hold whole attention blocks, so a segment's attention is the full graph's.
+        const int64_t gstSegment = (params.integer("gst_segment") + segment - 1) / segment * segment;
+        const std::string gst = params.choice("gst");
+        auto segmentsFor = [&](const Graph &g) {
+            return gst == "on" || (gst == "auto" && g.nodeCount() > 16384) ? gstSegment : int64_t{0};
+        };
         std::vector<TrainGraph> graphs;
         auto target = std::shared_ptr<const Graph>(&problem.graph, [](const Graph *) {});
-        graphs.push_back(prepare(target, problem.cluster, &problem.constraints, problem.objective, device, clock));
-        for (Graph &g : loadTrainGraphs(params.text("train_graphs")))
+        graphs.push_back(prepare(target, problem.cluster, &problem.constraints, problem.objective, device, clock,
+                                 segmentsFor(problem.graph)));
+        for (Graph &g : loadTrainGraphs(params.text("train_graphs"))) {
+            const int64_t size = segmentsFor(g);
             graphs.push_back(prepare(std::make_shared<const Graph>(std::move(g)), problem.cluster, nullptr, Objective{},
-                                     device, clock));
+                                     device, clock, size));
+        }
 
-        const int64_t segment = params.integer("segment");
         torch::optim::Adam optimizer(net->parameters(), torch::optim::AdamOptions(params.number("lr")));
         if (warm != "none") {
             runWarmStart(graphs, problem.cluster, clock, warm == "best", problem.objective, control);
@@ -318,7 +435,14 @@ public:
                 imitateHeft(net, graphs, segment, optimizer, params.integer("warm_steps"), clock, control, collective);
         }
         const int samples = params.integer("samples"), epochs = params.integer("ppo_epochs");
-        const double clip = params.number("clip"), entropyWeight = params.number("entropy_weight");
+        PpoSettings ppo;
+        ppo.segment = segment;
+        ppo.clip = params.number("clip");
+        ppo.entropyWeight = params.number("entropy_weight");
+        ppo.seed = run.seed;
+        ppo.gstSegments = params.integer("gst_segments");
+        ppo.staleDropout = params.number("stale_dropout");
+        ppo.finetuneShare = params.number("finetune_share");
         const std::string saveTo = params.text("save_checkpoint");
         nlohmann::json stored{
             {"hidden", hidden}, {"heads", heads}, {"devices", k}, {"prior", prior}, {"warm_start", warm}};
@@ -337,7 +461,13 @@ public:
         for (const torch::Tensor &w : weights)
             weightCount += w.numel();
         auto graphStep = [&](int it) {
-            std::vector<std::pair<TrainGraph *, Batch>> mine;
+            struct Item
+            {
+                TrainGraph *graph;
+                Batch batch;
+                long long index;
+            };
+            std::vector<Item> mine;
             bool complete = true;
             for (int b = 0; b < perStep && complete; ++b) {
                 if (!collective.mine(b))
@@ -346,16 +476,17 @@ public:
                 TrainGraph &t = graphs[static_cast<size_t>(item % static_cast<long long>(graphs.size()))];
                 Batch batch = sampleBatch(net, t, segment, samples, static_cast<int>(item), run, clock, alone);
                 complete = batch.complete;
-                mine.emplace_back(&t, std::move(batch));
+                mine.push_back({&t, std::move(batch), item});
             }
             if (collective.any(!complete))
                 return false; // the budget ended inside the step (on some rank)
             double lastLoss = 0, lastEntropy = 0;
+            const bool frozen = collective.any(clock.inFinalShare(it, ppo.finetuneShare)); // ranks agree
             for (int e = 0; e < epochs && !collective.any(clock.exhausted()); ++e) {
                 torch::Tensor sum = torch::zeros({weightCount + 2}, torch::kFloat64);
-                for (auto &[t, batch] : mine) {
+                for (Item &m : mine) {
                     optimizer.zero_grad();
-                    const auto [loss, entropy] = ppoStep(net, *t, segment, batch, clip, entropyWeight, alone);
+                    const auto [loss, entropy] = epochGradient(net, *m.graph, m.batch, ppo, m.index, e, frozen, alone);
                     std::vector<torch::Tensor> flat;
                     for (const torch::Tensor &w : weights)
                         flat.push_back(w.grad().defined() ? w.grad().reshape({-1}).to(torch::kCPU, torch::kFloat64)
@@ -386,7 +517,7 @@ public:
             std::vector<double> makespans(static_cast<size_t>(perStep) * samples, 0.0);
             for (size_t i = 0, b = 0; b < static_cast<size_t>(perStep); ++b)
                 if (collective.mine(static_cast<long long>(b))) {
-                    std::copy(mine[i].second.makespans.begin(), mine[i].second.makespans.end(),
+                    std::copy(mine[i].batch.makespans.begin(), mine[i].batch.makespans.end(),
                               makespans.begin() + static_cast<long long>(b) * samples);
                     ++i;
                 }
@@ -409,9 +540,10 @@ public:
                 if (!batch.complete)
                     break; // the budget ended inside the batch (on some rank)
                 double lastLoss = 0, lastEntropy = 0;
+                const bool frozen = collective.any(clock.inFinalShare(it, ppo.finetuneShare)); // ranks agree
                 for (int e = 0; e < epochs && !collective.any(clock.exhausted()); ++e) {
                     optimizer.zero_grad();
-                    const auto [loss, entropy] = ppoStep(net, t, segment, batch, clip, entropyWeight, collective);
+                    const auto [loss, entropy] = epochGradient(net, t, batch, ppo, it, e, frozen, collective);
                     torch::nn::utils::clip_grad_norm_(net->parameters(), 1.0);
                     optimizer.step();
                     lastLoss = loss;

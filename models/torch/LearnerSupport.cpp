@@ -289,6 +289,18 @@ bool RunClock::exhausted() const
            m_evaluations + m_elsewhere >= m_control.budget.maxEvaluations;
 }
 
+bool RunClock::inFinalShare(int iteration, double share) const
+{
+    if (share <= 0)
+        return false;
+    const double left = 1 - share;
+    const Budget &b = m_control.budget;
+    return (m_iterations != std::numeric_limits<int>::max() && iteration >= left * m_iterations) ||
+           (std::isfinite(b.timeLimitS) && elapsed() >= left * b.timeLimitS) ||
+           (b.maxEvaluations != std::numeric_limits<long long>::max() &&
+            static_cast<double>(m_evaluations + m_elsewhere) >= left * static_cast<double>(b.maxEvaluations));
+}
+
 void RunClock::setRanks(const std::vector<double> &evaluations)
 {
     m_ranks.assign(evaluations.begin(), evaluations.end());

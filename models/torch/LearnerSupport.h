@@ -103,6 +103,9 @@ public:
     bool next(int iteration) const;
     // Cancelled, out of time or out of evaluations: stop before the next simulator run.
     bool exhausted() const;
+    // Whether `iteration` (or the time or evaluations spent) lies in the last `share` of the run's
+    // budget: where GST fine-tunes the prediction head.
+    bool inFinalShare(int iteration, double share) const;
     void countEvaluations(long long n = 1) { m_evaluations += n; }
     long long evaluations() const { return m_evaluations; }
     // Every rank's simulator runs so far (by rank; this one's included): sets elsewhere() and the

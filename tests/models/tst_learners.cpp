@@ -146,6 +146,11 @@ private Q_SLOTS:
                                     << "samples=4 hidden=32 lr=0.01 warm_start=none" << 60;
         QTest::newRow("gdp") << "gdp"
                              << "samples=4 hidden=32 lr=0.01 warm_start=none" << 60;
+        // GST: each epoch trains on one of two segments (the other's states from the history).
+        QTest::newRow("gdp with GST") << "gdp"
+                                      << "samples=4 hidden=32 lr=0.01 warm_start=none gst=on segment=8 "
+                                         "gst_segment=8 gst_segments=1"
+                                      << 60;
         QTest::newRow("giph") << "giph"
                               << "samples=2 hidden=32 lr=0.01 start=random episode_steps=8" << 60;
     }
@@ -435,6 +440,7 @@ private Q_SLOTS:
         QTest::newRow("gdp best (default)") << "gdp" << true;
         QTest::newRow("gdp heft prior") << "gdp warm_start=heft" << false;
         QTest::newRow("gdp imitate") << "gdp warm_start=imitate" << false;
+        QTest::newRow("gdp with GST") << "gdp gst=on gst_segment=64 segment=32" << true;
         QTest::newRow("rl-seq2seq best (default)") << "rl-seq2seq" << true;
         QTest::newRow("rl-seq2seq heft, weak prior") << "rl-seq2seq warm_start=heft prior=0.5" << false;
         QTest::newRow("rl-seq2seq heft, by scope") << "rl-seq2seq warm_start=heft grouping=scope" << false;
