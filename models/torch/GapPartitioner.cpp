@@ -7,6 +7,7 @@
 #include "core/partitioners/Partitioner.h"
 #include "core/sim/PartitionMetrics.h"
 #include "models/Learners.h"
+#include "models/Pretrained.h"
 #include "models/torch/Collective.h"
 #include "models/torch/LearnerSupport.h"
 
@@ -192,7 +193,9 @@ public:
         Collective collective(control.distribution);
         const torch::Device device = run.device;
         int hidden = params.integer("hidden");
-        const std::string load = params.text("checkpoint");
+        std::string load = params.text("checkpoint");
+        if (load == "pretrained")
+            load = pretrainedCheckpoint("gap", problem.k);
         if (!load.empty()) {
             const auto stored = nlohmann::json::parse(checkpointParams(load, "gap"));
             hidden = stored.value("hidden", hidden);

@@ -8,6 +8,7 @@
 #include "core/placers/Placer.h"
 #include "core/placers/PlacerRegistry.h"
 #include "models/Learners.h"
+#include "models/Pretrained.h"
 #include "models/torch/Collective.h"
 #include "models/torch/GraphSegments.h"
 #include "models/torch/PolicySupport.h"
@@ -25,8 +26,8 @@ using namespace learn;
 
 struct GdpNetImpl : torch::nn::Module
 {
-    GdpNetImpl(int hidden, int devices, int heads)
-        : encoder(register_module("encoder", SageEncoder(kFeatureCount, hidden, 2))),
+    GdpNetImpl(int inputs, int hidden, int devices, int heads)
+        : encoder(register_module("encoder", SageEncoder(inputs, hidden, 2))),
           attention(register_module(
               "attention", torch::nn::MultiheadAttention(torch::nn::MultiheadAttentionOptions(hidden, heads)))),
           norm1(register_module("norm1", torch::nn::LayerNorm(torch::nn::LayerNormOptions({hidden})))),
@@ -101,6 +102,7 @@ struct TrainGraph
     torch::Tensor order;
     std::vector<int> start;             // the warm start's placement (HEFT's, or the best fast placer's)
     torch::Tensor prior;                // n x k logits toward it (undefined: no prior)
+    int64_t gstSegment = 0;             // ops per GST segment (0: GST off)
     std::vector<GraphSegment> segments; // GST's (empty: every step sees the whole graph)
     EmbeddingHistory history;
 };
@@ -140,9 +142,19 @@ TrainGraph prepare(std::shared_ptr<const Graph> graph, const Cluster &cluster, c
     t.data = graphData(*t.graph, device);
     std::vector<int64_t> order(t.graph->topologicalOrder().begin(), t.graph->topologicalOrder().end());
     t.order = torch::from_blob(order.data(), {static_cast<int64_t>(order.size())}, torch::kInt64).clone().to(device);
-    if (gstSegment > 0)
-        t.segments = graphSegments(*t.graph, t.data, order, gstSegment, 2);
+    t.gstSegment = gstSegment;
     return t;
+}
+
+// GST's segments, cut again whenever the node features change (their halos copy them).
+void cutSegments(TrainGraph &t)
+{
+    if (t.gstSegment <= 0)
+        return;
+    const torch::Tensor order = t.order.cpu();
+    t.segments = graphSegments(
+        *t.graph, t.data, std::vector<int64_t>(order.data_ptr<int64_t>(), order.data_ptr<int64_t>() + order.numel()),
+        t.gstSegment, 2);
 }
 
 // The warm start's placement of every training graph: HEFT's, or the best of the fast placers
@@ -160,13 +172,33 @@ void runWarmStart(std::vector<TrainGraph> &graphs, const Cluster &cluster, RunCl
     graphs[0].judge->offer(graphs[0].start);
 }
 
-// Residual warm start: fixed logits of `strength` on the start's device for every op, so that
-// the untrained policy's greedy placement is the start and training learns the correction.
-void addPrior(std::vector<TrainGraph> &graphs, int devices, double strength)
+// Residual warm start: fixed logits on the start's device for every op, so that the untrained
+// policy's greedy placement is the start and training learns the correction. The margin is
+// log((k - 1)(n / moves - 1)), at least `floor`: an untrained sample moves about `moves` ops off
+// the start (a margin fixed for every graph size would move a fixed share of the ops, hundreds on
+// a large graph, and every sample would be far worse than the start). With `startFeatures` each
+// op's start device is also one of its input features, so the encoder sees where an op and its
+// neighbours start and the correction can be a move relative to the start (which transfers
+// between graphs), not only a preference for a device number.
+struct Anchor
 {
-    for (TrainGraph &t : graphs) {
-        const torch::Tensor choice = torch::tensor(std::vector<int64_t>(t.start.begin(), t.start.end()));
-        t.prior = (torch::one_hot(choice, devices).to(torch::kFloat32) * strength).to(t.data.x.device());
+    int devices = 1;
+    double floor = 3, moves = 4;
+    bool startFeatures = false;
+};
+
+void anchorAt(TrainGraph &t, const std::vector<int> &start, const Anchor &a)
+{
+    t.start = start;
+    const double n = t.graph->nodeCount();
+    const double margin =
+        std::max(a.floor, std::log(std::max(1, a.devices - 1) * std::max(1.0, n / std::max(a.moves, 1e-9) - 1)));
+    const torch::Tensor choice = torch::tensor(std::vector<int64_t>(start.begin(), start.end()));
+    const torch::Tensor oneHot = torch::one_hot(choice, a.devices).to(torch::kFloat32).to(t.data.x.device());
+    t.prior = oneHot * margin;
+    if (a.startFeatures) {
+        const int64_t base = kFeatureCount;
+        t.data.x = torch::cat({t.data.x.slice(1, 0, base), oneHot}, 1);
     }
 }
 
@@ -342,7 +374,31 @@ public:
                             "learns the correction); heft: the same from HEFT's; imitate: supervised steps "
                             "towards HEFT's; none: the paper's random start"});
         f.params.push_back(
-            linearTuned({"prior", T::Real, 0, 20, 3, {}, "strength of the warm start's prior (logits)"}));
+            linearTuned({"prior", T::Real, 0, 20, 3, {}, "least strength of the warm start's prior (logits)"}));
+        f.params.push_back(logTuned({"moves",
+                                     T::Real,
+                                     0.1,
+                                     1e6,
+                                     4,
+                                     {},
+                                     "with a prior: ops an untrained sample moves off the start (sets the prior's "
+                                     "margin from the graph's size)"}));
+        f.params.push_back({"reanchor",
+                            T::Int,
+                            0,
+                            1e6,
+                            5,
+                            {},
+                            "with a prior: every this many iterations the prior moves to the best placement found "
+                            "so far, so the policy learns moves from the incumbent (0: never)"});
+        f.params.push_back({"start_features",
+                            T::Choice,
+                            0,
+                            0,
+                            0,
+                            {"on", "off"},
+                            "with a prior: each op's start device is an input feature, so the policy learns moves "
+                            "relative to the start"});
         f.params.push_back({"warm_steps", T::Int, 0, 10000, 60, {}, "at most this many imitation steps"});
         HyperParam graphs{"train_graphs", T::Text, 0, 0, 0, {}, "more graph files to train on, separated by ';'"};
         f.params.push_back(graphs);
@@ -391,7 +447,11 @@ public:
         int hidden = params.integer("hidden"), heads = params.integer("heads");
         std::string warm = params.choice("warm_start");
         double prior = warm == "best" || warm == "heft" ? params.number("prior") : 0.0;
-        const std::string load = params.text("checkpoint");
+        bool startFeatures = prior > 0 && params.choice("start_features") == "on";
+        double moves = params.number("moves");
+        std::string load = params.text("checkpoint");
+        if (load == "pretrained")
+            load = pretrainedCheckpoint("gdp", k);
         if (!load.empty()) { // the stored policy decides its architecture and whether it learned over a prior
             const auto stored = nlohmann::json::parse(checkpointParams(load, "gdp"));
             hidden = stored.value("hidden", hidden);
@@ -399,11 +459,15 @@ public:
             prior = stored.value("prior", 0.0);
             warm = prior > 0 ? stored.value("warm_start", std::string("heft")) : "none";
             requireDeviceCount(load, stored.value("devices", k), k);
+            startFeatures = prior > 0 && stored.value("start_features", false);
+            moves = stored.value("moves", 0.0) > 0 ? stored.value("moves", 0.0) : moves;
         }
         if (hidden % heads != 0)
             throw InputError("gdp: hidden (" + std::to_string(hidden) + ") must be a multiple of heads (" +
                              std::to_string(heads) + ")");
-        GdpNet net = run.seeded([&] { return GdpNet(hidden, k, heads); });
+        const int inputs = kFeatureCount + (startFeatures ? k : 0);
+        const Anchor anchor{k, prior, moves, startFeatures};
+        GdpNet net = run.seeded([&] { return GdpNet(inputs, hidden, k, heads); });
         if (!load.empty())
             loadCheckpoint(load, "gdp", *net);
         collective.shareParameters(net->parameters());
@@ -430,10 +494,13 @@ public:
         if (warm != "none") {
             runWarmStart(graphs, problem.cluster, clock, warm == "best", problem.objective, control);
             if (warm == "best" || warm == "heft")
-                addPrior(graphs, k, prior);
+                for (TrainGraph &t : graphs)
+                    anchorAt(t, t.start, anchor);
             else if (load.empty() && params.integer("iterations") > 0)
                 imitateHeft(net, graphs, segment, optimizer, params.integer("warm_steps"), clock, control, collective);
         }
+        for (TrainGraph &t : graphs)
+            cutSegments(t);
         const int samples = params.integer("samples"), epochs = params.integer("ppo_epochs");
         PpoSettings ppo;
         ppo.segment = segment;
@@ -444,8 +511,9 @@ public:
         ppo.staleDropout = params.number("stale_dropout");
         ppo.finetuneShare = params.number("finetune_share");
         const std::string saveTo = params.text("save_checkpoint");
-        nlohmann::json stored{
-            {"hidden", hidden}, {"heads", heads}, {"devices", k}, {"prior", prior}, {"warm_start", warm}};
+        nlohmann::json stored{{"hidden", hidden}, {"heads", heads},     {"devices", k},
+                              {"prior", prior},   {"warm_start", warm}, {"start_features", startFeatures},
+                              {"moves", moves}};
         auto save = [&] { saveCheckpoint(saveTo, "gdp", stored.dump(), *net); };
         PeriodicCheckpoint periodic(saveTo, collective.leader() && collective.size() > 1,
                                     params.number("checkpoint_every"));
@@ -454,7 +522,7 @@ public:
         // graph b being rank b mod N's with all its samples. Each graph's parameter gradient is
         // added in double precision, summed over the ranks, and the mean taken: the same steps
         // whatever the number of processes, and the network's work divided between them.
-        const int perStep = params.integer("graphs_per_step");
+        const int perStep = params.integer("graphs_per_step"), reanchor = params.integer("reanchor");
         Collective alone{Distribution{}};
         const std::vector<torch::Tensor> weights = net->parameters();
         int64_t weightCount = 0;
@@ -536,6 +604,14 @@ public:
                     continue;
                 }
                 TrainGraph &t = graphs[static_cast<size_t>(it) % graphs.size()];
+                if (reanchor > 0 && prior > 0 && it > 0 && it % reanchor == 0 && &t == &graphs[0]) {
+                    // The incumbent over every rank becomes the start the policy's moves are from.
+                    const std::vector<int> best = collective.bestOf(judge.bestKey(), judge.best());
+                    if (!best.empty() && best != t.start) {
+                        anchorAt(t, best, anchor);
+                        cutSegments(t);
+                    }
+                }
                 const Batch batch = sampleBatch(net, t, segment, samples, it, run, clock, collective);
                 if (!batch.complete)
                     break; // the budget ended inside the batch (on some rank)

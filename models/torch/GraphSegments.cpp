@@ -37,8 +37,7 @@ torch::Tensor localMeanMatrix(const Graph &graph, const std::vector<int> &nodes,
 
 torch::Tensor int64Tensor(const std::vector<int64_t> &v)
 {
-    return torch::from_blob(const_cast<int64_t *>(v.data()), {static_cast<int64_t>(v.size())}, torch::kInt64)
-        .clone();
+    return torch::from_blob(const_cast<int64_t *>(v.data()), {static_cast<int64_t>(v.size())}, torch::kInt64).clone();
 }
 
 } // namespace

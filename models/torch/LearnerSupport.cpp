@@ -445,7 +445,15 @@ std::vector<HyperParam> commonParams(int defaultIterations)
     p.push_back({"hidden", T::Int, 4, 1024, 64, {}, "hidden units"});
     p.push_back({"device", T::Choice, 0, 0, 0, {"auto", "cpu", "cuda"}, "where LibTorch runs (auto: CUDA if present)"});
     p.push_back({"threads", T::Int, 0, 256, 0, {}, "intra-op threads for this run (0: LibTorch's default)"});
-    HyperParam load{"checkpoint", T::Text, 0, 0, 0, {}, "a trained policy to start from (zero-shot with iterations=0)"};
+    HyperParam load{
+        "checkpoint",
+        T::Text,
+        0,
+        0,
+        0,
+        {},
+        "a trained policy to start from (zero-shot with iterations=0); for gdp and gap, 'pretrained' is the "
+        "one shipped for this many devices (parts)"};
     HyperParam save{"save_checkpoint", T::Text, 0, 0, 0, {}, "write the trained policy here"};
     p.push_back(load);
     p.push_back(save);
