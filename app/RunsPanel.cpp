@@ -6,6 +6,7 @@
 #include "core/partitioners/Partitioner.h"
 #include "core/placers/PlacerRegistry.h"
 #include "core/sim/Simulator.h"
+#include "models/Pretrained.h"
 #include "views/ConvergenceChart.h"
 
 #include <QComboBox>
@@ -16,6 +17,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QSpinBox>
 #include <QSplitter>
 #include <QTreeWidget>
@@ -29,6 +31,7 @@ RunsPanel::RunsPanel(RunManager *manager, QWidget *parent) : QWidget(parent), m_
 {
     m_model = new QComboBox(this);
     m_model->setEditable(true);
+    m_model->setObjectName("runModel");
     // Each family with its description and hyperparameters as the tooltip.
     auto addFamily = [this](const FamilyInfo &info) {
         QString tip = QString::fromStdString(info.description);
@@ -47,6 +50,22 @@ RunsPanel::RunsPanel(RunManager *manager, QWidget *parent) : QWidget(parent), m_
             addFamily(p->info());
     for (const char *composed : {"heft+local-search", "m-etf-c+local-search", "human+local-search", "gdp+local-search"})
         m_model->addItem(composed);
+    // The policies shipped with the app (resources/pretrained): zero-shot unless iterations are given.
+    for (const char *family : {"gdp", "gap"}) {
+        const std::vector<int> counts = pretrainedDeviceCounts(family);
+        if (counts.empty())
+            continue;
+        QStringList shipped;
+        for (int c : counts)
+            shipped << QString::number(c);
+        m_model->addItem(tr("%1 (pretrained)").arg(family));
+        m_model->setItemData(m_model->count() - 1,
+                             tr("%1 with the policy shipped for this cluster's device count (%2), zero-shot: the "
+                                "graph is placed in one pass from the best fast placement; add iterations=N to "
+                                "fine-tune it on this graph")
+                                 .arg(family, shipped.join(", ")),
+                             Qt::ToolTipRole);
+    }
     m_model->setCurrentText("heft-c");
     m_model->setToolTip(tr("A model family, or several joined by + (each refines the one before)"));
     m_timeLimit = new QDoubleSpinBox(this);
@@ -164,13 +183,20 @@ void RunsPanel::setPaused(int run, bool paused)
     m_items[run]->setText(1, paused ? tr("paused") : tr("running"));
 }
 
-int RunsPanel::start(const QString &model, double timeLimitS, quint64 seed, const QString &paramText)
+int RunsPanel::start(QString model, double timeLimitS, quint64 seed, const QString &paramText)
 {
     if (!m_graph || !m_cluster || m_cluster->deviceCount() == 0) {
         Q_EMIT log(tr("Open a graph and a cluster before running a model."));
         return -1;
     }
     std::vector<std::string> params;
+    const QString pretrained = QStringLiteral(" (pretrained)");
+    if (model.endsWith(pretrained)) { // "gdp (pretrained)": the shipped policy, zero-shot unless told
+        model.chop(pretrained.size());
+        params.push_back("checkpoint=pretrained");
+        if (!paramText.contains(QRegularExpression("(^|\\s)iterations=")))
+            params.push_back("iterations=0");
+    }
     for (const QString &p : paramText.split(' ', Qt::SkipEmptyParts))
         params.push_back(p.toStdString());
     try {

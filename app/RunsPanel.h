@@ -35,7 +35,9 @@ public:
     void setProblem(std::shared_ptr<const Graph> graph, const Cluster &cluster, const Constraints &constraints);
     // Starts a run ("key=value" parameters separated by spaces); returns its row, or -1 when the
     // model or a parameter is refused before it starts (refused() says why, naming the valid ones).
-    int start(const QString &model, double timeLimitS, quint64 seed, const QString &params = {});
+    // "FAMILY (pretrained)" runs the policy shipped for the cluster (checkpoint=pretrained),
+    // zero-shot unless the parameters give iterations.
+    int start(QString model, double timeLimitS, quint64 seed, const QString &params = {});
     // "MODEL key=value ..." as given to `placement-studio --run`: time=S and seed=N set the run's
     // budget and seed (else the dock's fields), the rest go to the model.
     int startSpec(const QString &spec);

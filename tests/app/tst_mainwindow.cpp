@@ -40,6 +40,7 @@
 #include <QTableWidget>
 #include <QTreeWidget>
 #include <QUrl>
+#include <QComboBox>
 #include <QtTest>
 
 using namespace ps;
@@ -472,6 +473,29 @@ private Q_SLOTS:
         QVERIFY(runs->manager()->result(timed).wallS < 3.0);
         QCOMPARE(runs->manager()->result(timed).seed, quint64(3));
         QCOMPARE(runs->startSpec("heft time=-1"), -1);
+    }
+
+    // The Models dock offers the shipped policy: zero-shot by default (no training iteration,
+    // never worse than the placement the graph opened on), fine-tuned when iterations are given.
+    void pretrainedGdpFromTheModelsDock()
+    {
+        MainWindow w;
+        openBasics(w);
+        RunsPanel *runs = w.runsPanel();
+        auto *model = runs->findChild<QComboBox *>("runModel");
+        QVERIFY(model);
+        QVERIFY(model->findText("gdp (pretrained)") >= 0);
+        QVERIFY(model->itemData(model->findText("gdp (pretrained)"), Qt::ToolTipRole).toString().contains("2, 4, 8"));
+        const double opened = w.document()->schedule()->makespan;
+        const int zeroShot = runs->start("gdp (pretrained)", 30, 1);
+        QVERIFY(zeroShot >= 0);
+        QTRY_VERIFY_WITH_TIMEOUT(runs->finished(zeroShot), 30000);
+        QCOMPARE(runs->tree()->topLevelItem(zeroShot)->text(1), QString("done"));
+        QCOMPARE(runs->iterationsSeen(zeroShot), 0);
+        QVERIFY(runs->manager()->result(zeroShot).makespan <= opened * (1 + 1e-12));
+        const int tuned = runs->start("gdp (pretrained)", 30, 1, "iterations=2");
+        QTRY_VERIFY_WITH_TIMEOUT(runs->finished(tuned), 30000);
+        QCOMPARE(runs->iterationsSeen(tuned), 2);
     }
 
     void partitionerRunsAsAPlacement()

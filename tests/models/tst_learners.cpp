@@ -13,6 +13,7 @@
 #include "core/steering/SteeringSession.h"
 #include "models/Learners.h"
 #include "models/ModelImporters.h"
+#include "models/Pretrained.h"
 
 #include <QTemporaryDir>
 #include <QtTest>
@@ -495,6 +496,64 @@ private Q_SLOTS:
                  qPrintable(QString("%1 vs HEFT's %2").arg(warm.sampleBest).arg(heft.makespan)));
         QVERIFY2(warm.sampleMean <= 1.05 * heft.makespan, qPrintable(QString::number(warm.sampleMean)));
         QVERIFY2(cold.sampleMean > 1.2 * heft.makespan, qPrintable(QString::number(cold.sampleMean)));
+    }
+
+    // gdp's prior is sized by the graph: an untrained sample moves about `moves` ops off the start,
+    // so its first samples are near the start; a weak fixed margin scatters them.
+    void gdpSamplesMoveAFewOpsOffTheStart()
+    {
+        const Graph g = generate("rnnlm", {}, 1);
+        const Cluster c = gpus(4);
+        const Constraints cons = Constraints::fromGraph(g, c);
+        const PlacerResult heft = runPlacer(PlacerRegistry::builtin(), "heft", {g, c, cons, {}}, {}, {});
+        auto firstSamples = [&](const std::string &moves, const std::string &prior) {
+            std::vector<Progress> reports;
+            RunControl control;
+            control.seed = 1;
+            control.progress = [&](const Progress &p) {
+                if (p.iteration >= 0)
+                    reports.push_back(p);
+            };
+            runPlacer(PlacerRegistry::builtin(), "gdp", {g, c, cons, {}},
+                      {"iterations=1", "samples=8", "hidden=16", "warm_start=heft", "moves=" + moves, "prior=" + prior},
+                      control);
+            return reports.at(0);
+        };
+        const Progress few = firstSamples("1", "0"), many = firstSamples("1e6", "1");
+        qInfo("first samples' mean: %.4g (moves=1), %.4g (margin 1), HEFT %.4g", few.sampleMean, many.sampleMean,
+              heft.makespan);
+        QVERIFY2(few.sampleMean <= 1.1 * heft.makespan, qPrintable(QString::number(few.sampleMean)));
+        QVERIFY2(many.sampleMean > 1.2 * heft.makespan, qPrintable(QString::number(many.sampleMean)));
+    }
+
+    // The shipped policies: one per device count, found by name, zero-shot on a graph outside
+    // their corpus, never worse than the best fast placement they start from; a device count
+    // with none is refused with the counts that are shipped.
+    void pretrainedPolicies()
+    {
+        QCOMPARE(pretrainedDeviceCounts("gdp"), (std::vector<int>{2, 4, 8}));
+        QCOMPARE(pretrainedDeviceCounts("gap"), (std::vector<int>{2, 4, 8}));
+        const Graph g = generate("transformer", {}, 1);
+        for (int k : {2, 4, 8}) {
+            const Cluster c = gpus(k);
+            const Constraints cons = Constraints::fromGraph(g, c);
+            const PlacerResult start = bestFastPlacement({g, c, cons, {}});
+            const PlacerResult r = runPlacer(PlacerRegistry::builtin(), "gdp", {g, c, cons, {}},
+                                             {"checkpoint=pretrained", "iterations=0"}, {});
+            QVERIFY2(r.score <= start.score * (1 + 1e-12), qPrintable(QString("%1 devices").arg(k)));
+            const Partition parts = runPartitioner(PartitionerRegistry::builtin(), "gap", {g, k, 1.05, {}, {}},
+                                                   {"checkpoint=pretrained", "iterations=0"}, {});
+            QCOMPARE(static_cast<int>(parts.parts().size()), g.nodeCount());
+            QVERIFY(*std::max_element(parts.parts().begin(), parts.parts().end()) < k);
+        }
+        const Cluster three = gpus(3);
+        try {
+            runPlacer(PlacerRegistry::builtin(), "gdp", {g, three, Constraints::fromGraph(g, three), {}},
+                      {"checkpoint=pretrained"}, {});
+            QFAIL("a pretrained policy for 3 devices was found");
+        } catch (const InputError &e) {
+            QVERIFY2(QString(e.what()).contains("no pretrained gdp policy for 3 devices (shipped: 2, 4, 8"), e.what());
+        }
     }
 
     // LibTorch's random state and thread count are process-wide; runs going concurrently must

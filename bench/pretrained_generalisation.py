@@ -1,0 +1,90 @@
+#!/usr/bin/env python3
+"""The shipped policies (resources/pretrained, scripts/pretrain) on graphs outside their corpus.
+
+gdp: for each held-out graph and cluster, the pretrained policy zero-shot (`--param
+checkpoint=pretrained --param iterations=0`), the best fast placement it starts from
+(`--model human` ... the `bestFastPlacement` set is what gdp's warm start runs; reported
+through gdp itself with iterations=0 and no checkpoint, which places by its untrained prior,
+i.e. the start), and gdp trained on that graph alone for --time-limit seconds (warm start
+included). Cells: makespan / lower bound, wall seconds.
+
+gap: the pretrained partitioner zero-shot against METIS at k = 4 and imbalance 1.05: edge cut,
+imbalance and wall time.
+
+    python3 bench/pretrained_generalisation.py [--time-limit 60] [--clusters 4gpu,8gpu-2node] [--skip-gdp]
+"""
+import argparse
+import json
+import os
+import subprocess
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+CLI = os.path.join(ROOT, "build", "app", "cli", "placement-cli")
+
+# Sizes and lengths the corpus never has (scripts/pretrain's CORPUS).
+GDP_GRAPHS = [
+    ("transformer", {}),                      # 6+6 layers, d_model 512, 128 tokens
+    ("rnnlm", {"steps": 50}),                 # 2 layers, 50 steps
+    ("rnnlm", {"layers": 8, "steps": 30}),
+    ("moe", {"steps": 20, "experts": 32}),
+    ("inception-v3", {"batch": 32}),
+]
+GAP_GRAPHS = [("inception-v3", {}), ("resnet-50", {}), ("rnnlm", {"layers": 8, "steps": 30})]
+
+
+def cli(*args):
+    p = subprocess.run([CLI, *args], capture_output=True, text=True)
+    if p.returncode != 0:
+        raise SystemExit("failed: %s\n%s" % (" ".join(args), p.stderr))
+    return json.loads(p.stdout.strip().splitlines()[-1])
+
+
+def generate(tmp, name, sets):
+    label = name + "".join(" %s=%s" % kv for kv in sets.items())
+    path = os.path.join(tmp, label.replace(" ", "_").replace("=", "") + ".graph.json")
+    args = ["generate", name, "--out", path]
+    for k, v in sets.items():
+        args += ["--set", "%s=%s" % (k, v)]
+    subprocess.run([CLI, *args], check=True, stdout=subprocess.DEVNULL)
+    return label, path
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--time-limit", type=float, default=60)
+    ap.add_argument("--clusters", default="4gpu,8gpu-2node")
+    ap.add_argument("--skip-gdp", action="store_true")
+    a = ap.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        out = os.path.join(tmp, "out.json")
+        if not a.skip_gdp:
+            print("| graph | cluster | start (best fast) | gdp pretrained, zero-shot | gdp trained %g s on the graph |"
+                  " zero-shot / trained |" % a.time_limit)
+            print("|---|---|---|---|---|---|")
+            for name, sets in GDP_GRAPHS:
+                label, graph = generate(tmp, name, sets)
+                for cluster in a.clusters.split(","):
+                    c = os.path.join(ROOT, "resources", "clusters", cluster + ".cluster.json")
+                    base = [graph, c, "--model", "gdp", "--seed", "1", "--out", out]
+                    start = cli("place", *base, "--param", "iterations=0")
+                    zero = cli("place", *base, "--param", "checkpoint=pretrained", "--param", "iterations=0")
+                    trained = cli("place", *base, "--time-limit", str(a.time_limit))
+                    print("| %s | %s | %.4f | %.4f / %.1f s | %.4f / %.1f s | %.3f |" % (
+                        label, cluster, start["ratio"], zero["ratio"], zero["wall_s"], trained["ratio"],
+                        trained["wall_s"], zero["makespan_s"] / trained["makespan_s"]), flush=True)
+        print()
+        print("| graph | k | METIS cut / imbalance / s | gap pretrained cut / imbalance / s | cut ratio |")
+        print("|---|---|---|---|---|")
+        for name, sets in GAP_GRAPHS:
+            label, graph = generate(tmp, name, sets)
+            metis = cli("partition", graph, "--k", "4", "--model", "metis", "--imbalance", "1.05", "--out", out)
+            gap = cli("partition", graph, "--k", "4", "--model", "gap", "--imbalance", "1.05", "--param",
+                      "checkpoint=pretrained", "--param", "iterations=0", "--out", out)
+            print("| %s | 4 | %.4g / %.3f / %.3f | %.4g / %.3f / %.3f | %.2f |" % (
+                label, metis["edge_cut"], metis["imbalance"], metis["wall_s"], gap["edge_cut"], gap["imbalance"],
+                gap["wall_s"], gap["edge_cut"] / max(metis["edge_cut"], 1e-300)), flush=True)
+
+
+if __name__ == "__main__":
+    main()
