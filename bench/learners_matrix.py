@@ -9,7 +9,10 @@ search uses the whole time), then rl-seq2seq, gdp and giph trained for --time-li
 simulator evaluations and wall time at which the best feasible makespan first came within 5%
 of the run's final value. Prints a markdown table and, at the end, mean gains.
 
-    python3 bench/learners_matrix.py [--time-limit 20] [--graphs a,b] [--clusters c,d] [--seed N]
+    python3 bench/learners_matrix.py [--time-limit 20] [--graphs a,b] [--clusters c,d] [--seeds 1,2,3]
+
+With several seeds a cell lists one value per seed (the deterministic placers one), and the
+geomeans pair each seeded run with the baseline's run of the same seed.
 """
 import argparse
 import csv
@@ -51,9 +54,9 @@ def main():
     ap.add_argument("--time-limit", type=float, default=20)
     ap.add_argument("--graphs", default=",".join(GRAPHS))
     ap.add_argument("--clusters", default=",".join(CLUSTERS))
-    ap.add_argument("--seed", default="1")
+    ap.add_argument("--seeds", default="1", help="seeds for the seeded runs (local search, learners), e.g. 1,2,3")
     a = ap.parse_args()
-    graphs, clusters = a.graphs.split(","), a.clusters.split(",")
+    graphs, clusters, seeds = a.graphs.split(","), a.clusters.split(","), a.seeds.split(",")
     ratios = {}
     with tempfile.TemporaryDirectory() as tmp:
         print("| graph | cluster | " + " | ".join(CLASSIC + LEARNED) + " |")
@@ -66,35 +69,42 @@ def main():
                 out = os.path.join(tmp, "p.placement.json")
                 cells = []
                 for m in CLASSIC:
-                    args = ["place", gpath, cpath, "--model", m, "--out", out, "--seed", a.seed]
-                    if "local-search" in m:
-                        args += ["--time-limit", str(a.time_limit)]
-                    r = run(a.cli, *args)
-                    ok = "error" not in r
-                    ratios[(g, c, m)] = r["ratio"] if ok and r["feasible"] else None
-                    cells.append(f"{r['ratio']:.3f}" + ("" if r["feasible"] else " (inf.)") if ok else "error")
+                    values = []
+                    for seed in seeds if "local-search" in m else seeds[:1]:  # the others are deterministic
+                        args = ["place", gpath, cpath, "--model", m, "--out", out, "--seed", seed]
+                        if "local-search" in m:
+                            args += ["--time-limit", str(a.time_limit)]
+                        r = run(a.cli, *args)
+                        ok = "error" not in r
+                        for s in seeds if "local-search" not in m else [seed]:
+                            ratios[(g, c, m, s)] = r["ratio"] if ok and r["feasible"] else None
+                        values.append(f"{r['ratio']:.3f}" + ("" if r["feasible"] else " (inf.)") if ok else "error")
+                    cells.append(" ".join(values))
                 for m in LEARNED:
-                    curve = os.path.join(tmp, "curve.csv")
-                    r = run(a.cli, "train", "--model", m, gpath, cpath, "--iterations", "1000000", "--time-limit",
-                            str(a.time_limit), "--curve", curve, "--out", out, "--seed", a.seed)
-                    if "error" in r:
-                        cells.append("error: " + r["error"][:40])
-                        ratios[(g, c, m)] = None
-                        continue
-                    ev, wall = within5(curve)
-                    ratios[(g, c, m)] = r["ratio"] if r["feasible"] else None
-                    cells.append(f"{r['ratio']:.3f}" + ("" if r["feasible"] else " (inf.)") +
-                                 (f" · 5%: {ev} ev, {wall:.1f} s" if ev is not None else ""))
+                    values = []
+                    for seed in seeds:
+                        curve = os.path.join(tmp, "curve.csv")
+                        r = run(a.cli, "train", "--model", m, gpath, cpath, "--iterations", "1000000", "--time-limit",
+                                str(a.time_limit), "--curve", curve, "--out", out, "--seed", seed)
+                        if "error" in r:
+                            values.append("error: " + r["error"][:40])
+                            ratios[(g, c, m, seed)] = None
+                            continue
+                        ev, wall = within5(curve)
+                        ratios[(g, c, m, seed)] = r["ratio"] if r["feasible"] else None
+                        values.append(f"{r['ratio']:.3f}" + ("" if r["feasible"] else " (inf.)") +
+                                      (f" · 5%: {ev} ev, {wall:.1f} s" if ev is not None and len(seeds) == 1 else ""))
+                    cells.append(" ".join(values))
                 print(f"| {g} | {c} | " + " | ".join(cells) + " |", flush=True)
     print()
     bases = ("human", "heft", "heft-c+local-search")
-    print("| model | " + " | ".join(f"geomean ratio to {b}" for b in bases) + " | cases |")
+    print("| model | " + " | ".join(f"geomean ratio to {b}" for b in bases) + " | runs |")
     print("|---|" + "---|" * (len(bases) + 1))
     for m in CLASSIC + LEARNED:
         cells, cases = [], 0
         for base in bases:
-            pairs = [(ratios[(g, c, m)], ratios[(g, c, base)]) for g in graphs for c in clusters
-                     if ratios.get((g, c, m)) and ratios.get((g, c, base))]
+            pairs = [(ratios[(g, c, m, s)], ratios[(g, c, base, s)]) for g in graphs for c in clusters
+                     for s in seeds if ratios.get((g, c, m, s)) and ratios.get((g, c, base, s))]
             geo = math.exp(sum(math.log(x / y) for x, y in pairs) / len(pairs)) if pairs else float("nan")
             cells.append(f"{geo:.3f}")
             cases = len(pairs)

@@ -23,7 +23,7 @@ namespace {
 
 using namespace learn;
 
-constexpr int kOptionFeatures = 8;
+constexpr int kOptionFeatures = 10;
 
 struct GiphNetImpl : torch::nn::Module
 {
@@ -32,18 +32,32 @@ struct GiphNetImpl : torch::nn::Module
           option(register_module("option", torch::nn::Linear(hidden + kOptionFeatures, hidden))),
           score(register_module("score", torch::nn::Linear(hidden, 1)))
     {}
-    // embeddings (n, H) and option features (n, k, O) -> logits (n, k)
-    torch::Tensor forward(const torch::Tensor &h, const torch::Tensor &options)
+    // The option layer is one linear map of [embedding, option features]; split in two, the
+    // embedding's part is computed once per episode (n x H) and only the option features' part
+    // (n x k x O, O = 8) each move, which is what a move changes: the same function, a ninth of
+    // the multiply-adds of the concatenated form on every move.
+    // embeddings (n, H) -> their part of the option layer's pre-activation (n, H), bias included
+    torch::Tensor project(const torch::Tensor &h)
     {
-        const torch::Tensor expanded = h.unsqueeze(1).expand({h.size(0), options.size(1), h.size(1)});
-        return score(torch::relu(option(torch::cat({expanded, options}, 2)))).squeeze(2);
+        const int64_t hidden = h.size(1);
+        return torch::nn::functional::linear(h, option->weight.slice(1, 0, hidden), option->bias);
+    }
+    // projected embeddings (n, H) and option features (n, k, O) -> logits (n, k)
+    torch::Tensor forward(const torch::Tensor &projected, const torch::Tensor &options)
+    {
+        const int64_t hidden = projected.size(1);
+        const torch::Tensor o = torch::matmul(options, option->weight.slice(1, hidden).t()); // (n, k, H)
+        return score(torch::relu(projected.unsqueeze(1) + o)).squeeze(2);
     }
     SageEncoder encoder;
     torch::nn::Linear option, score;
 };
 TORCH_MODULE(GiphNet);
 
-// The gpNet's option features of every (op, device) pair under a placement.
+// The gpNet's option features of every (op, device) pair under a placement: compute time there,
+// whether it is the current device, the input and output bytes that would cross devices and the
+// time the links would take for them (latency + bytes / bandwidth, over the compute time), the
+// device's speed, memory use and overflow, and load.
 class OptionFeatures
 {
 public:
@@ -69,22 +83,28 @@ public:
             flops[p[v]] += m_g.flops(v);
         }
         std::vector<float> f(static_cast<size_t>(n) * k * kOptionFeatures, 0.0f);
-        std::vector<double> inOff(k), outOff(k);
+        std::vector<double> inOff(k), outOff(k), inSeconds(k), outSeconds(k);
         for (int v = 0; v < n; ++v) {
             double inTotal = 1e-9, outTotal = 1e-9;
             std::fill(inOff.begin(), inOff.end(), 0.0);
             std::fill(outOff.begin(), outOff.end(), 0.0);
+            std::fill(inSeconds.begin(), inSeconds.end(), 0.0);
+            std::fill(outSeconds.begin(), outSeconds.end(), 0.0);
             const auto preds = m_g.predecessors(v);
             const auto predBytes = m_g.predecessorBytes(v);
             for (size_t i = 0; i < preds.size(); ++i) {
                 inTotal += predBytes[i];
                 inOff[p[preds[i]]] += predBytes[i]; // bytes that stay local if v goes there
+                for (int d = 0; d < k; ++d)         // the links' latency and bandwidth, if v goes to d
+                    inSeconds[d] += m_costs.transfer(p[preds[i]], d, predBytes[i]);
             }
             const auto succs = m_g.successors(v);
             const auto succBytes = m_g.successorBytes(v);
             for (size_t i = 0; i < succs.size(); ++i) {
                 outTotal += succBytes[i];
                 outOff[p[succs[i]]] += succBytes[i];
+                for (int d = 0; d < k; ++d)
+                    outSeconds[d] += m_costs.transfer(d, p[succs[i]], succBytes[i]);
             }
             for (int d = 0; d < k; ++d) {
                 float *x = &f[(static_cast<size_t>(v) * k + d) * kOptionFeatures];
@@ -98,6 +118,8 @@ public:
                 x[5] = static_cast<float>(std::min(4.0, memory[d] / cap));
                 x[6] = memAfter > cap ? 1.0f : 0.0f;
                 x[7] = static_cast<float>(flops[d] / m_totalFlops);
+                x[8] = static_cast<float>(std::log1p(inSeconds[d] / m_meanCompute[v]));  // transfer time in,
+                x[9] = static_cast<float>(std::log1p(outSeconds[d] / m_meanCompute[v])); // and out, vs compute
             }
         }
         return torch::from_blob(f.data(), {n, k, kOptionFeatures}, torch::kFloat32).clone();
@@ -287,7 +309,7 @@ public:
                 bool cut = false; // the budget ended before an episode of this rank
                 {
                     torch::NoGradGuard noGrad;
-                    const torch::Tensor h = net->encoder(data);
+                    const torch::Tensor h = net->project(net->encoder(data));
                     for (int e = 0; e < episodes && !cut; ++e) {
                         if (!collective.mine(e))
                             continue;
@@ -318,9 +340,9 @@ public:
                 if (moves == 0)
                     break; // the budget ended before a move
                 // REINFORCE, one step at a time: each step's loss is backpropagated into the option
-                // scorer and into a detached copy of the embeddings, whose gradient then goes
-                // through the encoder once.
-                const torch::Tensor h = net->encoder(data);
+                // scorer and into a detached copy of the projected embeddings, whose gradient then
+                // goes through the projection and the encoder once.
+                const torch::Tensor h = net->project(net->encoder(data));
                 const torch::Tensor hd = h.detach().requires_grad_(true);
                 optimizer.zero_grad();
                 double lossSum = 0, entropySum = 0;
@@ -361,7 +383,7 @@ public:
             if (!outOfTime() || judge.best().empty()) { // the trained policy's greedy episode, when budget is left
                 torch::NoGradGuard noGrad;
                 std::vector<double> makespans(1);
-                episode(net->encoder(data), true, 0, 0, makespans);
+                episode(net->project(net->encoder(data)), true, 0, 0, makespans);
             }
             shareResult(collective, judge, clock);
         } catch (const LostRank &e) {

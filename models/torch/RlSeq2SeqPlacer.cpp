@@ -41,36 +41,45 @@ struct Seq2SeqNetImpl : torch::nn::Module
 
     torch::Tensor groupLogits(const torch::Tensor &x) { return grouperOut(torch::relu(grouperIn(x))); }
 
-    // Decodes a device per group (sampled, or greedy); returns devices, log-prob, entropy.
-    // `bias` (g x k, in decoding order; may be undefined) is added to the decoder's logits.
+    // Decodes a device per group for S placements at once (sampled, or greedy): `groupInputs` is
+    // (S, g, inputs), `bias` (S, g, k, in decoding order; may be undefined) is added to the
+    // decoder's logits. Returns the choices (S, g), each placement's log-probability (S) and its
+    // mean entropy per step (S).
     Sampled place(const torch::Tensor &groupInputs, const torch::Tensor &bias, bool greedy,
                   const std::optional<at::Generator> &generator)
     {
-        const int64_t g = groupInputs.size(0);
-        auto [encoded, state] = encoder->forward(groupInputs.unsqueeze(1));                 // (g, 1, h)
-        const torch::Tensor memory = encoded.squeeze(1);                                    // (g, h)
-        torch::Tensor h = std::get<0>(state).squeeze(0), c = std::get<1>(state).squeeze(0); // (1, h)
-        torch::Tensor context = torch::zeros({1, hidden}, groupInputs.options());
-        torch::Tensor previous = torch::full({1}, devices, torch::dtype(torch::kInt64).device(groupInputs.device()));
-        std::vector<torch::Tensor> choices, logps, entropies;
+        const int64_t count = groupInputs.size(0), g = groupInputs.size(1);
+        auto [encoded, state] = encoder->forward(groupInputs.transpose(0, 1));              // (g, S, h)
+        const torch::Tensor memory = encoded.transpose(0, 1);                               // (S, g, h)
+        torch::Tensor h = std::get<0>(state).squeeze(0), c = std::get<1>(state).squeeze(0); // (S, h)
+        torch::Tensor context = torch::zeros({count, hidden}, groupInputs.options());
+        torch::Tensor previous =
+            torch::full({count}, devices, torch::dtype(torch::kInt64).device(groupInputs.device()));
+        torch::Tensor logProb = torch::zeros({count}, groupInputs.options()), entropy = torch::zeros_like(logProb);
+        std::vector<torch::Tensor> choices;
         for (int64_t t = 0; t < g; ++t) {
             std::tie(h, c) =
                 decoder->forward(torch::cat({deviceEmbedding(previous), context}, 1), std::make_tuple(h, c));
-            const torch::Tensor weights = torch::softmax(torch::matmul(memory, attention(h).t()).t(), 1); // (1, g)
-            context = torch::matmul(weights, memory);
-            torch::Tensor logits = out(torch::cat({h, context}, 1)); // (1, k)
+            const torch::Tensor scores = torch::bmm(memory, attention(h).unsqueeze(2)).squeeze(2); // (S, g)
+            context = torch::bmm(torch::softmax(scores, 1).unsqueeze(1), memory).squeeze(1);       // (S, h)
+            torch::Tensor logits = out(torch::cat({h, context}, 1));                               // (S, k)
             if (bias.defined())
-                logits = logits + bias[t].unsqueeze(0);
-            Sampled s = greedy ? greedyRows(logits) : sampleRows(logits, generator);
-            choices.push_back(s.choice);
-            logps.push_back(s.logProb);
-            entropies.push_back(s.entropy);
-            previous = s.choice.detach();
+                logits = logits + bias.select(1, t);
+            const torch::Tensor logp = torch::log_softmax(logits, 1);
+            const torch::Tensor choice =
+                greedy ? logp.argmax(1)
+                       : torch::multinomial(logp.exp(), 1, false,
+                                            generator ? c10::optional<at::Generator>(*generator) : c10::nullopt)
+                             .squeeze(1);
+            logProb = logProb + logp.gather(1, choice.unsqueeze(1)).squeeze(1);
+            entropy = entropy - (logp.exp() * logp).sum(1);
+            choices.push_back(choice);
+            previous = choice.detach();
         }
         Sampled all;
-        all.choice = torch::cat(choices);
-        all.logProb = torch::stack(logps).sum();
-        all.entropy = torch::stack(entropies).mean();
+        all.choice = torch::stack(choices, 1);
+        all.logProb = logProb;
+        all.entropy = entropy / static_cast<double>(std::max<int64_t>(1, g));
         return all;
     }
 
@@ -256,45 +265,55 @@ public:
         const int samples = params.integer("samples");
         const double entropyWeight = params.number("entropy_weight");
 
-        // One placement: groups (sampled or fixed), then a device per group.
-        auto rollout = [&](bool greedy, torch::Tensor &logp, torch::Tensor &entropy) {
-            torch::Tensor group;
-            logp = torch::zeros({}, x.options());
-            entropy = torch::zeros({}, x.options());
-            if (byScope) {
-                group = fixedGroups;
-            } else {
+        // `count` placements: the grouper's logits once, a grouping per placement (sampled, or
+        // fixed by scope), then every placement's devices decoded in one batch. logp and entropy
+        // get one value per placement.
+        auto rollouts = [&](int count, bool greedy, torch::Tensor &logp, torch::Tensor &entropy) {
+            std::vector<torch::Tensor> grouping, inputs, biases, orders(static_cast<size_t>(count)), groupLogp;
+            torch::Tensor groupEntropy = torch::zeros({}, x.options()), groupLog;
+            if (!byScope) {
                 torch::Tensor logits = net->groupLogits(x);
                 if (warmStart.group.defined())
                     logits = logits + warmStart.group;
-                Sampled g = greedy ? greedyRows(logits) : sampleRows(logits, run.generator);
-                group = g.choice;
-                logp = logp + g.logProb;
-                entropy = entropy + g.entropy;
+                groupLog = torch::log_softmax(logits, 1);
+                groupEntropy = -(groupLog.exp() * groupLog).sum(1).mean();
             }
-            torch::Tensor order;
-            const torch::Tensor inputs = groupInputs(x, ranks, group, groups, order);
-            const torch::Tensor bias =
-                warmStart.device.defined() ? warmStart.device.index_select(0, order) : torch::Tensor();
-            Sampled d = net->place(inputs, bias, greedy, run.generator);
-            logp = logp + d.logProb;
-            entropy = entropy + d.entropy;
-            // order[t] is the group decoded at step t.
-            const torch::Tensor deviceOfGroup =
-                torch::empty({groups}, torch::kInt64).to(device).index_put_({order}, d.choice);
-            return toVector(deviceOfGroup.index_select(0, group));
+            for (int s = 0; s < count; ++s) {
+                torch::Tensor group = fixedGroups;
+                if (!byScope) {
+                    group = greedy ? groupLog.argmax(1)
+                                   : torch::multinomial(groupLog.exp(), 1, false,
+                                                        run.generator ? c10::optional<at::Generator>(*run.generator)
+                                                                      : c10::nullopt)
+                                         .squeeze(1);
+                    groupLogp.push_back(groupLog.gather(1, group.unsqueeze(1)).sum());
+                }
+                grouping.push_back(group);
+                inputs.push_back(groupInputs(x, ranks, group, groups, orders[static_cast<size_t>(s)]));
+                if (warmStart.device.defined())
+                    biases.push_back(warmStart.device.index_select(0, orders[static_cast<size_t>(s)]));
+            }
+            const Sampled d = net->place(torch::stack(inputs), biases.empty() ? torch::Tensor() : torch::stack(biases),
+                                         greedy, run.generator);
+            logp = groupLogp.empty() ? d.logProb : torch::stack(groupLogp) + d.logProb;
+            entropy = groupEntropy + d.entropy;
+            std::vector<std::vector<int>> placements;
+            for (int s = 0; s < count; ++s) { // orders[s][t] is the group decoded at step t
+                const torch::Tensor deviceOfGroup = torch::empty({groups}, torch::kInt64)
+                                                        .to(device)
+                                                        .index_put_({orders[static_cast<size_t>(s)]}, d.choice[s]);
+                placements.push_back(toVector(deviceOfGroup.index_select(0, grouping[static_cast<size_t>(s)])));
+            }
+            return placements;
         };
 
         for (int it = 0; clock.next(it); ++it) {
-            std::vector<torch::Tensor> logps, entropies;
             std::vector<double> rewards, makespans;
+            torch::Tensor logps, entropies;
+            std::vector<std::vector<int>> placements = rollouts(samples, false, logps, entropies);
             for (int s = 0; s < samples && !clock.exhausted(); ++s) {
-                torch::Tensor logp, entropy;
-                std::vector<int> devices = rollout(false, logp, entropy);
-                rewards.push_back(rewardOf(judge.evaluate(devices)));
+                rewards.push_back(rewardOf(judge.evaluate(placements[static_cast<size_t>(s)])));
                 makespans.push_back(judge.lastMakespan());
-                logps.push_back(logp);
-                entropies.push_back(entropy);
             }
             if (static_cast<int>(rewards.size()) < samples)
                 break; // the budget ended inside the batch
@@ -307,10 +326,11 @@ public:
             for (double r : rewards)
                 var += (r - mean) * (r - mean);
             const double scale = std::sqrt(var / samples) + 1e-3 * std::abs(mean) + 1e-12;
-            torch::Tensor loss = torch::zeros({}, x.options());
+            std::vector<float> weights;
             for (int s = 0; s < samples; ++s)
-                loss = loss - (rewards[s] - baseline.value()) / scale * logps[s] / samples;
-            const torch::Tensor entropy = torch::stack(entropies).mean();
+                weights.push_back(static_cast<float>((rewards[s] - baseline.value()) / scale / samples));
+            torch::Tensor loss = -(torch::tensor(weights).to(device) * logps).sum();
+            const torch::Tensor entropy = entropies.mean();
             loss = loss - entropyWeight * entropy;
             optimizer.zero_grad();
             loss.backward();
@@ -323,7 +343,7 @@ public:
             // The greedy decode of the trained policy competes with the samples.
             torch::NoGradGuard noGrad;
             torch::Tensor logp, entropy;
-            std::vector<int> greedy = rollout(true, logp, entropy);
+            std::vector<int> greedy = rollouts(1, true, logp, entropy)[0];
             judge.evaluate(greedy);
         }
         if (!params.text("save_checkpoint").empty()) {

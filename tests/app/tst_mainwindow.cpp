@@ -27,6 +27,7 @@
 #include "views/RankingTable.h"
 #include "views/TimelineView.h"
 
+#include <QComboBox>
 #include <QDockWidget>
 #include <QElapsedTimer>
 #include <QJsonDocument>
@@ -40,7 +41,6 @@
 #include <QTableWidget>
 #include <QTreeWidget>
 #include <QUrl>
-#include <QComboBox>
 #include <QtTest>
 
 using namespace ps;
