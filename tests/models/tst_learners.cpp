@@ -29,6 +29,21 @@ using namespace ps;
 
 namespace {
 
+// The progress report of a run's first training iteration (seed 1).
+Progress firstIteration(const std::string &model, const PlacementProblem &problem,
+                        const std::vector<std::string> &params)
+{
+    std::vector<Progress> reports;
+    RunControl control;
+    control.seed = 1;
+    control.progress = [&](const Progress &p) {
+        if (p.iteration >= 0)
+            reports.push_back(p);
+    };
+    runPlacer(PlacerRegistry::builtin(), model, problem, params, control);
+    return reports.at(0);
+}
+
 // A small two-branch graph with one pinned op and one colocation group.
 Graph smallGraph()
 {
@@ -480,16 +495,8 @@ private Q_SLOTS:
         const Constraints cons = Constraints::fromGraph(g, c);
         const PlacerResult heft = runPlacer(PlacerRegistry::builtin(), "heft", {g, c, cons, {}}, {}, {});
         auto firstSamples = [&](const std::string &warm) {
-            std::vector<Progress> reports;
-            RunControl control;
-            control.seed = 1;
-            control.progress = [&](const Progress &p) {
-                if (p.iteration >= 0)
-                    reports.push_back(p);
-            };
-            runPlacer(PlacerRegistry::builtin(), "rl-seq2seq", {g, c, cons, {}},
-                      {"iterations=1", "samples=4", "hidden=16", "prior=8", "warm_start=" + warm}, control);
-            return reports.at(0);
+            return firstIteration("rl-seq2seq", {g, c, cons, {}},
+                                  {"iterations=1", "samples=4", "hidden=16", "prior=8", "warm_start=" + warm});
         };
         const Progress warm = firstSamples("heft"), cold = firstSamples("none");
         QVERIFY2(std::abs(warm.sampleBest - heft.makespan) <= 1e-9 * heft.makespan,
@@ -507,17 +514,9 @@ private Q_SLOTS:
         const Constraints cons = Constraints::fromGraph(g, c);
         const PlacerResult heft = runPlacer(PlacerRegistry::builtin(), "heft", {g, c, cons, {}}, {}, {});
         auto firstSamples = [&](const std::string &moves, const std::string &prior) {
-            std::vector<Progress> reports;
-            RunControl control;
-            control.seed = 1;
-            control.progress = [&](const Progress &p) {
-                if (p.iteration >= 0)
-                    reports.push_back(p);
-            };
-            runPlacer(PlacerRegistry::builtin(), "gdp", {g, c, cons, {}},
-                      {"iterations=1", "samples=8", "hidden=16", "warm_start=heft", "moves=" + moves, "prior=" + prior},
-                      control);
-            return reports.at(0);
+            return firstIteration(
+                "gdp", {g, c, cons, {}},
+                {"iterations=1", "samples=8", "hidden=16", "warm_start=heft", "moves=" + moves, "prior=" + prior});
         };
         const Progress few = firstSamples("1", "0"), many = firstSamples("1e6", "1");
         qInfo("first samples' mean: %.4g (moves=1), %.4g (margin 1), HEFT %.4g", few.sampleMean, many.sampleMean,
