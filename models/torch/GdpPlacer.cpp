@@ -633,6 +633,10 @@ public:
                 std::vector<int> greedy = toVector(logitsOf(net, graphs[0], segment).argmax(1));
                 judge.evaluate(greedy);
             }
+            // Zero-shot (a stored policy, no training): besides its greedy placement, `samples`
+            // placements drawn from it, judged without a gradient step.
+            if (!load.empty() && params.integer("iterations") == 0 && !clock.exhausted())
+                sampleBatch(net, graphs[0], segment, samples, 0, run, clock, collective);
             shareResult(collective, judge, clock);
         } catch (const LostRank &e) {
             throw LostRank(e.what() + periodic.keptNote());

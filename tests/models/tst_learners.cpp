@@ -320,8 +320,9 @@ private Q_SLOTS:
                                          {unseen, c, Constraints::fromGraph(unseen, c), {}}, zeroShot, {});
         QCOMPARE(z.placement.nodeCount(), 30);
         QVERIFY(std::isfinite(z.makespan) && z.makespan > 0);
-        // The warm start's placers for the prior, that start offered, the greedy placement, the final check.
-        QCOMPARE(a.evaluations, bestFastPlacement({g, c, cons, {}}).evaluations + 3);
+        // The warm start's placers for the prior, that start offered, the greedy placement, the 8
+        // placements sampled from the policy (the default samples), the final check.
+        QCOMPARE(a.evaluations, bestFastPlacement({g, c, cons, {}}).evaluations + 3 + 8);
         try {
             runPlacer(PlacerRegistry::builtin(), "rl-seq2seq", {g, c, cons, {}}, {"checkpoint=" + path}, {});
             QFAIL("a gdp checkpoint was accepted by rl-seq2seq");
