@@ -9,6 +9,7 @@
 #include "models/Learners.h"
 #include "models/Pretrained.h"
 #include "models/torch/Collective.h"
+#include "models/torch/GraphSegments.h"
 #include "models/torch/LearnerSupport.h"
 
 #include <nlohmann/json.hpp>
@@ -26,7 +27,9 @@ struct GapNetImpl : torch::nn::Module
           mlp(register_module("mlp", torch::nn::Linear(hidden, hidden))),
           out(register_module("out", torch::nn::Linear(hidden, k)))
     {}
-    torch::Tensor forward(const GraphData &g) { return out(torch::relu(mlp(encoder(g)))); }
+    torch::Tensor forward(const GraphData &g) { return head(encoder(g)); }
+    // The partition module over node embeddings (GST fine-tunes it alone).
+    torch::Tensor head(const torch::Tensor &embeddings) { return out(torch::relu(mlp(embeddings))); }
     SageEncoder encoder;
     torch::nn::Linear mlp, out;
 };
@@ -38,12 +41,21 @@ struct GapGraph
     GraphData data;
     torch::Tensor src, dst, edgeWeight, degree, nodeWeight;
     double totalWeight = 0;
+    // GST: segments of the topological order and the historical embeddings (in that order).
+    torch::Tensor order;
+    std::vector<GraphSegment> segments;
+    EmbeddingHistory history;
 };
 
-GapGraph prepare(const Graph &graph, torch::Device device)
+GapGraph prepare(const Graph &graph, torch::Device device, int64_t gstSegment)
 {
     GapGraph g;
     g.data = graphData(graph, device);
+    if (gstSegment > 0) {
+        const std::vector<int64_t> order(graph.topologicalOrder().begin(), graph.topologicalOrder().end());
+        g.order = torch::tensor(order).to(device);
+        g.segments = graphSegments(graph, g.data, order, gstSegment, 2);
+    }
     const UndirectedGraph view = undirectedView(graph);
     std::vector<int64_t> src, dst;
     std::vector<float> w;
@@ -70,17 +82,61 @@ GapGraph prepare(const Graph &graph, torch::Device device)
     return g;
 }
 
-// Expected normalized cut plus the balance penalty (Nazi et al., eq. 3 and 4).
-std::pair<torch::Tensor, torch::Tensor> gapLoss(const torch::Tensor &logits, const GapGraph &g, int k)
+// Expected normalized cut plus the balance penalty (Nazi et al., eq. 3 and 4). `keep` (0/1 per
+// node; undefined: all) restricts the cut to the edges between kept nodes (GST's stale embedding
+// dropout); the balance always weighs every node, since a balanced subset is not the aim.
+std::pair<torch::Tensor, torch::Tensor> gapLoss(const torch::Tensor &logits, const GapGraph &g, int k,
+                                                const torch::Tensor &keep = {})
 {
     const torch::Tensor y = torch::softmax(logits, 1);
-    const torch::Tensor gamma = torch::matmul(g.degree.unsqueeze(0), y).squeeze(0) + 1e-6; // volume per part
-    const torch::Tensor crossing =
-        y.index_select(0, g.src) * (1 - y.index_select(0, g.dst)) * g.edgeWeight.unsqueeze(1);
+    torch::Tensor edgeWeight = g.edgeWeight, degree = g.degree;
+    if (keep.defined()) {
+        edgeWeight = edgeWeight * keep.index_select(0, g.src) * keep.index_select(0, g.dst);
+        degree = torch::zeros_like(degree).index_add_(0, g.src, edgeWeight);
+    }
+    const torch::Tensor gamma = torch::matmul(degree.unsqueeze(0), y).squeeze(0) + 1e-6; // volume per part
+    const torch::Tensor crossing = y.index_select(0, g.src) * (1 - y.index_select(0, g.dst)) * edgeWeight.unsqueeze(1);
     const torch::Tensor cut = (crossing.sum(0) / gamma).sum();
     const torch::Tensor share = torch::matmul(g.nodeWeight.unsqueeze(0), y).squeeze(0) * k; // 1 when balanced
     const torch::Tensor balance = (share - 1).pow(2).sum();
     return {cut, balance};
+}
+
+// GST's logits of a whole graph for one step: the drawn segments' embeddings fresh (the encoder
+// on their halos, with gradient), every other from the history; each stale segment is dropped
+// from the loss with probability `staleDropout` (`keep`). With `frozen` (the prediction head's
+// fine-tuning) every embedding is fresh and the encoder takes no gradient. The history is
+// initialised by one pass without gradient, then written by the segments' passes.
+torch::Tensor segmentedLogits(GapNet &net, GapGraph &g, const GstSettings &gst, uint64_t seed, long long step,
+                              bool frozen, torch::Tensor &keep)
+{
+    const int64_t total = static_cast<int64_t>(g.segments.size());
+    if (g.history.empty() || frozen) {
+        torch::NoGradGuard noGrad;
+        g.history.refresh(net->encoder(g.data).index_select(0, g.order));
+    }
+    keep = torch::Tensor();
+    if (frozen)
+        return net->head(torch::zeros_like(g.history.table()).index_copy(0, g.order, g.history.table()));
+    const SegmentDraw draw = drawSegments(seed, step, 0, total, total, gst.staleDropout); // a permutation
+    const int64_t fresh = std::min(gst.perStep, total);
+    torch::Tensor states = g.history.table();
+    std::vector<float> kept(static_cast<size_t>(g.data.n), 1.0f);
+    const torch::Tensor orderCpu = g.order.cpu().contiguous();
+    const int64_t *node = orderCpu.data_ptr<int64_t>();
+    for (int64_t i = 0; i < total; ++i) {
+        const GraphSegment &s = g.segments[static_cast<size_t>(draw.segments[static_cast<size_t>(i)])];
+        if (i < fresh) {
+            const torch::Tensor e = net->encoder(s.halo).index_select(0, s.rows);
+            g.history.write(s.begin, e);
+            states = states.index_copy(0, torch::arange(s.begin, s.end, g.order.options()), e);
+        } else if (draw.dropMemory[static_cast<size_t>(i)]) {
+            for (int64_t p = s.begin; p < s.end; ++p)
+                kept[static_cast<size_t>(node[p])] = 0.0f;
+        }
+    }
+    keep = torch::tensor(kept).to(g.order.device());
+    return net->head(torch::zeros_like(states).index_copy(0, g.order, states));
 }
 
 // GAP's balance term is soft. When asked, the heaviest part then gives nodes away until the
@@ -180,6 +236,8 @@ public:
                             1,
                             {},
                             "graphs in one gradient step (the global batch; ranks of a data-parallel run share them)"});
+        for (HyperParam &h : gstParams())
+            f.params.push_back(h);
         f.trains = true;
         f.distributes = true;
         return f;
@@ -210,10 +268,11 @@ public:
         net->to(device);
 
         const std::vector<Graph> extra = loadTrainGraphs(params.text("train_graphs")); // beyond the problem's graph
+        const GstSettings gst = GstSettings::from(params);
         std::vector<GapGraph> train;
-        train.push_back(prepare(problem.graph, device));
+        train.push_back(prepare(problem.graph, device, gst.segmentFor(problem.graph)));
         for (const Graph &g : extra)
-            train.push_back(prepare(g, device));
+            train.push_back(prepare(g, device, gst.segmentFor(g)));
 
         torch::optim::Adam optimizer(net->parameters(), torch::optim::AdamOptions(params.number("lr")));
         const double lambda = params.number("balance_weight");
@@ -229,12 +288,17 @@ public:
                 // step is rank b mod N's. The loss is their mean.
                 optimizer.zero_grad();
                 double loss = 0;
+                const bool frozen = collective.any(clock.inFinalShare(it, gst.finetuneShare)); // ranks agree
                 for (int b = 0; b < perStep; ++b) {
                     if (!collective.mine(b))
                         continue;
-                    const GapGraph &g =
-                        train[static_cast<size_t>(static_cast<long long>(it) * perStep + b) % train.size()];
-                    auto [cut, balance] = gapLoss(net->forward(g.data), g, problem.k);
+                    const long long item = static_cast<long long>(it) * perStep + b;
+                    GapGraph &g = train[static_cast<size_t>(item) % train.size()];
+                    torch::Tensor keep;
+                    const torch::Tensor logits = g.segments.empty()
+                                                     ? net->forward(g.data)
+                                                     : segmentedLogits(net, g, gst, run.seed, item, frozen, keep);
+                    auto [cut, balance] = gapLoss(logits, g, problem.k, keep);
                     const torch::Tensor part = (cut + lambda * balance) / perStep;
                     part.backward();
                     loss += part.item<double>();

@@ -410,27 +410,8 @@ public:
                             {},
                             "graphs in one gradient step (1: one graph a step, its samples shared by the ranks of a "
                             "data-parallel run; more: the ranks share the graphs)"});
-        f.params.push_back({"gst",
-                            T::Choice,
-                            0,
-                            0,
-                            0,
-                            {"auto", "on", "off"},
-                            "Graph Segment Training (Cao et al. 2023): a gradient step runs on a few segments of "
-                            "the op sequence, the rest read from a table of historical embeddings, so memory stays "
-                            "fixed as graphs grow (auto: on for graphs over 16,384 ops)"});
-        f.params.push_back({"gst_segment", T::Int, 8, 1e6, 4096, {}, "GST: ops per segment (a multiple of segment)"});
-        f.params.push_back({"gst_segments", T::Int, 1, 1024, 2, {}, "GST: segments trained on per PPO epoch"});
-        f.params.push_back(
-            {"stale_dropout", T::Real, 0, 1, 0.5, {}, "GST: probability of dropping a segment's stale memory"});
-        f.params.push_back({"finetune_share",
-                            T::Real,
-                            0,
-                            1,
-                            0.1,
-                            {},
-                            "GST: the last share of the budget trains the prediction head only (encoder fixed, "
-                            "no stale memory dropped)"});
+        for (HyperParam &h : gstParams())
+            f.params.push_back(h);
         f.trains = true;
         f.distributes = true;
         return f;
@@ -475,11 +456,8 @@ public:
 
         const int64_t segment = params.integer("segment");
         // GST's segments hold whole attention blocks, so a segment's attention is the full graph's.
-        const int64_t gstSegment = (params.integer("gst_segment") + segment - 1) / segment * segment;
-        const std::string gst = params.choice("gst");
-        auto segmentsFor = [&](const Graph &g) {
-            return gst == "on" || (gst == "auto" && g.nodeCount() > 16384) ? gstSegment : int64_t{0};
-        };
+        const GstSettings gst = GstSettings::from(params);
+        auto segmentsFor = [&](const Graph &g) { return (gst.segmentFor(g) + segment - 1) / segment * segment; };
         std::vector<TrainGraph> graphs;
         auto target = std::shared_ptr<const Graph>(&problem.graph, [](const Graph *) {});
         graphs.push_back(prepare(target, problem.cluster, &problem.constraints, problem.objective, device, clock,
@@ -507,9 +485,9 @@ public:
         ppo.clip = params.number("clip");
         ppo.entropyWeight = params.number("entropy_weight");
         ppo.seed = run.seed;
-        ppo.gstSegments = params.integer("gst_segments");
-        ppo.staleDropout = params.number("stale_dropout");
-        ppo.finetuneShare = params.number("finetune_share");
+        ppo.gstSegments = gst.perStep;
+        ppo.staleDropout = gst.staleDropout;
+        ppo.finetuneShare = gst.finetuneShare;
         const std::string saveTo = params.text("save_checkpoint");
         nlohmann::json stored{{"hidden", hidden}, {"heads", heads},     {"devices", k},
                               {"prior", prior},   {"warm_start", warm}, {"start_features", startFeatures},

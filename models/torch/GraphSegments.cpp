@@ -120,4 +120,47 @@ SegmentDraw drawSegments(uint64_t seed, long long step, int epoch, int64_t total
     return d;
 }
 
+std::vector<HyperParam> gstParams()
+{
+    using T = HyperParam::Type;
+    std::vector<HyperParam> p;
+    p.push_back({"gst",
+                 T::Choice,
+                 0,
+                 0,
+                 0,
+                 {"auto", "on", "off"},
+                 "Graph Segment Training (Cao et al. 2023): a gradient step runs on a few segments of the op "
+                 "sequence, the rest read from a table of historical embeddings, so memory stays fixed as graphs "
+                 "grow (auto: on for graphs over 16,384 ops)"});
+    p.push_back({"gst_segment", T::Int, 8, 1e6, 4096, {}, "GST: ops per segment"});
+    p.push_back({"gst_segments", T::Int, 1, 1024, 2, {}, "GST: segments trained on per step"});
+    p.push_back({"stale_dropout", T::Real, 0, 1, 0.5, {}, "GST: probability of dropping a stale segment's embeddings"});
+    p.push_back({"finetune_share",
+                 T::Real,
+                 0,
+                 1,
+                 0.1,
+                 {},
+                 "GST: the last share of the budget trains the prediction head only (encoder fixed, every embedding "
+                 "fresh)"});
+    return p;
+}
+
+GstSettings GstSettings::from(const ParamValues &params)
+{
+    GstSettings s;
+    s.mode = params.choice("gst");
+    s.segmentOps = params.integer("gst_segment");
+    s.perStep = params.integer("gst_segments");
+    s.staleDropout = params.number("stale_dropout");
+    s.finetuneShare = params.number("finetune_share");
+    return s;
+}
+
+int64_t GstSettings::segmentFor(const Graph &graph) const
+{
+    return mode == "on" || (mode == "auto" && graph.nodeCount() > 16384) ? segmentOps : 0;
+}
+
 } // namespace ps::learn

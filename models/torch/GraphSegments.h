@@ -34,6 +34,7 @@ class EmbeddingHistory
 {
 public:
     bool empty() const { return !m_table.defined(); }
+    const torch::Tensor &table() const { return m_table; }
     // The whole sequence's states (positions in order), e.g. from a full no-grad pass.
     void refresh(const torch::Tensor &states) { m_table = states.detach().clone(); }
     void write(int64_t begin, const torch::Tensor &states);
@@ -53,5 +54,19 @@ struct SegmentDraw
     std::vector<bool> dropMemory; // per drawn segment
 };
 SegmentDraw drawSegments(uint64_t seed, long long step, int epoch, int64_t total, int64_t count, double dropout);
+
+// GST's hyperparameters (the same for every family that trains on segments) and their values.
+std::vector<HyperParam> gstParams();
+struct GstSettings
+{
+    std::string mode = "auto";  // auto: on above 16,384 ops
+    int64_t segmentOps = 4096;  // ops per segment
+    int64_t perStep = 2;        // segments trained on per step (epoch)
+    double staleDropout = 0.5;  // probability of dropping a stale segment (or memory)
+    double finetuneShare = 0.1; // last share of the budget: the prediction head alone
+    static GstSettings from(const ParamValues &params);
+    // Ops per segment for this graph (0: GST off for it).
+    int64_t segmentFor(const Graph &graph) const;
+};
 
 } // namespace ps::learn
