@@ -191,7 +191,9 @@ int RunsPanel::start(QString model, double timeLimitS, quint64 seed, const QStri
     }
     std::vector<std::string> params;
     const QString pretrained = QStringLiteral(" (pretrained)");
+    QString label;
     if (model.endsWith(pretrained)) { // "gdp (pretrained)": the shipped policy, zero-shot unless told
+        label = model;
         model.chop(pretrained.size());
         params.push_back("checkpoint=pretrained");
         if (!paramText.contains(QRegularExpression("(^|\\s)iterations=")))
@@ -205,6 +207,8 @@ int RunsPanel::start(QString model, double timeLimitS, quint64 seed, const QStri
         Q_EMIT refused(tr("%1 not started: %2").arg(model, QString::fromStdString(e.what())));
         return -1;
     }
+    if (!label.isEmpty())
+        m_labels[m_manager->count()] = label; // the row the run is about to get
     return m_manager->start(model, m_graph, m_cluster, m_constraints, timeLimitS, seed, std::move(params),
                             m_processes->value());
 }
@@ -219,7 +223,10 @@ int RunsPanel::startSpec(const QString &spec)
     double timeLimitS = m_timeLimit->value();
     quint64 seed = static_cast<quint64>(m_seed->value());
     QStringList params;
-    for (const QString &w : words.mid(1)) {
+    // "gdp (pretrained) ...": the dock's entry for the shipped policy.
+    const bool pretrained = words.size() > 1 && words[1] == QStringLiteral("(pretrained)");
+    const QString model = pretrained ? words[0] + QStringLiteral(" (pretrained)") : words[0];
+    for (const QString &w : words.mid(pretrained ? 2 : 1)) {
         bool ok = true;
         if (w.startsWith("time="))
             timeLimitS = w.mid(5).toDouble(&ok);
@@ -234,14 +241,16 @@ int RunsPanel::startSpec(const QString &spec)
             return -1;
         }
     }
-    return start(words[0], timeLimitS, seed, params.join(' '));
+    return start(model, timeLimitS, seed, params.join(' '));
 }
 
 void RunsPanel::addItem(int run, const QString &status)
 {
     if (static_cast<int>(m_items.size()) <= run)
         m_items.resize(run + 1, nullptr);
-    m_items[run] = new QTreeWidgetItem(m_tree, {m_manager->model(run), status, "", "", ""});
+    const auto label = m_labels.find(run);
+    m_items[run] = new QTreeWidgetItem(
+        m_tree, {label != m_labels.end() ? label->second : m_manager->model(run), status, "", "", ""});
 }
 
 void RunsPanel::showStarted(int run)

@@ -9,6 +9,7 @@
 
 #include <QWidget>
 
+#include <map>
 #include <memory>
 #include <vector>
 
@@ -80,6 +81,7 @@ private:
     QTreeWidget *m_tree;
     RunManager *m_manager;
     std::vector<QTreeWidgetItem *> m_items; // per run
+    std::map<int, QString> m_labels;        // runs shown under another name than their model
     std::shared_ptr<const Graph> m_graph;
     std::shared_ptr<const Cluster> m_cluster;
     std::shared_ptr<const Constraints> m_constraints;

@@ -492,6 +492,7 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(runs->finished(zeroShot), 30000);
         QCOMPARE(runs->tree()->topLevelItem(zeroShot)->text(1), QString("done"));
         QCOMPARE(runs->iterationsSeen(zeroShot), 0);
+        QCOMPARE(runs->tree()->topLevelItem(zeroShot)->text(0), QString("gdp (pretrained)"));
         QVERIFY(runs->manager()->result(zeroShot).makespan <= opened * (1 + 1e-12));
         const int tuned = runs->start("gdp (pretrained)", 30, 1, "iterations=2");
         QTRY_VERIFY_WITH_TIMEOUT(runs->finished(tuned), 30000);
