@@ -58,12 +58,9 @@ struct GdpNetImpl : torch::nn::Module
     {
         torch::Tensor seq;
         {
-            torch::NoGradGuard noGrad;
-            if (frozen)
-                seq = encoder(s.halo).index_select(0, s.rows);
-        }
-        if (!frozen)
+            const torch::AutoGradMode gradients(!frozen && torch::GradMode::is_enabled());
             seq = encoder(s.halo).index_select(0, s.rows);
+        }
         *states = seq.detach();
         return head(seq, memory, segment);
     }
@@ -102,7 +99,6 @@ struct TrainGraph
     torch::Tensor order;
     std::vector<int> start;             // the warm start's placement (HEFT's, or the best fast placer's)
     torch::Tensor prior;                // n x k logits toward it (undefined: no prior)
-    int64_t gstSegment = 0;             // ops per GST segment (0: GST off)
     std::vector<GraphSegment> segments; // GST's (empty: every step sees the whole graph)
     EmbeddingHistory history;
 };
@@ -142,19 +138,9 @@ TrainGraph prepare(std::shared_ptr<const Graph> graph, const Cluster &cluster, c
     t.data = graphData(*t.graph, device);
     std::vector<int64_t> order(t.graph->topologicalOrder().begin(), t.graph->topologicalOrder().end());
     t.order = torch::from_blob(order.data(), {static_cast<int64_t>(order.size())}, torch::kInt64).clone().to(device);
-    t.gstSegment = gstSegment;
+    if (gstSegment > 0)
+        t.segments = graphSegments(*t.graph, t.data, order, gstSegment, 2);
     return t;
-}
-
-// GST's segments, cut again whenever the node features change (their halos copy them).
-void cutSegments(TrainGraph &t)
-{
-    if (t.gstSegment <= 0)
-        return;
-    const torch::Tensor order = t.order.cpu();
-    t.segments = graphSegments(
-        *t.graph, t.data, std::vector<int64_t>(order.data_ptr<int64_t>(), order.data_ptr<int64_t>() + order.numel()),
-        t.gstSegment, 2);
 }
 
 // The warm start's placement of every training graph: HEFT's, or the best of the fast placers
@@ -199,6 +185,7 @@ void anchorAt(TrainGraph &t, const std::vector<int> &start, const Anchor &a)
     if (a.startFeatures) {
         const int64_t base = kFeatureCount;
         t.data.x = torch::cat({t.data.x.slice(1, 0, base), oneHot}, 1);
+        refreshHaloFeatures(t.segments, t.data); // GST's halos copy the features
     }
 }
 
@@ -321,9 +308,7 @@ struct PpoSettings
     int64_t segment = 128; // attention block
     double clip = 0.2, entropyWeight = 0.01;
     uint64_t seed = 1;
-    int64_t gstSegments = 2;   // GST: segments drawn per epoch
-    double staleDropout = 0.5; // GST: probability of dropping a segment's stale memory
-    double finetuneShare = 0.1;
+    GstSettings gst;
 };
 
 // One PPO epoch's gradient on one graph's batch: the whole graph's, or with GST the sum over
@@ -334,8 +319,8 @@ std::pair<double, double> epochGradient(GdpNet &net, TrainGraph &t, const Batch 
 {
     if (t.segments.empty())
         return ppoStep(logitsOf(net, t, ppo.segment), {}, b, ppo.clip, ppo.entropyWeight, collective);
-    const SegmentDraw draw =
-        drawSegments(ppo.seed, step, epoch, static_cast<int64_t>(t.segments.size()), ppo.gstSegments, ppo.staleDropout);
+    const SegmentDraw draw = drawSegments(ppo.seed, step, epoch, static_cast<int64_t>(t.segments.size()),
+                                          ppo.gst.perStep, ppo.gst.staleDropout);
     double loss = 0, entropy = 0;
     for (size_t i = 0; i < draw.segments.size(); ++i) {
         const int64_t index = draw.segments[i];
@@ -477,17 +462,13 @@ public:
             else if (load.empty() && params.integer("iterations") > 0)
                 imitateHeft(net, graphs, segment, optimizer, params.integer("warm_steps"), clock, control, collective);
         }
-        for (TrainGraph &t : graphs)
-            cutSegments(t);
         const int samples = params.integer("samples"), epochs = params.integer("ppo_epochs");
         PpoSettings ppo;
         ppo.segment = segment;
         ppo.clip = params.number("clip");
         ppo.entropyWeight = params.number("entropy_weight");
         ppo.seed = run.seed;
-        ppo.gstSegments = gst.perStep;
-        ppo.staleDropout = gst.staleDropout;
-        ppo.finetuneShare = gst.finetuneShare;
+        ppo.gst = gst;
         const std::string saveTo = params.text("save_checkpoint");
         nlohmann::json stored{{"hidden", hidden}, {"heads", heads},     {"devices", k},
                               {"prior", prior},   {"warm_start", warm}, {"start_features", startFeatures},
@@ -527,7 +508,7 @@ public:
             if (collective.any(!complete))
                 return false; // the budget ended inside the step (on some rank)
             double lastLoss = 0, lastEntropy = 0;
-            const bool frozen = collective.any(clock.inFinalShare(it, ppo.finetuneShare)); // ranks agree
+            const bool frozen = collective.any(clock.inFinalShare(it, ppo.gst.finetuneShare)); // ranks agree
             for (int e = 0; e < epochs && !collective.any(clock.exhausted()); ++e) {
                 torch::Tensor sum = torch::zeros({weightCount + 2}, torch::kFloat64);
                 for (Item &m : mine) {
@@ -585,16 +566,14 @@ public:
                 if (reanchor > 0 && prior > 0 && it > 0 && it % reanchor == 0 && &t == &graphs[0]) {
                     // The incumbent over every rank becomes the start the policy's moves are from.
                     const std::vector<int> best = collective.bestOf(judge.bestKey(), judge.best());
-                    if (!best.empty() && best != t.start) {
+                    if (!best.empty() && best != t.start)
                         anchorAt(t, best, anchor);
-                        cutSegments(t);
-                    }
                 }
                 const Batch batch = sampleBatch(net, t, segment, samples, it, run, clock, collective);
                 if (!batch.complete)
                     break; // the budget ended inside the batch (on some rank)
                 double lastLoss = 0, lastEntropy = 0;
-                const bool frozen = collective.any(clock.inFinalShare(it, ppo.finetuneShare)); // ranks agree
+                const bool frozen = collective.any(clock.inFinalShare(it, ppo.gst.finetuneShare)); // ranks agree
                 for (int e = 0; e < epochs && !collective.any(clock.exhausted()); ++e) {
                     optimizer.zero_grad();
                     const auto [loss, entropy] = epochGradient(net, t, batch, ppo, it, e, frozen, collective);

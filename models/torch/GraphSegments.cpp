@@ -82,7 +82,8 @@ std::vector<GraphSegment> graphSegments(const Graph &graph, const GraphData &ful
         s.ids = int64Tensor(ids).to(device);
         s.rows = int64Tensor(rows).to(device);
         s.halo.n = static_cast<int>(nodes.size());
-        s.halo.x = full.x.index_select(0, int64Tensor(halo).to(device));
+        s.haloNodes = int64Tensor(halo).to(device);
+        s.halo.x = full.x.index_select(0, s.haloNodes);
         s.halo.fromPred = localMeanMatrix(graph, nodes, local, distance, hops, true).to(device);
         s.halo.fromSucc = localMeanMatrix(graph, nodes, local, distance, hops, false).to(device);
         for (int v : nodes) {
@@ -92,6 +93,12 @@ std::vector<GraphSegment> graphSegments(const Graph &graph, const GraphData &ful
         segments.push_back(std::move(s));
     }
     return segments;
+}
+
+void refreshHaloFeatures(std::vector<GraphSegment> &segments, const GraphData &full)
+{
+    for (GraphSegment &s : segments)
+        s.halo.x = full.x.index_select(0, s.haloNodes);
 }
 
 void EmbeddingHistory::write(int64_t begin, const torch::Tensor &states)

@@ -18,6 +18,7 @@ struct GraphSegment
     int64_t begin = 0, end = 0; // positions [begin, end) of the order
     torch::Tensor ids;          // the ops at those positions (node ids, int64, in order)
     GraphData halo;             // those ops and everything within `hops` of them
+    torch::Tensor haloNodes;    // the halo's nodes (node ids; row i of halo is node haloNodes[i])
     torch::Tensor rows;         // the ops' rows within halo (in order)
 };
 
@@ -27,6 +28,9 @@ struct GraphSegment
 // exactly the embeddings it gives them on the whole graph.
 std::vector<GraphSegment> graphSegments(const Graph &graph, const GraphData &full, const std::vector<int64_t> &order,
                                         int64_t size, int hops);
+// The halos' node features taken again from `full` (after the features changed, e.g. columns
+// added); the structure stays.
+void refreshHaloFeatures(std::vector<GraphSegment> &segments, const GraphData &full);
 
 // The historical embedding table: one row per position of the order, refreshed from fresh
 // embeddings whenever some are computed, read (detached) where a segment needs its neighbours'.
