@@ -14,6 +14,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
+
 namespace ps {
 
 namespace {
@@ -275,6 +277,9 @@ public:
             train.push_back(prepare(g, device, gst.segmentFor(g)));
 
         torch::optim::Adam optimizer(net->parameters(), torch::optim::AdamOptions(params.number("lr")));
+        // A step fine-tunes the partition module alone only when every training graph is segmented.
+        const bool everySegmented =
+            std::all_of(train.begin(), train.end(), [](const GapGraph &g) { return !g.segments.empty(); });
         const double lambda = params.number("balance_weight");
         const int perStep = params.integer("graphs_per_step");
         const std::string saveTo = params.text("save_checkpoint");
@@ -304,6 +309,8 @@ public:
                     loss += part.item<double>();
                 }
                 collective.sumGradients(net->parameters());
+                if (frozen && everySegmented)
+                    holdStill(net->encoder->parameters());
                 optimizer.step();
                 clock.report(it, nullptr, {}, collective.sum({loss})[0], std::nan(""));
                 periodic.maybeSave(it, save);

@@ -15,6 +15,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
+
 #include <cstring>
 #include <numeric>
 
@@ -482,6 +484,9 @@ public:
         // added in double precision, summed over the ranks, and the mean taken: the same steps
         // whatever the number of processes, and the network's work divided between them.
         const int perStep = params.integer("graphs_per_step"), reanchor = params.integer("reanchor");
+        // A graph step fine-tunes the head alone only when every graph it may hold is segmented.
+        const bool everySegmented =
+            std::all_of(graphs.begin(), graphs.end(), [](const TrainGraph &t) { return !t.segments.empty(); });
         Collective alone{Distribution{}};
         const std::vector<torch::Tensor> weights = net->parameters();
         int64_t weightCount = 0;
@@ -536,6 +541,8 @@ public:
                     else
                         w.mutable_grad() = g.clone();
                 }
+                if (frozen && everySegmented)
+                    holdStill(net->encoder->parameters());
                 torch::nn::utils::clip_grad_norm_(weights, 1.0);
                 optimizer.step();
                 lastLoss = shared[static_cast<size_t>(weightCount)] / perStep;
@@ -577,6 +584,8 @@ public:
                 for (int e = 0; e < epochs && !collective.any(clock.exhausted()); ++e) {
                     optimizer.zero_grad();
                     const auto [loss, entropy] = epochGradient(net, t, batch, ppo, it, e, frozen, collective);
+                    if (frozen && !t.segments.empty())
+                        holdStill(net->encoder->parameters());
                     torch::nn::utils::clip_grad_norm_(net->parameters(), 1.0);
                     optimizer.step();
                     lastLoss = loss;

@@ -127,6 +127,12 @@ SegmentDraw drawSegments(uint64_t seed, long long step, int epoch, int64_t total
     return d;
 }
 
+void holdStill(const std::vector<torch::Tensor> &parameters)
+{
+    for (torch::Tensor p : parameters)
+        p.mutable_grad() = torch::Tensor();
+}
+
 std::vector<HyperParam> gstParams()
 {
     using T = HyperParam::Type;

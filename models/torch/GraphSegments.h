@@ -59,6 +59,11 @@ struct SegmentDraw
 };
 SegmentDraw drawSegments(uint64_t seed, long long step, int epoch, int64_t total, int64_t count, double dropout);
 
+// GST's prediction-head fine-tuning keeps the encoder fixed: before the optimizer's step, its
+// parameters' gradients are dropped. A zeroed gradient would not do: Adam's moments keep moving
+// a parameter whose gradient is zero, and only one without a gradient is skipped.
+void holdStill(const std::vector<torch::Tensor> &parameters);
+
 // GST's hyperparameters (the same for every family that trains on segments) and their values.
 std::vector<HyperParam> gstParams();
 struct GstSettings

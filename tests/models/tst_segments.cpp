@@ -1,6 +1,7 @@
 // GST's pieces (models/torch/GraphSegments): segments cover the op sequence once, a 2-layer
 // encoder on a segment's halo gives its ops exactly their whole-graph embeddings, the history
-// table reads back what was written, and segment draws depend on the seed, step and epoch only.
+// table reads back what was written, held parameters do not move, and segment draws depend on
+// the seed, step and epoch only.
 #include "core/generators/Generators.h"
 #include "models/torch/GraphSegments.h"
 
@@ -93,6 +94,26 @@ private Q_SLOTS:
         QCOMPARE(h.read(3, 7).sum().item<double>(), 6.0);
         QCOMPARE(h.read(-5, 2).size(0), int64_t{2}); // clipped at the start
         QVERIFY(!h.read(5, 5).defined());
+    }
+
+    // The reason holdStill drops gradients instead of zeroing them: Adam's moments carry on.
+    void heldParametersStayWhereTheyAre()
+    {
+        for (bool held : {false, true}) {
+            torch::Tensor w = torch::ones({1}, torch::requires_grad());
+            torch::optim::Adam adam({w}, torch::optim::AdamOptions(0.1));
+            (w * w).sum().backward();
+            adam.step();
+            const double before = w.item<double>();
+            adam.zero_grad();
+            if (held)
+                holdStill({w});
+            adam.step();
+            if (held)
+                QCOMPARE(w.item<double>(), before);
+            else
+                QVERIFY(w.item<double>() < before - 1e-3);
+        }
     }
 
     void drawsDependOnSeedStepAndEpochOnly()
