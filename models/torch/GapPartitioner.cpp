@@ -47,6 +47,7 @@ struct GapGraph
     torch::Tensor order;
     std::vector<GraphSegment> segments;
     EmbeddingHistory history;
+    bool historyFinal = false; // filled by the fixed encoder of the fine-tuning
 };
 
 GapGraph prepare(const Graph &graph, torch::Device device, int64_t gstSegment)
@@ -108,14 +109,16 @@ std::pair<torch::Tensor, torch::Tensor> gapLoss(const torch::Tensor &logits, con
 // on their halos, with gradient), every other from the history; each stale segment is dropped
 // from the loss with probability `staleDropout` (`keep`). With `frozen` (the prediction head's
 // fine-tuning) every embedding is fresh and the encoder takes no gradient. The history is
-// initialised by one pass without gradient, then written by the segments' passes.
+// initialised by one pass without gradient, then written by the segments' passes, and filled
+// once more when the fine-tuning fixes the encoder.
 torch::Tensor segmentedLogits(GapNet &net, GapGraph &g, const GstSettings &gst, uint64_t seed, long long step,
                               bool frozen, torch::Tensor &keep)
 {
     const int64_t total = static_cast<int64_t>(g.segments.size());
-    if (g.history.empty() || frozen) {
+    if (g.history.empty() || (frozen && !g.historyFinal)) { // the encoder is fixed from then on
         torch::NoGradGuard noGrad;
         g.history.refresh(net->encoder(g.data).index_select(0, g.order));
+        g.historyFinal = frozen;
     }
     keep = torch::Tensor();
     if (frozen)
