@@ -310,6 +310,18 @@ std::vector<ConfigObservation> SteeringSession::observations(const Arm &arm) con
     return obs;
 }
 
+std::vector<double> SteeringSession::bestConfig(const Arm &arm) const
+{
+    std::vector<double> x = arm.space.defaults();
+    double best = std::numeric_limits<double>::infinity();
+    for (const ConfigObservation &o : observations(arm))
+        if (o.value < best) {
+            best = o.value;
+            x = o.x;
+        }
+    return x;
+}
+
 std::vector<std::vector<double>> SteeringSession::rejectedPoints(const Arm &arm) const
 {
     std::vector<std::vector<double>> points;
@@ -349,8 +361,10 @@ double SteeringSession::armShare(const Arm &arm, double bestScore) const
     return arm.weight * share;
 }
 
-int SteeringSession::chooseBase(std::mt19937_64 &rng) const
+int SteeringSession::chooseBase(std::mt19937_64 &rng, const std::vector<Candidate> &batch, bool *screening) const
 {
+    if (screening)
+        *screening = false;
     // Accepted candidates first, then the rest by rank; rejected ones are never refined.
     const std::vector<int> all = ranking();
     std::vector<int> ranked;
@@ -364,8 +378,9 @@ int SteeringSession::chooseBase(std::mt19937_64 &rng) const
         return -1;
     // Searches form lineages (a start and what refined it). The best start is not always the
     // best placement, so bases are the heads (best members) of the five best lineages: each of
-    // the top three is searched once before any is favoured, then the heads by rank (55/15/10/
-    // 10/10%), a head whose refinement already came back unchanged (a local optimum) a third.
+    // the top three is searched once (this round's batch included) before any is favoured, then
+    // the heads by rank (80/10/5/3/2%), a head whose refinement already came back unchanged (a
+    // local optimum) a third as often.
     auto root = [&](int id) {
         while (m_candidates[id].refines >= 0)
             id = m_candidates[id].refines;
@@ -382,10 +397,14 @@ int SteeringSession::chooseBase(std::mt19937_64 &rng) const
             break;
     }
     for (size_t i = 0; i < std::min<size_t>(3, heads.size()); ++i) {
-        const bool searched = std::any_of(m_candidates.begin(), m_candidates.end(),
-                                          [&](const Candidate &c) { return c.refines >= 0 && root(c.id) == roots[i]; });
-        if (!searched)
+        auto refinesRoot = [&](const Candidate &c) { return c.refines >= 0 && root(c.refines) == roots[i]; };
+        const bool searched = std::any_of(m_candidates.begin(), m_candidates.end(), refinesRoot) ||
+                              std::any_of(batch.begin(), batch.end(), refinesRoot);
+        if (!searched) {
+            if (screening)
+                *screening = true;
             return heads[i];
+        }
     }
     static const double kWeights[] = {0.8, 0.1, 0.05, 0.03, 0.02};
     std::vector<double> w(kWeights, kWeights + heads.size());
@@ -406,7 +425,7 @@ std::vector<Candidate> SteeringSession::proposeRound(int round) const
     std::mt19937_64 rng(mix(m_settings.seed, static_cast<uint64_t>(round)));
     const std::vector<int> ranked = ranking();
     const double bestScore = ranked.empty() ? 1.0 : m_candidates[ranked.front()].score;
-    const bool haveBase = chooseBase(rng) >= 0;
+    const bool haveBase = chooseBase(rng, {}) >= 0;
 
     std::vector<int> active;
     for (size_t i = 0; i < m_arms.size(); ++i)
@@ -497,14 +516,20 @@ std::vector<Candidate> SteeringSession::proposeRound(int round) const
             std::none_of(m_candidates.begin(), m_candidates.end(),
                          [&](const Candidate &o) { return o.arm == arm.name; }) &&
             std::none_of(batch.begin(), batch.end(), [&](const Candidate &o) { return o.arm == arm.name; });
+        bool screening = false;
+        if (arm.refine)
+            c.refines = chooseBase(rng, batch, &screening);
+        // A lineage's first search is judged by its start, so it runs the best settings known, not
+        // a gamble; later searches of a lineage take them half of the time (guided mode).
         if (firstOfArm)
             c.x = arm.space.defaults();
+        else if (screening ||
+                 (arm.refine && m_settings.guided && std::uniform_real_distribution<double>(0.0, 1.0)(rng) < 0.5))
+            c.x = m_settings.guided ? bestConfig(arm) : arm.space.defaults();
         else
             c.x = ConfigSearch(observations(arm), rejectedPoints(arm))
                       .propose(arm.space.dimension(), rng, m_settings.guided);
         c.params = arm.space.assignments(c.x);
-        if (arm.refine)
-            c.refines = chooseBase(rng);
         if (arm.searches || arm.refine)
             c.params.push_back("evaluations=" + std::to_string(perSearch));
         if (arm.trains) {

@@ -92,7 +92,11 @@ private:
     void evaluate(std::vector<Candidate> &batch, const RunControl &control) const;
     void rescore();
     double armShare(const Arm &arm, double bestScore) const;
-    int chooseBase(std::mt19937_64 &rng) const;
+    // The base a refiner starts from (`batch`: the round's proposals so far); *screening: it is
+    // the first search of one of the three best lineages.
+    int chooseBase(std::mt19937_64 &rng, const std::vector<Candidate> &batch, bool *screening = nullptr) const;
+    // The arm's best evaluated hyperparameters (its defaults before any).
+    std::vector<double> bestConfig(const Arm &arm) const;
     std::vector<ConfigObservation> observations(const Arm &arm) const;
     std::vector<std::vector<double>> rejectedPoints(const Arm &arm) const;
     const Arm &armNamed(const std::string &name) const;
