@@ -377,19 +377,23 @@ int SteeringSession::chooseBase(std::mt19937_64 &rng, const std::vector<Candidat
     if (ranked.empty())
         return -1;
     // Searches form lineages (a start and what refined it). The best start is not always the
-    // best placement, so bases are the heads (best members) of the five best lineages: each of
-    // the top three is searched once (this round's batch included) before any is favoured, then
-    // the heads by rank (80/10/5/3/2%), a head whose refinement already came back unchanged (a
-    // local optimum) a third as often.
+    // best placement, so bases are the heads (best members) of the five best lineages (one per
+    // family of their start): each of the top three is searched once (this round's batch
+    // included) before any is favoured, then the heads by rank (80/10/5/3/2%), a head whose
+    // refinement already came back unchanged (a local optimum) a third as often.
     auto root = [&](int id) {
         while (m_candidates[id].refines >= 0)
             id = m_candidates[id].refines;
         return id;
     };
+    // One lineage per family: variants of one family (metis at two imbalances) often make
+    // placements that differ in name only, and would crowd another family's start out.
     std::vector<int> heads, roots;
     for (int id : ranked) {
         const int r = root(id);
-        if (std::find(roots.begin(), roots.end(), r) == roots.end()) {
+        const bool familySeen = std::any_of(
+            roots.begin(), roots.end(), [&](int o) { return o != r && m_candidates[o].arm == m_candidates[r].arm; });
+        if (!familySeen && std::find(roots.begin(), roots.end(), r) == roots.end()) {
             roots.push_back(r);
             heads.push_back(id);
         }
