@@ -2,8 +2,11 @@
 // the nodes feed a softmax over the k parts; the loss is the expected normalized cut (edges
 // weighted by bytes) plus a balance term (nodes weighted by FLOPs). It trains on one graph or a
 // set and partitions a graph in one forward pass (argmax), then by default moves the cheapest nodes
-// out of parts above the imbalance tolerance (the paper's balance term alone is soft).
+// out of parts above the imbalance tolerance (the paper's balance term alone is soft) and refines
+// the cut by moving boundary nodes, as multilevel partitioners refine theirs (both departures
+// from the paper; rebalance=false refine=false gives its plain argmax).
 #include "core/InputError.h"
+#include "core/partitioners/PartitionRefinement.h"
 #include "core/partitioners/Partitioner.h"
 #include "core/sim/PartitionMetrics.h"
 #include "models/Learners.h"
@@ -144,72 +147,6 @@ torch::Tensor segmentedLogits(GapNet &net, GapGraph &g, const GstSettings &gst, 
     return net->head(torch::zeros_like(states).index_copy(0, g.order, states));
 }
 
-// GAP's balance term is soft. When asked, the heaviest part then gives nodes away until the
-// tolerance holds or nothing helps: its nodes in the order of the least cut they add (ties to the
-// lightest part that stays within the limit), each moved once.
-void rebalance(const Graph &graph, std::vector<int> &parts, int k, double tolerance)
-{
-    const UndirectedGraph view = undirectedView(graph);
-    const int n = graph.nodeCount();
-    std::vector<std::vector<std::pair<int, double>>> adjacent(n);
-    for (const auto &e : view.edges) {
-        adjacent[e.u].push_back({e.v, e.weight});
-        adjacent[e.v].push_back({e.u, e.weight});
-    }
-    std::vector<double> weight(k, 0);
-    double total = 0;
-    for (int v = 0; v < n; ++v) {
-        weight[parts[v]] += view.nodeWeight[v];
-        total += view.nodeWeight[v];
-    }
-    const double limit = tolerance * total / k;
-    std::vector<char> moved(n, 0);
-    for (int round = 0; round < k * 4; ++round) {
-        const int heavy = static_cast<int>(std::max_element(weight.begin(), weight.end()) - weight.begin());
-        if (weight[heavy] <= limit)
-            return;
-        // Each node of the heavy part, with the part it would best go to and the cut that adds.
-        struct Move
-        {
-            double cost;
-            int node, to;
-        };
-        std::vector<Move> moves;
-        std::vector<double> link(k);
-        for (int v = 0; v < n; ++v) {
-            if (parts[v] != heavy || moved[v])
-                continue;
-            std::fill(link.begin(), link.end(), 0.0);
-            for (const auto &[u, w] : adjacent[v])
-                link[parts[u]] += w;
-            int best = -1;
-            for (int q = 0; q < k; ++q)
-                if (q != heavy && weight[q] + view.nodeWeight[v] <= limit &&
-                    (best < 0 || link[q] > link[best] || (link[q] == link[best] && weight[q] < weight[best])))
-                    best = q;
-            if (best >= 0)
-                moves.push_back({link[heavy] - link[best], v, best});
-        }
-        if (moves.empty())
-            return; // no node fits anywhere else: the tolerance cannot be met by moving one
-        std::stable_sort(moves.begin(), moves.end(), [](const Move &a, const Move &b) { return a.cost < b.cost; });
-        bool any = false;
-        for (const Move &m : moves) {
-            if (weight[heavy] <= limit)
-                break;
-            if (weight[m.to] + view.nodeWeight[m.node] > limit)
-                continue;
-            weight[heavy] -= view.nodeWeight[m.node];
-            weight[m.to] += view.nodeWeight[m.node];
-            parts[m.node] = m.to;
-            moved[m.node] = 1;
-            any = true;
-        }
-        if (!any)
-            return;
-    }
-}
-
 class GapPartitioner : public Partitioner
 {
 public:
@@ -232,6 +169,13 @@ public:
                             1,
                             {},
                             "after the argmax, move nodes out of parts over the imbalance tolerance"});
+        f.params.push_back({"refine",
+                            T::Bool,
+                            0,
+                            1,
+                            1,
+                            {},
+                            "then move boundary nodes to the part that cuts least while the tolerance holds"});
         HyperParam graphs{"train_graphs", T::Text, 0, 0, 0, {}, "more graph files to train on, separated by ';'"};
         f.params.push_back(graphs);
         f.params.push_back({"graphs_per_step",
@@ -329,8 +273,13 @@ public:
         const torch::Tensor parts =
             net->forward(train[0].data).argmax(1).to(torch::kCPU).to(torch::kInt32).contiguous();
         std::vector<int> out(parts.data_ptr<int>(), parts.data_ptr<int>() + parts.numel());
-        if (params.flag("rebalance"))
-            rebalance(problem.graph, out, problem.k, problem.imbalance);
+        if (params.flag("rebalance") || params.flag("refine")) {
+            const UndirectedGraph view = undirectedView(problem.graph);
+            if (params.flag("rebalance"))
+                rebalanceParts(view, out, problem.k, problem.imbalance);
+            if (params.flag("refine"))
+                refineCut(view, out, problem.k, problem.imbalance, 100LL * problem.graph.nodeCount() + 1000);
+        }
         Partition result(problem.k, out);
         result.graphName = problem.graph.name();
         return result;

@@ -292,7 +292,7 @@ private Q_SLOTS:
             QVERIFY2(m.imbalance <= 1.03 + 1e-9, qPrintable(QString::number(m.imbalance)));
         }
         const Partition raw = runPartitioner(PartitionerRegistry::builtin(), "gap", {g, 8, 1.03, {}, {}},
-                                             {"iterations=3", "hidden=8", "rebalance=false"}, {});
+                                             {"iterations=3", "hidden=8", "rebalance=false", "refine=false"}, {});
         QVERIFY(partitionMetrics(g, raw.parts(), 8).imbalance > 1.03);
     }
 

@@ -1,13 +1,17 @@
 // METIS and the spectral (oASIS + Nystrom + k-means) partitioner on graphs with a known best
-// partition, their balance, and the METIS view of a graph.
+// partition, their balance, and the METIS view of a graph; the rebalancing and cut refinement any
+// partition can take.
 #include "core/graph/GraphBuilder.h"
 #include "core/partitioners/MetisGraph.h"
+#include "core/partitioners/PartitionRefinement.h"
 #include "core/partitioners/Partitioner.h"
 #include "core/partitioners/SpectralPartitioner.h"
 #include "core/sim/PartitionMetrics.h"
 
 #include <QtTest>
 
+#include <algorithm>
+#include <random>
 #include <set>
 
 using namespace ps;
@@ -105,6 +109,59 @@ private Q_SLOTS:
         PartitionMetrics m = partitionMetrics(g, p.parts(), p.k());
         QCOMPARE(m.edgeCut, 3.0); // only the ring edges
         QCOMPARE(m.imbalance, 1.0);
+    }
+
+    void refinementMovesBoundaryNodesHome()
+    {
+        // Two cliques of 4 (edges of 100 bytes) joined by one edge of 1 byte; nodes 0 and 7 start
+        // in each other's clique: the cut is 3 * 100 * 2 + 1 = 601, the best 1.
+        const Graph g = cliqueRing(2, 4);
+        const UndirectedGraph view = undirectedView(g);
+        const std::vector<int> start{1, 0, 0, 0, 1, 1, 1, 0};
+        QCOMPARE(partitionMetrics(view, start, 2).edgeCut, 601.0);
+        // At tolerance 1 both parts are full (4 of 4 nodes): no move fits, nothing changes.
+        std::vector<int> parts = start;
+        QCOMPARE(refineCut(view, parts, 2, 1.0, 100), 0LL);
+        QCOMPARE(parts, start);
+        // At 1.25 a part may hold 5: node 0 goes home (+1 node in part 0), then node 7.
+        QCOMPARE(refineCut(view, parts, 2, 1.25, 100), 2LL);
+        QCOMPARE(parts, (std::vector<int>{0, 0, 0, 0, 1, 1, 1, 1}));
+        QCOMPARE(partitionMetrics(view, parts, 2).edgeCut, 1.0);
+        // The move budget is honoured.
+        parts = start;
+        QCOMPARE(refineCut(view, parts, 2, 1.25, 1), 1LL);
+        QCOMPARE(partitionMetrics(view, parts, 2).edgeCut, 301.0);
+    }
+
+    void refinementNeverRaisesTheCutNorBreaksTheTolerance()
+    {
+        const Graph g = cliqueRing(6, 10);
+        const UndirectedGraph view = undirectedView(g);
+        std::mt19937 rng(7);
+        for (int k : {2, 3, 6}) {
+            std::vector<int> parts(g.nodeCount());
+            for (int v = 0; v < g.nodeCount(); ++v)
+                parts[v] = v % k; // balanced, and a poor cut
+            std::shuffle(parts.begin(), parts.end(), rng);
+            const double before = partitionMetrics(view, parts, k).edgeCut;
+            QVERIFY(refineCut(view, parts, k, 1.2, 1000000) > 0);
+            const PartitionMetrics after = partitionMetrics(view, parts, k);
+            QVERIFY2(after.edgeCut < before / 2, qPrintable(QString::number(after.edgeCut)));
+            QVERIFY2(after.imbalance <= 1.2 + 1e-12, qPrintable(QString::number(after.imbalance)));
+        }
+    }
+
+    void rebalancingEmptiesTheHeavyPart()
+    {
+        // Everything in part 0 of 2: the heavy part gives away nodes (those whose move adds the
+        // least cut first) until it holds at most 1.25 * 8 / 2 = 5.
+        const Graph g = cliqueRing(2, 4);
+        const UndirectedGraph view = undirectedView(g);
+        std::vector<int> parts(8, 0);
+        rebalanceParts(view, parts, 2, 1.25);
+        const PartitionMetrics m = partitionMetrics(view, parts, 2);
+        QVERIFY2(m.imbalance <= 1.25, qPrintable(QString::number(m.imbalance)));
+        QCOMPARE(std::count(parts.begin(), parts.end(), 1), 3L);
     }
 
     void spectralEmbeddingSeparatesComponents()
