@@ -103,8 +103,7 @@ void rebalanceParts(const UndirectedGraph &view, std::vector<int> &parts, int k,
     }
 }
 
-long long refineCut(const UndirectedGraph &view, std::vector<int> &parts, int k, double tolerance,
-                    long long maxMoves)
+long long refineCut(const UndirectedGraph &view, std::vector<int> &parts, int k, double tolerance, long long maxMoves)
 {
     const Adjacency adj(view);
     const int n = static_cast<int>(parts.size());

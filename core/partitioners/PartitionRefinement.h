@@ -20,7 +20,6 @@ void rebalanceParts(const UndirectedGraph &view, std::vector<int> &parts, int k,
 // goes to stays within the limit; the pass keeps the prefix of its moves with the lowest cut and
 // undoes the rest. Passes repeat while they gain. The cut never rises and no part is made heavier
 // than the limit. `maxMoves` bounds the moves tried; returns the number of moves kept.
-long long refineCut(const UndirectedGraph &view, std::vector<int> &parts, int k, double tolerance,
-                    long long maxMoves);
+long long refineCut(const UndirectedGraph &view, std::vector<int> &parts, int k, double tolerance, long long maxMoves);
 
 } // namespace ps

@@ -1,7 +1,8 @@
 // giph (Hu et al., MLSys 2023): placement as a sequence of improvements. The gpNet pairs every
 // op with every device it may use; each pair carries compute and communication features under
-// the current placement, and a GNN over the op graph gives each op an embedding. The policy
-// scores every (op, device) pair and moves one op per step; REINFORCE on the makespan
+// the current placement, a GNN over the op graph gives each op an embedding, and a round of
+// message passing over the gpNet's placement-dependent edges mixes in the options the op's
+// neighbours hold. The policy scores every (op, device) pair and moves one op per step; REINFORCE on the makespan
 // improvements (discounted returns, a per-step baseline). Nothing in the network is sized by
 // the device count, so a trained policy works unchanged when devices are added or removed.
 #include "core/InputError.h"
@@ -30,27 +31,38 @@ struct GiphNetImpl : torch::nn::Module
     explicit GiphNetImpl(int hidden)
         : encoder(register_module("encoder", SageEncoder(kFeatureCount, hidden, 2))),
           option(register_module("option", torch::nn::Linear(hidden + kOptionFeatures, hidden))),
+          mixSelf(register_module("mix_self", torch::nn::Linear(hidden, hidden))),
+          mixPred(register_module("mix_pred", torch::nn::Linear(torch::nn::LinearOptions(hidden, hidden).bias(false)))),
+          mixSucc(register_module("mix_succ", torch::nn::Linear(torch::nn::LinearOptions(hidden, hidden).bias(false)))),
           score(register_module("score", torch::nn::Linear(hidden, 1)))
     {}
     // The option layer is one linear map of [embedding, option features]; split in two, the
     // embedding's part is computed once per episode (n x H) and only the option features' part
-    // (n x k x O, O = 8) each move, which is what a move changes: the same function, a ninth of
-    // the multiply-adds of the concatenated form on every move.
+    // (n x k x O) each move, which is what a move changes: the same function, a fraction of the
+    // multiply-adds of the concatenated form on every move.
     // embeddings (n, H) -> their part of the option layer's pre-activation (n, H), bias included
     torch::Tensor project(const torch::Tensor &h)
     {
         const int64_t hidden = h.size(1);
         return torch::nn::functional::linear(h, option->weight.slice(1, 0, hidden), option->bias);
     }
-    // projected embeddings (n, H) and option features (n, k, O) -> logits (n, k)
-    torch::Tensor forward(const torch::Tensor &projected, const torch::Tensor &options)
+    // projected embeddings (n, H), option features (n, k, O) and the current placement (n) ->
+    // logits (n, k). Then one round of message passing over the gpNet, whose edges depend on the
+    // placement: option (v, d) hears from the options its predecessors and successors hold now,
+    // (u, p(u)) (mean over each direction); the edges' communication costs to d are among the
+    // option's own features (the link times in and out).
+    torch::Tensor forward(const torch::Tensor &projected, const torch::Tensor &options, const torch::Tensor &current,
+                          const GraphData &g)
     {
-        const int64_t hidden = projected.size(1);
+        const int64_t n = projected.size(0), hidden = projected.size(1);
         const torch::Tensor o = torch::matmul(options, option->weight.slice(1, hidden).t()); // (n, k, H)
-        return score(torch::relu(projected.unsqueeze(1) + o)).squeeze(2);
+        const torch::Tensor h0 = torch::relu(projected.unsqueeze(1) + o);
+        const torch::Tensor held = h0.gather(1, current.view({n, 1, 1}).expand({n, 1, hidden})).squeeze(1);
+        const torch::Tensor heard = mixPred(torch::mm(g.fromPred, held)) + mixSucc(torch::mm(g.fromSucc, held));
+        return score(torch::relu(mixSelf(h0) + heard.unsqueeze(1))).squeeze(2);
     }
     SageEncoder encoder;
-    torch::nn::Linear option, score;
+    torch::nn::Linear option, mixSelf, mixPred, mixSucc, score;
 };
 TORCH_MODULE(GiphNet);
 
@@ -254,7 +266,9 @@ public:
         auto optionLogits = [&](const torch::Tensor &h, const std::vector<int> &p) {
             const torch::Tensor opts = options.build(p).to(device);
             const torch::Tensor stay = opts.select(2, 1) * -1e9f;
-            return (net->forward(h, opts) + pinMask + stay).reshape({-1});
+            const std::vector<int64_t> held(p.begin(), p.end());
+            const torch::Tensor current = torch::tensor(held, torch::kInt64).to(device);
+            return (net->forward(h, opts, current, data) + pinMask + stay).reshape({-1});
         };
         // One episode of moves from a start placement, without gradients: what was chosen and
         // what each move gained. Training replays it (below), so that only one step's n x k
