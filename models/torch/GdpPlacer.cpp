@@ -375,7 +375,9 @@ public:
         FamilyInfo f{"gdp",
                      "GDP/SGDP (Zhou et al. 2019): GraphSAGE + segment-level recurrent attention placement network, "
                      "PPO; batch training over graphs, zero-shot and fine-tuning",
-                     commonParams(100)};
+                     // The network's pass over the graph is most of an iteration (the simulator
+                     // runs of 8 samples were 0.5% of one on GNMT), so samples come nearly free.
+                     commonParams(100, 32)};
         f.params.push_back(logTuned({"segment", T::Int, 8, 4096, 128, {}, "ops per attention segment"}));
         f.params.push_back({"heads", T::Int, 1, 16, 4, {}, "attention heads (divide hidden)"});
         f.params.push_back({"ppo_epochs", T::Int, 1, 64, 4, {}, "PPO epochs per batch of samples"});

@@ -429,7 +429,7 @@ PlacerResult warmStartPlacement(const PlacementProblem &problem, bool best, cons
     return runPlacer(PlacerRegistry::builtin(), "heft", problem, {}, {});
 }
 
-std::vector<HyperParam> commonParams(int defaultIterations)
+std::vector<HyperParam> commonParams(int defaultIterations, int defaultSamples)
 {
     using T = HyperParam::Type;
     std::vector<HyperParam> p;
@@ -441,7 +441,8 @@ std::vector<HyperParam> commonParams(int defaultIterations)
                  {},
                  "training iterations (0: use the checkpoint as it is, zero-shot)"});
     p.push_back(logTuned({"lr", T::Real, 1e-6, 1, 3e-3, {}, "Adam learning rate"}));
-    p.push_back({"samples", T::Int, 1, 256, 8, {}, "placements sampled per iteration"});
+    p.push_back(
+        {"samples", T::Int, 1, 256, static_cast<double>(defaultSamples), {}, "placements sampled per iteration"});
     p.push_back({"hidden", T::Int, 4, 1024, 64, {}, "hidden units"});
     p.push_back({"device", T::Choice, 0, 0, 0, {"auto", "cpu", "cuda"}, "where LibTorch runs (auto: CUDA if present)"});
     p.push_back({"threads", T::Int, 0, 256, 0, {}, "intra-op threads for this run (0: LibTorch's default)"});

@@ -210,6 +210,6 @@ std::string checkpointParams(const std::string &path, const std::string &family)
 PlacerResult warmStartPlacement(const PlacementProblem &problem, bool best, const RunControl &control);
 
 // Hyperparameters every learned placer shares.
-std::vector<HyperParam> commonParams(int defaultIterations);
+std::vector<HyperParam> commonParams(int defaultIterations, int defaultSamples = 8);
 
 } // namespace ps::learn

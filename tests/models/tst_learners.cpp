@@ -349,7 +349,7 @@ private Q_SLOTS:
         train.push_back("save_checkpoint=" + path);
         runPlacer(PlacerRegistry::builtin(), "gdp", {g, c, cons, {}}, train, {});
         QVERIFY(QFile::exists(QString::fromStdString(path)));
-        const std::vector<std::string> zeroShot = {"iterations=0", "checkpoint=" + path};
+        const std::vector<std::string> zeroShot = {"iterations=0", "checkpoint=" + path, "samples=8"};
         const PlacerResult a = runPlacer(PlacerRegistry::builtin(), "gdp", {g, c, cons, {}}, zeroShot, {});
         const PlacerResult b = runPlacer(PlacerRegistry::builtin(), "gdp", {g, c, cons, {}}, zeroShot, {});
         QCOMPARE(a.placement.devices(), b.placement.devices());
@@ -371,7 +371,7 @@ private Q_SLOTS:
         QCOMPARE(z.placement.nodeCount(), 30);
         QVERIFY(std::isfinite(z.makespan) && z.makespan > 0);
         // The warm start's placers for the prior, that start offered, the greedy placement, the 8
-        // placements sampled from the policy (the default samples), the final check.
+        // placements sampled from the policy (`samples`), the final check.
         QCOMPARE(a.evaluations, bestFastPlacement({g, c, cons, {}}).evaluations + 3 + 8);
         try {
             runPlacer(PlacerRegistry::builtin(), "rl-seq2seq", {g, c, cons, {}}, {"checkpoint=" + path}, {});
