@@ -363,6 +363,7 @@ double SteeringSession::armShare(const Arm &arm, double bestScore) const
 
 int SteeringSession::chooseBase(std::mt19937_64 &rng, const std::vector<Candidate> &batch, bool *screening) const
 {
+    constexpr size_t kScreened = 3; // lineages screened before any is favoured (4 measured worse)
     if (screening)
         *screening = false;
     // Accepted candidates first, then the rest by rank; rejected ones are never refined.
@@ -400,7 +401,7 @@ int SteeringSession::chooseBase(std::mt19937_64 &rng, const std::vector<Candidat
         if (heads.size() == 5)
             break;
     }
-    for (size_t i = 0; i < std::min<size_t>(3, heads.size()); ++i) {
+    for (size_t i = 0; i < std::min<size_t>(kScreened, heads.size()); ++i) {
         auto refinesRoot = [&](const Candidate &c) { return c.refines >= 0 && root(c.refines) == roots[i]; };
         const bool searched = std::any_of(m_candidates.begin(), m_candidates.end(), refinesRoot) ||
                               std::any_of(batch.begin(), batch.end(), refinesRoot);
