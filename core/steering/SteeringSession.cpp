@@ -392,9 +392,10 @@ int SteeringSession::chooseBase(std::mt19937_64 &rng, const std::vector<Candidat
     std::vector<int> heads, roots;
     for (int id : ranked) {
         const int r = root(id);
-        const bool familySeen = std::any_of(
-            roots.begin(), roots.end(), [&](int o) { return o != r && m_candidates[o].arm == m_candidates[r].arm; });
-        if (!familySeen && std::find(roots.begin(), roots.end(), r) == roots.end()) {
+        // (r's own lineage, once seen, is seen through its family too.)
+        const bool familySeen =
+            std::any_of(roots.begin(), roots.end(), [&](int o) { return m_candidates[o].arm == m_candidates[r].arm; });
+        if (!familySeen) {
             roots.push_back(r);
             heads.push_back(id);
         }
