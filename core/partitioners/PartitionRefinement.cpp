@@ -34,6 +34,18 @@ struct Adjacency
             next[fill[e.v]++] = {e.u, e.weight};
         }
     }
+
+    // The weight of v's edges into each part (`link`, k entries); whether any leaves v's part.
+    bool linkWeights(int v, const std::vector<int> &parts, std::vector<double> &link) const
+    {
+        std::fill(link.begin(), link.end(), 0.0);
+        bool boundary = false;
+        for (size_t i = offset[v]; i < offset[v + 1]; ++i) {
+            link[parts[next[i].first]] += next[i].second;
+            boundary = boundary || parts[next[i].first] != parts[v];
+        }
+        return boundary;
+    }
 };
 
 std::vector<double> partWeights(const UndirectedGraph &view, const std::vector<int> &parts, int k, double &total)
@@ -72,9 +84,7 @@ void rebalanceParts(const UndirectedGraph &view, std::vector<int> &parts, int k,
         for (int v = 0; v < n; ++v) {
             if (parts[v] != heavy || moved[v])
                 continue;
-            std::fill(link.begin(), link.end(), 0.0);
-            for (size_t i = adj.offset[v]; i < adj.offset[v + 1]; ++i)
-                link[parts[adj.next[i].first]] += adj.next[i].second;
+            adj.linkWeights(v, parts, link);
             int best = -1;
             for (int q = 0; q < k; ++q)
                 if (q != heavy && weight[q] + view.nodeWeight[v] <= limit &&
@@ -110,25 +120,19 @@ long long refineCut(const UndirectedGraph &view, std::vector<int> &parts, int k,
     double total = 0;
     std::vector<double> weight = partWeights(view, parts, k, total);
     const double limit = tolerance * total / k;
-    double meanEdge = 0;
+    double edgeWeight = 0;
     for (const auto &e : view.edges)
-        meanEdge += e.weight;
-    // A move must lower the cut by more than rounding can: the cut strictly falls, so this ends.
-    const double minGain = view.edges.empty() ? 0 : 1e-9 * meanEdge / static_cast<double>(view.edges.size());
+        edgeWeight += e.weight;
+    // A pass keeps only moves that lower the cut by more than rounding can (1e-9 of a mean edge).
+    const double minGain = view.edges.empty() ? 0 : 1e-9 * edgeWeight / static_cast<double>(view.edges.size());
 
     std::vector<double> link(k, 0.0);
     // The best move of v: its gain (cut removed) and the part it goes to (-1: none that fits).
     auto bestMove = [&](int v, int &to) {
         const int from = parts[v];
-        std::fill(link.begin(), link.end(), 0.0);
-        bool boundary = false;
-        for (size_t i = adj.offset[v]; i < adj.offset[v + 1]; ++i) {
-            link[parts[adj.next[i].first]] += adj.next[i].second;
-            boundary = boundary || parts[adj.next[i].first] != from;
-        }
         to = -1;
         double gain = -std::numeric_limits<double>::infinity();
-        if (!boundary)
+        if (!adj.linkWeights(v, parts, link))
             return gain;
         for (int q = 0; q < k; ++q) {
             if (q == from || weight[q] + view.nodeWeight[v] > limit)

@@ -2,9 +2,10 @@
 // op with every device it may use; each pair carries compute and communication features under
 // the current placement, a GNN over the op graph gives each op an embedding, and a round of
 // message passing over the gpNet's placement-dependent edges mixes in the options the op's
-// neighbours hold. The policy scores every (op, device) pair and moves one op per step; REINFORCE on the makespan
-// improvements (discounted returns, a per-step baseline). Nothing in the network is sized by
-// the device count, so a trained policy works unchanged when devices are added or removed.
+// neighbours hold. The policy scores every (op, device) pair and moves one op per step;
+// REINFORCE on the makespan improvements (discounted returns, a per-step baseline). Nothing in
+// the network is sized by the device count, so a trained policy works unchanged when devices are
+// added or removed.
 #include "core/InputError.h"
 #include "core/placers/Placer.h"
 #include "core/placers/PlacerRegistry.h"
