@@ -2,7 +2,9 @@
 #include "core/partitioners/MetisPartitioner.h"
 
 #include "core/graph/Graph.h"
+#include "core/partitioners/PartitionRefinement.h"
 #include "core/partitioners/Partitioner.h"
+#include "core/sim/PartitionMetrics.h"
 
 #include <metis.h>
 
@@ -107,7 +109,14 @@ public:
                               0,
                               0,
                               {"kway", "recursive"},
-                              "k-way refinement or recursive bisection"})}};
+                              "k-way refinement or recursive bisection"}),
+                 {"refine",
+                  HyperParam::Type::Bool,
+                  0,
+                  1,
+                  0,
+                  {},
+                  "then rebalance to the tolerance and refine the cut as gap does (refinePartition)"}}};
     }
 
     Partition partition(const PartitionProblem &pb, const ParamValues &params, const RunControl &control) const override
@@ -121,8 +130,17 @@ public:
                 if (withMemory)
                     shares.push_back(pb.memoryShares[i]);
             }
-        return Partition(pb.k, metisPartition(graph, pb.k, shares, pb.imbalance, params.choice("method") == "recursive",
-                                              control.seed));
+        std::vector<int> parts =
+            metisPartition(graph, pb.k, shares, pb.imbalance, params.choice("method") == "recursive", control.seed);
+        // The refinement balances and cuts by the undirected view alone: a memory share or an
+        // unequal target share would not hold through it.
+        if (params.flag("refine") && shares.empty()) {
+            const UndirectedGraph view = undirectedView(pb.graph);
+            rebalanceParts(view, parts, pb.k, pb.imbalance);
+            refinePartition(view, parts, pb.k, pb.imbalance, 100LL * pb.graph.nodeCount() + 1000,
+                            static_cast<unsigned>(control.seed));
+        }
+        return Partition(pb.k, std::move(parts));
     }
 };
 

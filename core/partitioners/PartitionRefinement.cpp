@@ -3,8 +3,11 @@
 #include "core/sim/PartitionMetrics.h"
 
 #include <algorithm>
+#include <deque>
 #include <limits>
+#include <numeric>
 #include <queue>
+#include <random>
 #include <tuple>
 
 namespace ps {
@@ -57,6 +60,61 @@ std::vector<double> partWeights(const UndirectedGraph &view, const std::vector<i
         total += view.nodeWeight[v];
     }
     return weight;
+}
+
+// One level coarser: each node, visited in a random order, is matched with the unmatched neighbour
+// of its own part that it shares the heaviest edge with (the pair weighing at most `maxWeight`);
+// `toCoarse` maps each node to its coarse node. Edges inside a coarse node vanish and parallel
+// coarse edges merge, so a partition carried over keeps its cut.
+UndirectedGraph coarsen(const UndirectedGraph &view, const std::vector<int> &parts, double maxWeight, std::mt19937 &rng,
+                        std::vector<int> &toCoarse)
+{
+    const Adjacency adj(view);
+    const int n = static_cast<int>(view.nodeWeight.size());
+    std::vector<int> order(n);
+    std::iota(order.begin(), order.end(), 0);
+    std::shuffle(order.begin(), order.end(), rng);
+    toCoarse.assign(n, -1);
+    int count = 0;
+    for (int v : order) {
+        if (toCoarse[v] >= 0)
+            continue;
+        int mate = -1;
+        double heaviest = 0;
+        for (size_t i = adj.offset[v]; i < adj.offset[v + 1]; ++i) {
+            const auto [u, w] = adj.next[i];
+            if (u != v && toCoarse[u] < 0 && parts[u] == parts[v] &&
+                view.nodeWeight[u] + view.nodeWeight[v] <= maxWeight && (mate < 0 || w > heaviest)) {
+                mate = u;
+                heaviest = w;
+            }
+        }
+        toCoarse[v] = count;
+        if (mate >= 0)
+            toCoarse[mate] = count;
+        ++count;
+    }
+    UndirectedGraph coarse;
+    coarse.nodeWeight.assign(count, 0.0);
+    for (int v = 0; v < n; ++v)
+        coarse.nodeWeight[toCoarse[v]] += view.nodeWeight[v];
+    std::vector<UndirectedGraph::Edge> edges;
+    edges.reserve(view.edges.size());
+    for (const auto &e : view.edges) {
+        const int a = toCoarse[e.u], b = toCoarse[e.v];
+        if (a != b)
+            edges.push_back({std::min(a, b), std::max(a, b), e.weight});
+    }
+    std::sort(edges.begin(), edges.end(), [](const UndirectedGraph::Edge &x, const UndirectedGraph::Edge &y) {
+        return x.u != y.u ? x.u < y.u : x.v < y.v;
+    });
+    for (const auto &e : edges) {
+        if (!coarse.edges.empty() && coarse.edges.back().u == e.u && coarse.edges.back().v == e.v)
+            coarse.edges.back().weight += e.weight;
+        else
+            coarse.edges.push_back(e);
+    }
+    return coarse;
 }
 
 } // namespace
@@ -216,6 +274,91 @@ long long refineCut(const UndirectedGraph &view, std::vector<int> &parts, int k,
             break;
     }
     return kept;
+}
+
+long long refineCutMultilevel(const UndirectedGraph &view, std::vector<int> &parts, int k, double tolerance,
+                              long long maxMoves, unsigned seed, int maxCycles)
+{
+    const size_t n = parts.size();
+    if (n == 0 || k < 2)
+        return 0;
+    // Coarsening stops near 10 nodes a part, each at most 1.5 times the mean there (as METIS
+    // bounds its coarse nodes), or when a level shrinks the graph by less than 5%.
+    const size_t coarsenTo = std::max<size_t>(10 * static_cast<size_t>(k), 20);
+    const double total = std::accumulate(view.nodeWeight.begin(), view.nodeWeight.end(), 0.0);
+    const double maxWeight = 1.5 * total / static_cast<double>(coarsenTo);
+    std::mt19937 rng(seed);
+    long long kept = 0;
+    double cut = partitionMetrics(view, parts, k).edgeCut;
+    for (int cycle = 0; cycle < maxCycles; ++cycle) {
+        std::deque<UndirectedGraph> coarser;        // levels 1, 2, ... (level 0 is the view)
+        std::vector<std::vector<int>> toCoarse;     // level i's node -> level i + 1's node
+        std::vector<std::vector<int>> levelParts{parts};
+        const UndirectedGraph *current = &view;
+        while (current->nodeWeight.size() > coarsenTo) {
+            std::vector<int> map;
+            UndirectedGraph next = coarsen(*current, levelParts.back(), maxWeight, rng, map);
+            if (static_cast<double>(next.nodeWeight.size()) > 0.95 * static_cast<double>(current->nodeWeight.size()))
+                break;
+            std::vector<int> nextParts(next.nodeWeight.size());
+            for (size_t v = 0; v < map.size(); ++v)
+                nextParts[map[v]] = levelParts.back()[v];
+            toCoarse.push_back(std::move(map));
+            levelParts.push_back(std::move(nextParts));
+            coarser.push_back(std::move(next));
+            current = &coarser.back();
+        }
+        long long cycleKept = 0;
+        for (size_t level = coarser.size() + 1; level-- > 0;) {
+            const UndirectedGraph &g = level == 0 ? view : coarser[level - 1];
+            cycleKept += refineCut(g, levelParts[level], k, tolerance, maxMoves);
+            if (level > 0)
+                for (size_t v = 0; v < toCoarse[level - 1].size(); ++v)
+                    levelParts[level - 1][v] = levelParts[level][toCoarse[level - 1][v]];
+        }
+        // Coarse cuts are the fine cut summed in another order: keep a cycle only if the cut it
+        // leaves, measured on the view, did not rise by rounding.
+        const double now = partitionMetrics(view, levelParts[0], k).edgeCut;
+        if (now > cut)
+            break;
+        parts = std::move(levelParts[0]);
+        kept += cycleKept;
+        const bool gained = now < cut * (1 - 1e-9);
+        cut = now;
+        if (!gained)
+            break;
+    }
+    return kept;
+}
+
+double refinePartition(const UndirectedGraph &view, std::vector<int> &parts, int k, double tolerance,
+                       long long maxMoves, unsigned seed, const std::function<bool(double)> &keepGoing)
+{
+    PartitionMetrics best = partitionMetrics(view, parts, k);
+    // Each round starts every trial from the best partition so far; rounds repeat while one gains.
+    for (int round = 0; round < 8; ++round) {
+        const std::vector<int> start = parts;
+        const double before = best.edgeCut;
+        for (double slack : {0.0, 0.05, 0.1, 0.2}) {
+            std::vector<int> trial = start;
+            if (slack > 0) {
+                refineCutMultilevel(view, trial, k, tolerance + slack, maxMoves, seed);
+                rebalanceParts(view, trial, k, tolerance);
+            }
+            refineCutMultilevel(view, trial, k, tolerance, maxMoves, seed);
+            const PartitionMetrics m = partitionMetrics(view, trial, k);
+            // Within the tolerance (or no further over it than the start), and cutting less.
+            if (m.imbalance <= std::max(tolerance, best.imbalance) + 1e-12 && m.edgeCut < best.edgeCut) {
+                best = m;
+                parts = std::move(trial);
+            }
+            if (keepGoing && !keepGoing(best.edgeCut))
+                return best.edgeCut;
+        }
+        if (!(best.edgeCut < before * (1 - 1e-9)))
+            break;
+    }
+    return best.edgeCut;
 }
 
 } // namespace ps

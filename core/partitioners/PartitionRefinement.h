@@ -4,6 +4,7 @@
 // boundary nodes to the part that cuts least while the tolerance holds. Both work on the
 // undirected view the partition metrics measure (spec section 8): the limit is tolerance × the
 // total node weight / k.
+#include <functional>
 #include <vector>
 
 namespace ps {
@@ -21,5 +22,27 @@ void rebalanceParts(const UndirectedGraph &view, std::vector<int> &parts, int k,
 // undoes the rest. Passes repeat while they gain. The cut never rises and no part is made heavier
 // than the limit. `maxMoves` bounds the moves tried; returns the number of moves kept.
 long long refineCut(const UndirectedGraph &view, std::vector<int> &parts, int k, double tolerance, long long maxMoves);
+
+// refineCut over a hierarchy of coarser graphs (V-cycles, as multilevel partitioners refine): nodes
+// are matched along their heaviest edge to a neighbour of the same part and contracted, level by
+// level, so the partition carries over to every coarser graph with the same cut; refineCut runs at
+// the coarsest level first and each level's result is carried down to the next finer one. A move
+// at a coarse level shifts a whole cluster of nodes, which single-node moves cannot do without
+// first raising the cut. Cycles repeat (with other matchings, from `seed`) while the cut falls, at
+// most `maxCycles`. The same guarantees as refineCut: the cut never rises and no part is made
+// heavier than the limit. `maxMoves` bounds the moves tried at each level; returns the moves kept.
+long long refineCutMultilevel(const UndirectedGraph &view, std::vector<int> &parts, int k, double tolerance,
+                              long long maxMoves, unsigned seed = 1, int maxCycles = 4);
+
+// The best of several refinements of `parts`: refineCutMultilevel at the tolerance, and, with the
+// tolerance first relaxed by 0.05, 0.1 and 0.2, refineCutMultilevel at the relaxed one, then
+// rebalanceParts and refineCutMultilevel at the tolerance itself. The relaxation lets clusters that
+// the tolerance holds in place move first (a part grows, another gives nodes back afterwards).
+// Keeps the trial that cuts least among those within the tolerance (or no further over it than
+// `parts` were), and starts the four trials again from it while a round gains (at most 8 rounds);
+// `parts` stay as they are if none cuts less. After each trial `keepGoing` (if given) hears the
+// best cut so far and may stop the refinement (a deadline, a cancel). Returns the edge cut.
+double refinePartition(const UndirectedGraph &view, std::vector<int> &parts, int k, double tolerance,
+                       long long maxMoves, unsigned seed = 1, const std::function<bool(double)> &keepGoing = {});
 
 } // namespace ps

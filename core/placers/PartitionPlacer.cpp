@@ -26,6 +26,8 @@ public:
     {
         FamilyInfo info = family()->info();
         info.description = m_description;
+        info.params.erase(std::remove_if(info.params.begin(), info.params.end(), [](const HyperParam &h) { return !forwarded(h); }),
+                          info.params.end());
         info.params.push_back(logTuned(
             {"imbalance", HyperParam::Type::Real, 1, 10, 1.03, {}, "largest part over its target share allowed"}));
         return info;
@@ -45,6 +47,8 @@ public:
         // The partitioner's own parameters, taken from this family's values.
         std::vector<std::string> own;
         for (const HyperParam &h : family()->info().params) {
+            if (!forwarded(h))
+                continue;
             if (h.type == HyperParam::Type::Choice)
                 own.push_back(h.name + "=" + params.choice(h.name));
             else
@@ -59,6 +63,9 @@ public:
     }
 
 private:
+    // The partitioner's cut refinement balances equal shares of the FLOPs; the placer's shares
+    // follow the devices' speed and memory, so it is not offered here.
+    static bool forwarded(const HyperParam &h) { return h.name != "refine"; }
     const Partitioner *family() const { return PartitionerRegistry::builtin().find(m_partitioner); }
 
     std::string m_partitioner, m_description;

@@ -18,6 +18,8 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cmath>
+#include <cstdio>
 
 namespace ps {
 
@@ -195,7 +197,11 @@ public:
     Partition partition(const PartitionProblem &problem, const ParamValues &params,
                         const RunControl &control) const override
     {
-        RunClock clock(control, params);
+        // With the refinement on, training leaves it the last tenth of a time limit.
+        RunControl training = control;
+        if (params.flag("refine"))
+            training.budget.timeLimitS *= 0.9;
+        RunClock clock(training, params);
         const RunStart run = startRun(params, control);
         Collective collective(control.distribution);
         const torch::Device device = run.device;
@@ -278,7 +284,18 @@ public:
             if (params.flag("rebalance"))
                 rebalanceParts(view, out, problem.k, problem.imbalance);
             if (params.flag("refine"))
-                refineCut(view, out, problem.k, problem.imbalance, 100LL * problem.graph.nodeCount() + 1000);
+                refinePartition(view, out, problem.k, problem.imbalance, 100LL * problem.graph.nodeCount() + 1000,
+                                static_cast<unsigned>(run.seed), [&](double cut) {
+                                    const double limit = control.budget.timeLimitS;
+                                    Progress p;
+                                    p.fraction = std::isfinite(limit) ? std::min(1.0, clock.elapsed() / limit) : 0.99;
+                                    char text[64];
+                                    std::snprintf(text, sizeof text, "refining the cut: %.4g", cut);
+                                    p.message = text;
+                                    p.wallS = clock.elapsed();
+                                    control.report(p);
+                                    return !control.cancelled() && clock.elapsed() < limit;
+                                });
         }
         Partition result(problem.k, out);
         result.graphName = problem.graph.name();
