@@ -291,8 +291,8 @@ long long refineCutMultilevel(const UndirectedGraph &view, std::vector<int> &par
     long long kept = 0;
     double cut = partitionMetrics(view, parts, k).edgeCut;
     for (int cycle = 0; cycle < maxCycles; ++cycle) {
-        std::deque<UndirectedGraph> coarser;        // levels 1, 2, ... (level 0 is the view)
-        std::vector<std::vector<int>> toCoarse;     // level i's node -> level i + 1's node
+        std::deque<UndirectedGraph> coarser;    // levels 1, 2, ... (level 0 is the view)
+        std::vector<std::vector<int>> toCoarse; // level i's node -> level i + 1's node
         std::vector<std::vector<int>> levelParts{parts};
         const UndirectedGraph *current = &view;
         while (current->nodeWeight.size() > coarsenTo) {

@@ -26,8 +26,9 @@ public:
     {
         FamilyInfo info = family()->info();
         info.description = m_description;
-        info.params.erase(std::remove_if(info.params.begin(), info.params.end(), [](const HyperParam &h) { return !forwarded(h); }),
-                          info.params.end());
+        info.params.erase(
+            std::remove_if(info.params.begin(), info.params.end(), [](const HyperParam &h) { return !forwarded(h); }),
+            info.params.end());
         info.params.push_back(logTuned(
             {"imbalance", HyperParam::Type::Real, 1, 10, 1.03, {}, "largest part over its target share allowed"}));
         return info;
