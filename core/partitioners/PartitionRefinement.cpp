@@ -3,6 +3,7 @@
 #include "core/sim/PartitionMetrics.h"
 
 #include <algorithm>
+#include <cmath>
 #include <deque>
 #include <limits>
 #include <numeric>
@@ -50,6 +51,26 @@ struct Adjacency
         return boundary;
     }
 };
+
+// What each part may weigh: the tolerance times its share of the total (1/k each without shares).
+std::vector<double> partLimits(double total, int k, double tolerance, const std::vector<double> &shares)
+{
+    std::vector<double> limit(k);
+    for (int q = 0; q < k; ++q)
+        limit[q] = tolerance * total * (shares.empty() ? 1.0 / k : shares[q]);
+    return limit;
+}
+
+// The largest part weight over its share of the total (1: every part on its share).
+double overShare(const std::vector<double> &weight, const std::vector<double> &shares)
+{
+    const double total = std::accumulate(weight.begin(), weight.end(), 0.0);
+    const std::vector<double> target = partLimits(total, static_cast<int>(weight.size()), 1.0, shares);
+    double worst = 0;
+    for (size_t q = 0; q < weight.size(); ++q)
+        worst = std::max(worst, target[q] > 0 ? weight[q] / target[q] : (weight[q] > 0 ? HUGE_VAL : 0.0));
+    return worst;
+}
 
 std::vector<double> partWeights(const UndirectedGraph &view, const std::vector<int> &parts, int k, double &total)
 {
@@ -119,18 +140,22 @@ UndirectedGraph coarsen(const UndirectedGraph &view, const std::vector<int> &par
 
 } // namespace
 
-void rebalanceParts(const UndirectedGraph &view, std::vector<int> &parts, int k, double tolerance)
+void rebalanceParts(const UndirectedGraph &view, std::vector<int> &parts, int k, double tolerance,
+                    const std::vector<double> &shares)
 {
     const Adjacency adj(view);
     const int n = static_cast<int>(parts.size());
     double total = 0;
     std::vector<double> weight = partWeights(view, parts, k, total);
-    const double limit = tolerance * total / k;
+    const std::vector<double> limit = partLimits(total, k, tolerance, shares);
     std::vector<char> moved(n, 0);
     std::vector<double> link(k);
     for (int round = 0; round < k * 4; ++round) {
-        const int heavy = static_cast<int>(std::max_element(weight.begin(), weight.end()) - weight.begin());
-        if (weight[heavy] <= limit)
+        int heavy = 0; // the part furthest over its limit
+        for (int q = 1; q < k; ++q)
+            if (weight[q] * limit[heavy] > weight[heavy] * limit[q])
+                heavy = q;
+        if (weight[heavy] <= limit[heavy])
             return;
         // Each node of the heavy part, with the part it would best go to and the cut that adds.
         struct Move
@@ -145,7 +170,7 @@ void rebalanceParts(const UndirectedGraph &view, std::vector<int> &parts, int k,
             adj.linkWeights(v, parts, link);
             int best = -1;
             for (int q = 0; q < k; ++q)
-                if (q != heavy && weight[q] + view.nodeWeight[v] <= limit &&
+                if (q != heavy && weight[q] + view.nodeWeight[v] <= limit[q] &&
                     (best < 0 || link[q] > link[best] || (link[q] == link[best] && weight[q] < weight[best])))
                     best = q;
             if (best >= 0)
@@ -156,9 +181,9 @@ void rebalanceParts(const UndirectedGraph &view, std::vector<int> &parts, int k,
         std::stable_sort(moves.begin(), moves.end(), [](const Move &a, const Move &b) { return a.cost < b.cost; });
         bool any = false;
         for (const Move &m : moves) {
-            if (weight[heavy] <= limit)
+            if (weight[heavy] <= limit[heavy])
                 break;
-            if (weight[m.to] + view.nodeWeight[m.node] > limit)
+            if (weight[m.to] + view.nodeWeight[m.node] > limit[m.to])
                 continue;
             weight[heavy] -= view.nodeWeight[m.node];
             weight[m.to] += view.nodeWeight[m.node];
@@ -171,13 +196,14 @@ void rebalanceParts(const UndirectedGraph &view, std::vector<int> &parts, int k,
     }
 }
 
-long long refineCut(const UndirectedGraph &view, std::vector<int> &parts, int k, double tolerance, long long maxMoves)
+long long refineCut(const UndirectedGraph &view, std::vector<int> &parts, int k, double tolerance, long long maxMoves,
+                    const std::vector<double> &shares)
 {
     const Adjacency adj(view);
     const int n = static_cast<int>(parts.size());
     double total = 0;
     std::vector<double> weight = partWeights(view, parts, k, total);
-    const double limit = tolerance * total / k;
+    const std::vector<double> limit = partLimits(total, k, tolerance, shares);
     double edgeWeight = 0;
     for (const auto &e : view.edges)
         edgeWeight += e.weight;
@@ -193,7 +219,7 @@ long long refineCut(const UndirectedGraph &view, std::vector<int> &parts, int k,
         if (!adj.linkWeights(v, parts, link))
             return gain;
         for (int q = 0; q < k; ++q) {
-            if (q == from || weight[q] + view.nodeWeight[v] > limit)
+            if (q == from || weight[q] + view.nodeWeight[v] > limit[q])
                 continue;
             const double g = link[q] - link[from];
             if (to < 0 || g > gain || (g == gain && weight[q] < weight[to])) {
@@ -277,7 +303,7 @@ long long refineCut(const UndirectedGraph &view, std::vector<int> &parts, int k,
 }
 
 long long refineCutMultilevel(const UndirectedGraph &view, std::vector<int> &parts, int k, double tolerance,
-                              long long maxMoves, unsigned seed, int maxCycles)
+                              long long maxMoves, unsigned seed, int maxCycles, const std::vector<double> &shares)
 {
     const size_t n = parts.size();
     if (n == 0 || k < 2)
@@ -311,7 +337,7 @@ long long refineCutMultilevel(const UndirectedGraph &view, std::vector<int> &par
         long long cycleKept = 0;
         for (size_t level = coarser.size() + 1; level-- > 0;) {
             const UndirectedGraph &g = level == 0 ? view : coarser[level - 1];
-            cycleKept += refineCut(g, levelParts[level], k, tolerance, maxMoves);
+            cycleKept += refineCut(g, levelParts[level], k, tolerance, maxMoves, shares);
             if (level > 0)
                 for (size_t v = 0; v < toCoarse[level - 1].size(); ++v)
                     levelParts[level - 1][v] = levelParts[level][toCoarse[level - 1][v]];
@@ -332,9 +358,11 @@ long long refineCutMultilevel(const UndirectedGraph &view, std::vector<int> &par
 }
 
 double refinePartition(const UndirectedGraph &view, std::vector<int> &parts, int k, double tolerance,
-                       long long maxMoves, unsigned seed, const std::function<bool(double)> &keepGoing)
+                       long long maxMoves, unsigned seed, const std::function<bool(double)> &keepGoing,
+                       const std::vector<double> &shares)
 {
     PartitionMetrics best = partitionMetrics(view, parts, k);
+    double bestOver = overShare(best.partWeights, shares);
     // Each round starts every trial from the best partition so far; rounds repeat while one gains.
     for (int round = 0; round < 8; ++round) {
         const std::vector<int> start = parts;
@@ -342,14 +370,16 @@ double refinePartition(const UndirectedGraph &view, std::vector<int> &parts, int
         for (double slack : {0.0, 0.05, 0.1, 0.2}) {
             std::vector<int> trial = start;
             if (slack > 0) {
-                refineCutMultilevel(view, trial, k, tolerance + slack, maxMoves, seed);
-                rebalanceParts(view, trial, k, tolerance);
+                refineCutMultilevel(view, trial, k, tolerance + slack, maxMoves, seed, 4, shares);
+                rebalanceParts(view, trial, k, tolerance, shares);
             }
-            refineCutMultilevel(view, trial, k, tolerance, maxMoves, seed);
+            refineCutMultilevel(view, trial, k, tolerance, maxMoves, seed, 4, shares);
             const PartitionMetrics m = partitionMetrics(view, trial, k);
+            const double over = overShare(m.partWeights, shares);
             // Within the tolerance (or no further over it than the start), and cutting less.
-            if (m.imbalance <= std::max(tolerance, best.imbalance) + 1e-12 && m.edgeCut < best.edgeCut) {
+            if (over <= std::max(tolerance, bestOver) + 1e-12 && m.edgeCut < best.edgeCut) {
                 best = m;
+                bestOver = over;
                 parts = std::move(trial);
             }
             if (keepGoing && !keepGoing(best.edgeCut))

@@ -2,8 +2,8 @@
 // Repairs and refinements of a k-way partition that any partitioner's output can take (GAP's
 // argmax, for one): giving nodes away from parts over the imbalance tolerance, and moving
 // boundary nodes to the part that cuts least while the tolerance holds. Both work on the
-// undirected view the partition metrics measure (spec section 8): the limit is tolerance × the
-// total node weight / k.
+// undirected view the partition metrics measure (spec section 8): a part's limit is tolerance × its
+// share of the total node weight (`shares`, summing to 1; empty: 1/k each).
 #include <functional>
 #include <vector>
 
@@ -14,14 +14,16 @@ struct UndirectedGraph;
 // The heaviest part gives nodes away until the tolerance holds or nothing helps: its nodes in the
 // order of the least cut they add (ties to the lightest part that stays within the limit), each
 // moved once.
-void rebalanceParts(const UndirectedGraph &view, std::vector<int> &parts, int k, double tolerance);
+void rebalanceParts(const UndirectedGraph &view, std::vector<int> &parts, int k, double tolerance,
+                    const std::vector<double> &shares = {});
 
 // Fiduccia-Mattheyses refinement of the edge cut: in each pass the unlocked node whose move to
 // another part lowers the cut most (or raises it least) moves and is locked, provided the part it
 // goes to stays within the limit; the pass keeps the prefix of its moves with the lowest cut and
 // undoes the rest. Passes repeat while they gain. The cut never rises and no part is made heavier
 // than the limit. `maxMoves` bounds the moves tried; returns the number of moves kept.
-long long refineCut(const UndirectedGraph &view, std::vector<int> &parts, int k, double tolerance, long long maxMoves);
+long long refineCut(const UndirectedGraph &view, std::vector<int> &parts, int k, double tolerance, long long maxMoves,
+                    const std::vector<double> &shares = {});
 
 // refineCut over a hierarchy of coarser graphs (V-cycles, as multilevel partitioners refine): nodes
 // are matched along their heaviest edge to a neighbour of the same part and contracted, level by
@@ -32,7 +34,8 @@ long long refineCut(const UndirectedGraph &view, std::vector<int> &parts, int k,
 // most `maxCycles`. The same guarantees as refineCut: the cut never rises and no part is made
 // heavier than the limit. `maxMoves` bounds the moves tried at each level; returns the moves kept.
 long long refineCutMultilevel(const UndirectedGraph &view, std::vector<int> &parts, int k, double tolerance,
-                              long long maxMoves, unsigned seed = 1, int maxCycles = 4);
+                              long long maxMoves, unsigned seed = 1, int maxCycles = 4,
+                              const std::vector<double> &shares = {});
 
 // The best of several refinements of `parts`: refineCutMultilevel at the tolerance, and, with the
 // tolerance first relaxed by 0.05, 0.1 and 0.2, refineCutMultilevel at the relaxed one, then
@@ -43,6 +46,7 @@ long long refineCutMultilevel(const UndirectedGraph &view, std::vector<int> &par
 // `parts` stay as they are if none cuts less. After each trial `keepGoing` (if given) hears the
 // best cut so far and may stop the refinement (a deadline, a cancel). Returns the edge cut.
 double refinePartition(const UndirectedGraph &view, std::vector<int> &parts, int k, double tolerance,
-                       long long maxMoves, unsigned seed = 1, const std::function<bool(double)> &keepGoing = {});
+                       long long maxMoves, unsigned seed = 1, const std::function<bool(double)> &keepGoing = {},
+                       const std::vector<double> &shares = {});
 
 } // namespace ps

@@ -1,11 +1,15 @@
 // Placement by partitioning ("metis", "spectral"): one part per device, part sizes in proportion
 // to device speed (METIS also balances memory in proportion to device memory, as a second
 // constraint), part i on device i. Pinned nodes then go to their pins and each colocation group
-// to the device of its pinned or first member.
+// to the device of its pinned or first member. With refine=true the cut is refined (multilevel,
+// core/partitioners/PartitionRefinement) under the FLOP shares before the pins are enforced.
 #include "core/cluster/Cluster.h"
 #include "core/graph/Graph.h"
+#include "core/partitioners/PartitionRefinement.h"
 #include "core/partitioners/Partitioner.h"
 #include "core/placers/PlacerRegistry.h"
+#include "core/sim/Objective.h"
+#include "core/sim/PartitionMetrics.h"
 #include "core/sim/Simulator.h"
 
 #include <algorithm>
@@ -31,6 +35,14 @@ public:
             info.params.end());
         info.params.push_back(logTuned(
             {"imbalance", HyperParam::Type::Real, 1, 10, 1.03, {}, "largest part over its target share allowed"}));
+        info.params.push_back(linearTuned({"refine",
+                                           HyperParam::Type::Bool,
+                                           0,
+                                           1,
+                                           0,
+                                           {},
+                                           "then refine the cut (multilevel, FLOPs balanced to device speed; "
+                                           "memory is not balanced by it)"}));
         return info;
     }
 
@@ -57,15 +69,34 @@ public:
         }
         std::vector<int> device =
             runPartitioner(PartitionerRegistry::builtin(), m_partitioner, problem, own, control).parts();
-        enforceConstraints(pb.constraints, device);
         PlacerOutput out;
+        if (params.flag("refine")) {
+            // The refined cut is not always the faster placement (it balances FLOPs, not memory
+            // or the schedule): both are judged and the better kept (two simulator runs).
+            std::vector<int> refined = device;
+            const UndirectedGraph view = undirectedView(g);
+            rebalanceParts(view, refined, k, problem.imbalance, problem.targetShares);
+            refinePartition(
+                view, refined, k, problem.imbalance, 100LL * g.nodeCount() + 1000, static_cast<unsigned>(control.seed),
+                [&](double) { return !control.cancelled(); }, problem.targetShares);
+            Simulator sim(g, c);
+            const ObjectiveJudge judge(g, c, pb.constraints, pb.objective);
+            const PlacerResult plain = judgePlacement(pb, sim, judge, device);
+            const PlacerResult better = judgePlacement(pb, sim, judge, refined);
+            out.evaluations = 2;
+            if (betterResult(better, plain))
+                device = std::move(refined);
+            else
+                out.notes.push_back("the refined cut simulated no better; kept the partitioner's");
+        }
+        enforceConstraints(pb.constraints, device);
         out.placement = Placement(std::move(device));
         return out;
     }
 
 private:
-    // The partitioner's cut refinement balances equal shares of the FLOPs; the placer's shares
-    // follow the devices' speed and memory, so it is not offered here.
+    // The partitioner's own refinement balances equal shares; the placer refines with its shares
+    // (its own `refine`).
     static bool forwarded(const HyperParam &h) { return h.name != "refine"; }
     const Partitioner *family() const { return PartitionerRegistry::builtin().find(m_partitioner); }
 

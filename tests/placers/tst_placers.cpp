@@ -386,6 +386,29 @@ private Q_SLOTS:
         QVERIFY(run("round-robin+local-search", g, c).makespan < run("round-robin", g, c).makespan);
     }
 
+    void refinedPartitionsAreJudgedBeforeTheyAreKept()
+    {
+        // A 2-layer RNN LM on two GPUs: refining METIS's and the spectral cut (multilevel, under the
+        // devices' FLOP shares) halves the communication; measured 3.18 -> 1.95 (METIS) and
+        // 2.94 -> 1.95 (spectral) of the bound. The refined partition is kept only when it
+        // simulates better, so it is never worse, and the run counts both judgements.
+        const Graph g = ps::generate("rnnlm", std::map<std::string, double>{}, 1);
+        const Cluster c = readClusterJson(std::string(PS_SOURCE_DIR) + "/resources/clusters/2gpu.cluster.json");
+        for (const char *family : {"metis", "spectral"}) {
+            const PlacerResult plain = run(family, g, c), refined = run(family, g, c, {"refine=true"});
+            QVERIFY2(refined.makespan < 0.8 * plain.makespan,
+                     qPrintable(QString("%1: %2 -> %3").arg(family).arg(plain.makespan).arg(refined.makespan)));
+            QCOMPARE(refined.evaluations, plain.evaluations + 2);
+        }
+        // Where the refined cut is slower (measured: the Transformer on 4gpu, METIS 1.38 against
+        // 2.77 refined) the partitioner's placement stays.
+        const Graph t = ps::generate("transformer", std::map<std::string, double>{}, 1);
+        const Cluster four = readClusterJson(std::string(PS_SOURCE_DIR) + "/resources/clusters/4gpu.cluster.json");
+        const PlacerResult plain = run("metis", t, four), refined = run("metis", t, four, {"refine=true"});
+        QCOMPARE(refined.makespan, plain.makespan);
+        QCOMPARE(refined.placement.devices(), plain.placement.devices());
+    }
+
     void registryErrors()
     {
         const Graph g = constrainedGraph();
