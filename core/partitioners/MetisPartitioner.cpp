@@ -116,7 +116,7 @@ public:
                   1,
                   0,
                   {},
-                  "then rebalance to the tolerance and refine the cut as gap does (refinePartition)"}}};
+                  "then rebalance to the tolerance and refine the cut as gap does (not with a memory balance)"}}};
     }
 
     Partition partition(const PartitionProblem &pb, const ParamValues &params, const RunControl &control) const override
@@ -132,13 +132,13 @@ public:
             }
         std::vector<int> parts =
             metisPartition(graph, pb.k, shares, pb.imbalance, params.choice("method") == "recursive", control.seed);
-        // The refinement balances and cuts by the undirected view alone: a memory share or an
-        // unequal target share would not hold through it.
-        if (params.flag("refine") && shares.empty()) {
+        // The refinement balances the FLOPs alone: a memory constraint would not hold through it.
+        if (params.flag("refine") && !withMemory) {
             const UndirectedGraph view = undirectedView(pb.graph);
-            rebalanceParts(view, parts, pb.k, pb.imbalance);
-            refinePartition(view, parts, pb.k, pb.imbalance, 100LL * pb.graph.nodeCount() + 1000,
-                            static_cast<unsigned>(control.seed));
+            rebalanceParts(view, parts, pb.k, pb.imbalance, pb.targetShares);
+            refinePartition(
+                view, parts, pb.k, pb.imbalance, 100LL * pb.graph.nodeCount() + 1000,
+                static_cast<unsigned>(control.seed), [&](double) { return !control.cancelled(); }, pb.targetShares);
         }
         return Partition(pb.k, std::move(parts));
     }
