@@ -448,13 +448,23 @@ std::vector<Candidate> SteeringSession::proposeRound(int round) const
     // Probes first: a constructive family not run yet costs one simulator run and tells where
     // searches should start, so every such family runs once, beside the round's slots.
     std::vector<int> picked;
+    // A switch (a tuned bool) can change a family's placement wholesale (a partition placer's cut
+    // refinement), so a probe runs each with its defaults and then with each switch flipped:
+    // flips[slot] is the coordinate a probe flips (-1: none).
+    std::vector<int> flips;
     for (int i : active) {
         const Arm &a = m_arms[i];
         const bool tried =
             std::any_of(m_candidates.begin(), m_candidates.end(), [&](const Candidate &c) { return c.arm == a.name; });
         if (!tried && !a.refine && !a.searches && !a.trains) {
             picked.push_back(i);
+            flips.push_back(-1);
             share[i] *= 0.05;
+            for (int j = 0; j < a.space.dimension(); ++j)
+                if (a.space.params()[j].type == HyperParam::Type::Bool) {
+                    picked.push_back(i);
+                    flips.push_back(j);
+                }
         }
     }
     const int probes = static_cast<int>(picked.size());
@@ -527,7 +537,10 @@ std::vector<Candidate> SteeringSession::proposeRound(int round) const
             c.refines = chooseBase(rng, batch, &screening);
         // A lineage's first search is judged by its start, so it runs the best settings known, not
         // a gamble; later searches of a lineage take them half of the time (guided mode).
-        if (firstOfArm)
+        if (s < flips.size() && flips[s] >= 0) {
+            c.x = arm.space.defaults();
+            c.x[flips[s]] = c.x[flips[s]] >= 0.5 ? 0.0 : 1.0;
+        } else if (firstOfArm)
             c.x = arm.space.defaults();
         else if (screening ||
                  (arm.refine && m_settings.guided && std::uniform_real_distribution<double>(0.0, 1.0)(rng) < 0.5))
