@@ -133,13 +133,8 @@ public:
         std::vector<int> parts =
             metisPartition(graph, pb.k, shares, pb.imbalance, params.choice("method") == "recursive", control.seed);
         // The refinement balances the FLOPs alone: a memory constraint would not hold through it.
-        if (params.flag("refine") && !withMemory) {
-            const UndirectedGraph view = undirectedView(pb.graph);
-            rebalanceParts(view, parts, pb.k, pb.imbalance, pb.targetShares);
-            refinePartition(
-                view, parts, pb.k, pb.imbalance, 100LL * pb.graph.nodeCount() + 1000,
-                static_cast<unsigned>(control.seed), [&](double) { return !control.cancelled(); }, pb.targetShares);
-        }
+        if (params.flag("refine") && !withMemory)
+            rebalanceAndRefine(undirectedView(pb.graph), parts, pb.k, pb.imbalance, control, pb.targetShares);
         return Partition(pb.k, std::move(parts));
     }
 };

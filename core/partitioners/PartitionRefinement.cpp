@@ -1,5 +1,6 @@
 #include "core/partitioners/PartitionRefinement.h"
 
+#include "core/family/ModelFamily.h"
 #include "core/sim/PartitionMetrics.h"
 
 #include <algorithm>
@@ -389,6 +390,15 @@ double refinePartition(const UndirectedGraph &view, std::vector<int> &parts, int
             break;
     }
     return best.edgeCut;
+}
+
+double rebalanceAndRefine(const UndirectedGraph &view, std::vector<int> &parts, int k, double tolerance,
+                          const RunControl &control, const std::vector<double> &shares)
+{
+    rebalanceParts(view, parts, k, tolerance, shares);
+    return refinePartition(
+        view, parts, k, tolerance, 100LL * static_cast<long long>(parts.size()) + 1000,
+        static_cast<unsigned>(control.seed), [&](double) { return !control.cancelled(); }, shares);
 }
 
 } // namespace ps

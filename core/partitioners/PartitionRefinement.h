@@ -9,6 +9,7 @@
 
 namespace ps {
 
+struct RunControl;
 struct UndirectedGraph;
 
 // The heaviest part gives nodes away until the tolerance holds or nothing helps: its nodes in the
@@ -48,5 +49,11 @@ long long refineCutMultilevel(const UndirectedGraph &view, std::vector<int> &par
 double refinePartition(const UndirectedGraph &view, std::vector<int> &parts, int k, double tolerance,
                        long long maxMoves, unsigned seed = 1, const std::function<bool(double)> &keepGoing = {},
                        const std::vector<double> &shares = {});
+
+// What a partitioner's output takes to become a refined partition: rebalanceParts, then
+// refinePartition with 100 moves a node (+1000) at each level, stopping early when `control` is
+// cancelled. Returns the edge cut.
+double rebalanceAndRefine(const UndirectedGraph &view, std::vector<int> &parts, int k, double tolerance,
+                          const RunControl &control, const std::vector<double> &shares = {});
 
 } // namespace ps

@@ -74,11 +74,7 @@ public:
             // The refined cut is not always the faster placement (it balances FLOPs, not memory
             // or the schedule): both are judged and the better kept (two simulator runs).
             std::vector<int> refined = device;
-            const UndirectedGraph view = undirectedView(g);
-            rebalanceParts(view, refined, k, problem.imbalance, problem.targetShares);
-            refinePartition(
-                view, refined, k, problem.imbalance, 100LL * g.nodeCount() + 1000, static_cast<unsigned>(control.seed),
-                [&](double) { return !control.cancelled(); }, problem.targetShares);
+            rebalanceAndRefine(undirectedView(g), refined, k, problem.imbalance, control, problem.targetShares);
             Simulator sim(g, c);
             const ObjectiveJudge judge(g, c, pb.constraints, pb.objective);
             const PlacerResult plain = judgePlacement(pb, sim, judge, device);
