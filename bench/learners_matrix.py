@@ -9,7 +9,13 @@ search uses the whole time), then rl-seq2seq, gdp and giph trained for --time-li
 simulator evaluations and wall time at which the best feasible makespan first came within 5%
 of the run's final value. Prints a markdown table and, at the end, mean gains.
 
+`best-fast+local-search` is local search from the learners' own warm start (the best of the fast
+placers) with the whole time: the control that says what a learner adds to its start.
+`gdp+local-search` is gdp for half the time, then local search from its best for the rest (a
+composition splits its budget among its stages); it runs through `place`, without a curve.
+
     python3 bench/learners_matrix.py [--time-limit 20] [--graphs a,b] [--clusters c,d] [--seeds 1,2,3]
+                                     [--models heft-c+local-search,gdp,...]
 
 With several seeds a cell lists one value per seed (the deterministic placers one), and the
 geomeans pair each seeded run with the baseline's run of the same seed.
@@ -25,8 +31,8 @@ import tempfile
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 GRAPHS = ["rnnlm", "gnmt", "inception-v3", "transformer", "moe"]
 CLUSTERS = ["2gpu", "4gpu", "8gpu-2node", "hetero-edge"]
-CLASSIC = ["human", "heft", "heft-c", "m-etf-c", "heft-c+local-search"]
-LEARNED = ["rl-seq2seq", "gdp", "giph"]
+CLASSIC = ["human", "heft", "heft-c", "m-etf-c", "heft-c+local-search", "best-fast+local-search"]
+LEARNED = ["rl-seq2seq", "gdp", "giph", "gdp+local-search"]
 
 
 def run(cli, *args):
@@ -55,12 +61,16 @@ def main():
     ap.add_argument("--graphs", default=",".join(GRAPHS))
     ap.add_argument("--clusters", default=",".join(CLUSTERS))
     ap.add_argument("--seeds", default="1", help="seeds for the seeded runs (local search, learners), e.g. 1,2,3")
+    ap.add_argument("--models", default=",".join(CLASSIC + LEARNED), help="the columns, a subset of the default")
     a = ap.parse_args()
     graphs, clusters, seeds = a.graphs.split(","), a.clusters.split(","), a.seeds.split(",")
+    models = a.models.split(",")
+    classic = [m for m in CLASSIC if m in models]
+    learned = [m for m in LEARNED if m in models]
     ratios = {}
     with tempfile.TemporaryDirectory() as tmp:
-        print("| graph | cluster | " + " | ".join(CLASSIC + LEARNED) + " |")
-        print("|---|---|" + "---|" * (len(CLASSIC) + len(LEARNED)))
+        print("| graph | cluster | " + " | ".join(classic + learned) + " |")
+        print("|---|---|" + "---|" * (len(classic) + len(learned)))
         for g in graphs:
             gpath = os.path.join(tmp, g + ".graph.json")
             subprocess.run([a.cli, "generate", g, "--out", gpath], check=True, capture_output=True)
@@ -68,7 +78,7 @@ def main():
                 cpath = os.path.join(ROOT, "resources/clusters", c + ".cluster.json")
                 out = os.path.join(tmp, "p.placement.json")
                 cells = []
-                for m in CLASSIC:
+                for m in classic:
                     values = []
                     for seed in seeds if "local-search" in m else seeds[:1]:  # the others are deterministic
                         args = ["place", gpath, cpath, "--model", m, "--out", out, "--seed", seed]
@@ -80,12 +90,17 @@ def main():
                             ratios[(g, c, m, s)] = r["ratio"] if ok and r["feasible"] else None
                         values.append(f"{r['ratio']:.3f}" + ("" if r["feasible"] else " (inf.)") if ok else "error")
                     cells.append(" ".join(values))
-                for m in LEARNED:
+                for m in learned:
                     values = []
                     for seed in seeds:
                         curve = os.path.join(tmp, "curve.csv")
-                        r = run(a.cli, "train", "--model", m, gpath, cpath, "--iterations", "1000000", "--time-limit",
-                                str(a.time_limit), "--curve", curve, "--out", out, "--seed", seed)
+                        if "+" in m:  # a composition: `place`, no curve
+                            open(curve, "w").close()
+                            r = run(a.cli, "place", gpath, cpath, "--model", m, "--time-limit", str(a.time_limit),
+                                    "--out", out, "--seed", seed)
+                        else:
+                            r = run(a.cli, "train", "--model", m, gpath, cpath, "--iterations", "1000000",
+                                    "--time-limit", str(a.time_limit), "--curve", curve, "--out", out, "--seed", seed)
                         if "error" in r:
                             values.append("error: " + r["error"][:40])
                             ratios[(g, c, m, seed)] = None
@@ -97,10 +112,10 @@ def main():
                     cells.append(" ".join(values))
                 print(f"| {g} | {c} | " + " | ".join(cells) + " |", flush=True)
     print()
-    bases = ("human", "heft", "heft-c+local-search")
+    bases = [b for b in ("human", "heft", "heft-c+local-search", "best-fast+local-search") if b in models]
     print("| model | " + " | ".join(f"geomean ratio to {b}" for b in bases) + " | runs |")
     print("|---|" + "---|" * (len(bases) + 1))
-    for m in CLASSIC + LEARNED:
+    for m in classic + learned:
         cells, cases = [], 0
         for base in bases:
             pairs = [(ratios[(g, c, m, s)], ratios[(g, c, base, s)]) for g in graphs for c in clusters

@@ -136,6 +136,7 @@ struct FamilyInfo
     std::vector<HyperParam> params;
     bool trains = false;      // a learned family: expensive per run, budgeted by iterations
     bool distributes = false; // trains data-parallel over processes (RunControl::distribution)
+    bool portfolio = false;   // runs other families and keeps the best (steering runs those itself)
 };
 
 std::string hyperParamTypeName(HyperParam::Type type);

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <limits>
 
 namespace ps {
 
@@ -29,6 +30,7 @@ PlacerRegistry &globalPlacers()
         r.add(makeMetisPlacer());
         r.add(makeSpectralPlacer());
         r.add(makeLocalSearchPlacer());
+        r.add(makeBestFastPlacer());
         return r;
     }();
     return registry;
@@ -142,14 +144,24 @@ PlacerResult runPlacer(const PlacerRegistry &registry, const std::string &spec, 
     };
     if (start && stages.front()->refines())
         judgeAndKeep(start->devices());
-    for (const Placer *stage : stages) {
+    for (size_t i = 0; i < stages.size(); ++i) {
+        const Placer *stage = stages[i];
         const ParamValues values = ParamValues::parse(stage->info().params, paramsFor(*stage, params));
         RunControl stageControl = control;
+        // A stage followed by others gets an equal share of what is left, so that one that spends
+        // its whole budget (a learner, local search) leaves the later stages theirs; a stage that
+        // needs less (a list scheduler) leaves the rest to them.
+        const double stagesLeft = double(stages.size() - i);
         const double used = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-        stageControl.budget.timeLimitS = std::max(0.0, control.budget.timeLimitS - used);
+        stageControl.budget.timeLimitS = std::max(0.0, control.budget.timeLimitS - used) / stagesLeft;
         // The judgement after the stage is one more run: the stage gets what is left after it.
         const long long spent = result.evaluations + sim.evaluations();
-        stageControl.budget.maxEvaluations = std::max(0LL, control.budget.maxEvaluations - spent - 1);
+        const long long left = std::max(0LL, control.budget.maxEvaluations - spent - 1);
+        const long long later = (long long)(stages.size() - 1 - i); // the later stages' judgements
+        stageControl.budget.maxEvaluations =
+            control.budget.maxEvaluations == std::numeric_limits<long long>::max()
+                ? left
+                : std::min(left, std::max(1LL, (left - later) / (long long)stagesLeft));
         if (haveResult && stageControl.budget.maxEvaluations <= 0) { // its judgement alone would overspend
             result.notes.push_back("no simulator evaluations left for '" + stage->info().name + "'");
             break;

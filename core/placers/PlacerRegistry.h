@@ -77,6 +77,7 @@ std::unique_ptr<Placer> makeMemoryEtfPlacer();
 std::unique_ptr<Placer> makeMemorySctPlacer();
 std::unique_ptr<Placer> makeContentionEtfPlacer();
 std::unique_ptr<Placer> makeLocalSearchPlacer();
+std::unique_ptr<Placer> makeBestFastPlacer();
 std::unique_ptr<Placer> makeMetisPlacer();
 std::unique_ptr<Placer> makeSpectralPlacer();
 

@@ -83,7 +83,7 @@ SteeringSession::SteeringSession(const Graph &graph, const Cluster &cluster, con
     std::vector<std::string> names = m_settings.families;
     if (names.empty()) {
         for (const Placer *p : registry.all())
-            if (!p->refines() && !p->info().trains)
+            if (!p->refines() && !p->info().trains && !p->info().portfolio)
                 names.push_back(p->info().name);
         names.push_back("local-search");
     }

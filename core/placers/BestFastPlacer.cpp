@@ -1,0 +1,42 @@
+// The best of the fast placers, as a family of its own: the start a graph opens with and the
+// learners' warm start, so that `best-fast+local-search` is the classical pipeline a learner
+// composition is measured against.
+#include "core/placers/PlacerRegistry.h"
+
+namespace ps {
+
+namespace {
+
+class BestFastPlacer : public Placer
+{
+public:
+    FamilyInfo info() const override
+    {
+        FamilyInfo i{"best-fast",
+                     "runs the fast placers (human, heft, heft-c, m-etf, m-etf-c, cpop, m-topo, single) and keeps "
+                     "the placement that scores best by simulation",
+                     {}};
+        i.portfolio = true;
+        return i;
+    }
+
+    PlacerOutput place(const PlacementProblem &problem, const ParamValues &, const RunControl &,
+                       const Placement *) const override
+    {
+        PlacerResult best = bestFastPlacement(problem);
+        PlacerOutput out;
+        out.notes.push_back("best of the fast placers: " + best.spec);
+        out.evaluations = best.evaluations;
+        out.placement = std::move(best.placement);
+        return out;
+    }
+};
+
+} // namespace
+
+std::unique_ptr<Placer> makeBestFastPlacer()
+{
+    return std::make_unique<BestFastPlacer>();
+}
+
+} // namespace ps
