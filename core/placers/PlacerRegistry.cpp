@@ -151,17 +151,17 @@ PlacerResult runPlacer(const PlacerRegistry &registry, const std::string &spec, 
         // A stage followed by others gets an equal share of what is left, so that one that spends
         // its whole budget (a learner, local search) leaves the later stages theirs; a stage that
         // needs less (a list scheduler) leaves the rest to them.
-        const double stagesLeft = double(stages.size() - i);
+        const long long stagesLeft = static_cast<long long>(stages.size() - i);
         const double used = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-        stageControl.budget.timeLimitS = std::max(0.0, control.budget.timeLimitS - used) / stagesLeft;
+        stageControl.budget.timeLimitS =
+            std::max(0.0, control.budget.timeLimitS - used) / static_cast<double>(stagesLeft);
         // The judgement after the stage is one more run: the stage gets what is left after it.
         const long long spent = result.evaluations + sim.evaluations();
         const long long left = std::max(0LL, control.budget.maxEvaluations - spent - 1);
-        const long long later = (long long)(stages.size() - 1 - i); // the later stages' judgements
-        stageControl.budget.maxEvaluations =
-            control.budget.maxEvaluations == std::numeric_limits<long long>::max()
-                ? left
-                : std::min(left, std::max(1LL, (left - later) / (long long)stagesLeft));
+        const long long later = stagesLeft - 1; // the later stages' judgements
+        stageControl.budget.maxEvaluations = control.budget.maxEvaluations == std::numeric_limits<long long>::max()
+                                                 ? left
+                                                 : std::min(left, std::max(1LL, (left - later) / stagesLeft));
         if (haveResult && stageControl.budget.maxEvaluations <= 0) { // its judgement alone would overspend
             result.notes.push_back("no simulator evaluations left for '" + stage->info().name + "'");
             break;
