@@ -20,12 +20,13 @@ public:
         return i;
     }
 
-    PlacerOutput place(const PlacementProblem &problem, const ParamValues &, const RunControl &,
+    PlacerOutput place(const PlacementProblem &problem, const ParamValues &, const RunControl &control,
                        const Placement *) const override
     {
-        PlacerResult best = bestFastPlacement(problem);
+        PlacerResult best = bestFastPlacement(problem, control);
         PlacerOutput out;
         out.notes.push_back("best of the fast placers: " + best.spec);
+        out.notes.insert(out.notes.end(), best.notes.begin(), best.notes.end());
         out.evaluations = best.evaluations;
         out.placement = std::move(best.placement);
         return out;

@@ -17,6 +17,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <chrono>
 #include <map>
 
 namespace ps {
@@ -222,9 +223,10 @@ public:
                               "least share of the compute inside numbered layers to try a layer-by-layer layout"})}};
     }
 
-    PlacerOutput place(const PlacementProblem &pb, const ParamValues &params, const RunControl &,
+    PlacerOutput place(const PlacementProblem &pb, const ParamValues &params, const RunControl &control,
                        const Placement *) const override
     {
+        const auto t0 = std::chrono::steady_clock::now();
         const Graph &g = pb.graph;
         const Cluster &c = pb.cluster;
         // An expert does not start with the CPU: layouts use the devices within 10x of the
@@ -249,12 +251,20 @@ public:
             for (Layout &l : layerLayouts(pb, scopeDevice, bySpeed))
                 layouts.push_back(std::move(l));
 
-        // The best by simulation under the problem's objective, feasible first.
+        // The best by simulation under the problem's objective, feasible first. Every layout after
+        // the first waits for the budget: one simulator run each, the clock, a cancel.
         Simulator sim(g, c);
         const ObjectiveJudge judge(g, c, pb.constraints, pb.objective);
         PlacerResult best;
         size_t bestLayout = 0;
         for (size_t i = 0; i < layouts.size(); ++i) {
+            const double used = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+            if (i > 0 && (control.cancelled() || used >= control.budget.timeLimitS ||
+                          sim.evaluations() >= control.budget.maxEvaluations)) {
+                layouts[bestLayout].notes.push_back("the budget stopped the layouts after " + std::to_string(i) +
+                                                    " of " + std::to_string(layouts.size()));
+                break;
+            }
             PlacerResult judged = judgePlacement(pb, sim, judge, std::move(layouts[i].device));
             if (i == 0 || betterResult(judged, best)) {
                 best = std::move(judged);

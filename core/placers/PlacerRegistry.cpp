@@ -188,18 +188,32 @@ const std::vector<std::string> &fastPlacers()
     return names;
 }
 
-PlacerResult bestFastPlacement(const PlacementProblem &problem)
+PlacerResult bestFastPlacement(const PlacementProblem &problem, const RunControl &control)
 {
+    const auto t0 = std::chrono::steady_clock::now();
     PlacerResult best;
     bool have = false;
     std::string why;
     long long spent = 0;
-    for (const std::string &name : fastPlacers()) {
+    size_t tried = 0;
+    const std::vector<std::string> &names = fastPlacers();
+    for (const std::string &name : names) {
         if (!PlacerRegistry::builtin().find(name))
             continue;
+        // Each placer costs one simulator run (its judgement); once one result is in hand, the
+        // budget, the clock and a cancel stop the probing.
+        const double used = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        if (have &&
+            (control.cancelled() || used >= control.budget.timeLimitS || spent >= control.budget.maxEvaluations))
+            break;
+        ++tried;
+        RunControl rest; // what is left of the budget (each placer honours it after its first run)
+        rest.cancel = control.cancel;
+        rest.budget.timeLimitS = std::max(0.0, control.budget.timeLimitS - used);
+        rest.budget.maxEvaluations = std::max(0LL, control.budget.maxEvaluations - spent);
         PlacerResult r;
         try {
-            r = runPlacer(PlacerRegistry::builtin(), name, problem, {}, {});
+            r = runPlacer(PlacerRegistry::builtin(), name, problem, {}, rest);
         } catch (const InputError &e) {
             why = e.what();
             continue;
@@ -212,6 +226,9 @@ PlacerResult bestFastPlacement(const PlacementProblem &problem)
     }
     if (!have)
         throw InputError("no fast placer could place the graph: " + why);
+    if (tried < names.size())
+        best.notes.push_back("the budget stopped the fast placers after " + std::to_string(tried) + " of " +
+                             std::to_string(names.size()));
     best.evaluations = spent; // what finding it cost, all the placers' runs
     return best;
 }

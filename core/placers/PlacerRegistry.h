@@ -41,9 +41,11 @@ void checkPlacerSpec(const PlacerRegistry &registry, const std::string &spec, co
 // The constructive placers that take well under a second on a 58k-op graph (human, heft, heft-c,
 // m-etf, m-etf-c, cpop, m-topo, single), and the best of their placements under the problem's
 // objective (feasible first): what a graph opens with. Its `evaluations` are all the placers'
-// simulator runs. InputError only if none can place it.
+// simulator runs (one each). After the first placement, `control`'s cancel, time limit and
+// evaluation budget stop it before the next placer (a note says how many ran); its notes are the
+// chosen placer's. InputError only if none can place it.
 const std::vector<std::string> &fastPlacers();
-PlacerResult bestFastPlacement(const PlacementProblem &problem);
+PlacerResult bestFastPlacement(const PlacementProblem &problem, const RunControl &control = {});
 
 // Whether a judged result beats another: feasible over infeasible, then the lower objective score.
 bool betterResult(const PlacerResult &a, const PlacerResult &b);

@@ -425,7 +425,7 @@ std::string loadCheckpoint(const std::string &path, const std::string &family, t
 PlacerResult warmStartPlacement(const PlacementProblem &problem, bool best, const RunControl &control)
 {
     if (best && control.budget.maxEvaluations >= 100)
-        return bestFastPlacement(problem);
+        return bestFastPlacement(problem, control);
     return runPlacer(PlacerRegistry::builtin(), "heft", problem, {}, {});
 }
 

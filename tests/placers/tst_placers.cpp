@@ -498,6 +498,49 @@ private Q_SLOTS:
         QVERIFY(std::find(r.notes.begin(), r.notes.end(), "best of the fast placers: " + bestName) != r.notes.end());
     }
 
+    void bestFastAndHumanHonourTheBudgetAndCancel()
+    {
+        // Each fast placer but human costs one simulator run (its judgement); human judges each of
+        // its layouts (h runs in all, its own judgement included). With h + 3 runs runPlacer keeps
+        // one for its judgement of best-fast's output and leaves h + 2: human, heft and heft-c, in
+        // that order.
+        const Graph g = ps::generate("rnnlm", std::map<std::string, double>{}, 1);
+        const Cluster c = readClusterJson(std::string(PS_SOURCE_DIR) + "/resources/clusters/4gpu.cluster.json");
+        const PlacementProblem problem{g, c, Constraints::fromGraph(g, c), Objective{}};
+        const PlacerResult human = run("human", g, c);
+        const long long h = human.evaluations;
+        QVERIFY(h >= 4);
+        RunControl control;
+        control.budget.maxEvaluations = h + 3;
+        const PlacerResult r = runPlacer(PlacerRegistry::builtin(), "best-fast", problem, {}, control);
+        QCOMPARE(r.evaluations, h + 3);
+        QCOMPARE(r.makespan, std::min({human.makespan, run("heft", g, c).makespan, run("heft-c", g, c).makespan}));
+        QVERIFY(r.makespan > run("best-fast", g, c).makespan); // m-etf-c, the best, was not reached
+        QVERIFY(std::find(r.notes.begin(), r.notes.end(), "the budget stopped the fast placers after 3 of 8") !=
+                r.notes.end());
+
+        // human alone with 3 runs: two layouts and the judgement.
+        RunControl three;
+        three.budget.maxEvaluations = 3;
+        const PlacerResult few = runPlacer(PlacerRegistry::builtin(), "human", problem, {}, three);
+        QCOMPARE(few.evaluations, 3LL);
+        QVERIFY(few.makespan >= human.makespan);
+        QVERIFY(std::find(few.notes.begin(), few.notes.end(),
+                          "the budget stopped the layouts after 2 of " + std::to_string(h - 1)) != few.notes.end());
+
+        // Cancelled before it starts: human's first layout (everything on the fastest device),
+        // nothing more; a time limit already spent does the same.
+        std::atomic<bool> cancel{true};
+        RunControl cancelled;
+        cancelled.cancel = &cancel;
+        const PlacerResult first = runPlacer(PlacerRegistry::builtin(), "best-fast", problem, {}, cancelled);
+        QCOMPARE(first.makespan, run("single", g, c).makespan);
+        QCOMPARE(first.evaluations, 3LL); // the layout, human's judgement, best-fast's judgement
+        RunControl late;
+        late.budget.timeLimitS = 0;
+        QCOMPARE(runPlacer(PlacerRegistry::builtin(), "best-fast", problem, {}, late).evaluations, 3LL);
+    }
+
     void registryErrors()
     {
         const Graph g = constrainedGraph();
