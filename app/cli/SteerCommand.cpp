@@ -48,6 +48,7 @@ Json candidateRow(const Candidate &c, const SteeringSession *session)
            {"params", c.params},
            {"seed", c.seed},
            {"refines", c.refines},
+           {"partner", c.partner},
            {"score", c.score},
            {"makespan_s", c.terms.makespan},
            {"ratio", c.terms.bound > 0 ? c.terms.makespan / c.terms.bound : 1.0},
@@ -266,7 +267,7 @@ int steerCommand(const CliArgs &args, std::ostream &out, std::ostream &err)
         for (size_t i = 0; same && i < replayed.candidates.size(); ++i) {
             const Candidate &a = replayed.candidates[i], &b = session.candidates()[i];
             same = a.spec == b.spec && a.params == b.params && a.seed == b.seed && a.refines == b.refines &&
-                   a.hash == b.hash;
+                   a.partner == b.partner && a.hash == b.hash;
         }
         report["reproduced"] = same;
     }

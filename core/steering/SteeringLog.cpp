@@ -323,6 +323,10 @@ std::string steeringLogJson(const SteeringSession &session, const Graph &graph, 
     for (const Candidate &c : session.candidates()) {
         Json cj{{"id", c.id},         {"round", c.round}, {"arm", c.arm},   {"spec", c.spec},
                 {"params", c.params}, {"x", c.x},         {"seed", c.seed}, {"refines", c.refines}};
+        if (c.partner >= 0) {
+            cj["partner"] = c.partner;
+            cj["recombine_evaluations"] = c.recombineEvaluations;
+        }
         if (!c.error.empty()) {
             cj["error"] = c.error;
         } else {
@@ -393,6 +397,8 @@ SteeringLogDoc parseSteeringLog(const std::string &text, const std::string &sour
             c.x = cj.at("x").get<std::vector<double>>();
             c.seed = cj.at("seed").get<uint64_t>();
             c.refines = cj.at("refines").get<int>();
+            c.partner = cj.value("partner", -1);
+            c.recombineEvaluations = cj.value("recombine_evaluations", 0LL);
             if (cj.contains("error")) {
                 c.error = cj["error"].get<std::string>();
             } else {
@@ -435,7 +441,10 @@ SteeringLogDoc readSteeringLog(const std::string &path)
 
 std::string candidateTaskJson(const Candidate &c)
 {
-    return Json{{"spec", c.spec}, {"params", c.params}, {"seed", c.seed}, {"refines", c.refines}}.dump();
+    return Json{{"spec", c.spec},       {"params", c.params},
+                {"seed", c.seed},       {"refines", c.refines},
+                {"partner", c.partner}, {"recombine_evaluations", c.recombineEvaluations}}
+        .dump();
 }
 
 Candidate candidateFromTask(const std::string &text)
@@ -447,6 +456,8 @@ Candidate candidateFromTask(const std::string &text)
         c.params = j.at("params").get<std::vector<std::string>>();
         c.seed = j.at("seed").get<uint64_t>();
         c.refines = j.at("refines").get<int>();
+        c.partner = j.value("partner", -1);
+        c.recombineEvaluations = j.value("recombine_evaluations", 0LL);
     } catch (const Json::exception &e) {
         throw InputError(std::string("malformed steering task (") + e.what() + ")");
     }

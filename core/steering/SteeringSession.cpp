@@ -6,6 +6,7 @@
 #include "core/placers/PlacerRegistry.h"
 #include "core/sim/Simulator.h"
 #include "core/steering/CandidateRunner.h"
+#include "core/steering/Recombination.h"
 #include "core/steering/SteeringLog.h"
 
 #include <algorithm>
@@ -382,11 +383,7 @@ int SteeringSession::chooseBase(std::mt19937_64 &rng, const std::vector<Candidat
     // family of their start): each of the top three is searched once (this round's batch
     // included) before any is favoured, then the heads by rank (80/10/5/3/2%), a head whose
     // refinement already came back unchanged (a local optimum) a third as often.
-    auto root = [&](int id) {
-        while (m_candidates[id].refines >= 0)
-            id = m_candidates[id].refines;
-        return id;
-    };
+    auto root = [&](int id) { return lineageRoot(id); };
     // One lineage per family: variants of one family (metis at two imbalances) often make
     // placements that differ in name only, and would crowd another family's start out.
     std::vector<int> heads, roots;
@@ -419,6 +416,31 @@ int SteeringSession::chooseBase(std::mt19937_64 &rng, const std::vector<Candidat
             if (c.refines == heads[i] && c.duplicateOf == heads[i])
                 w[i] *= 0.3;
     return heads[std::discrete_distribution<size_t>(w.begin(), w.end())(rng)];
+}
+
+int SteeringSession::lineageRoot(int id) const
+{
+    while (m_candidates[static_cast<size_t>(id)].refines >= 0)
+        id = m_candidates[static_cast<size_t>(id)].refines;
+    return id;
+}
+
+int SteeringSession::choosePartner(int base, const std::vector<Candidate> &batch) const
+{
+    auto stalled = [&](const Candidate &c) { return c.refines == base && c.duplicateOf == base; };
+    if (std::none_of(m_candidates.begin(), m_candidates.end(), stalled))
+        return -1;
+    auto tried = [&](int partner) {
+        auto same = [&](const Candidate &c) { return c.refines == base && c.partner == partner; };
+        return std::any_of(m_candidates.begin(), m_candidates.end(), same) ||
+               std::any_of(batch.begin(), batch.end(), same);
+    };
+    const int root = lineageRoot(base);
+    for (int id : ranking())
+        if (m_candidates[static_cast<size_t>(id)].verdict != Candidate::Verdict::Rejected &&
+            lineageRoot(id) != root && !tried(id))
+            return id;
+    return -1;
 }
 
 std::vector<Candidate> SteeringSession::propose() const
@@ -535,6 +557,13 @@ std::vector<Candidate> SteeringSession::proposeRound(int round) const
         bool screening = false;
         if (arm.refine)
             c.refines = chooseBase(rng, batch, &screening);
+        // A base whose search came back unchanged is recombined with another lineage's best
+        // first; the recombination takes a quarter of the search's budget.
+        if (arm.refine && !screening && c.refines >= 0 && perSearch >= 40) {
+            c.partner = choosePartner(c.refines, batch);
+            if (c.partner >= 0)
+                c.recombineEvaluations = perSearch / 4;
+        }
         // A lineage's first search is judged by its start, so it runs the best settings known, not
         // a gamble; later searches of a lineage take them half of the time (guided mode).
         if (s < flips.size() && flips[s] >= 0) {
@@ -550,7 +579,7 @@ std::vector<Candidate> SteeringSession::proposeRound(int round) const
                       .propose(arm.space.dimension(), rng, m_settings.guided);
         c.params = arm.space.assignments(c.x);
         if (arm.searches || arm.refine)
-            c.params.push_back("evaluations=" + std::to_string(perSearch));
+            c.params.push_back("evaluations=" + std::to_string(perSearch - c.recombineEvaluations));
         if (arm.trains) {
             c.params.push_back("iterations=" + std::to_string(4 << std::min(arm.earned, 6)));
             c.params.push_back("threads=1");
@@ -568,13 +597,21 @@ void SteeringSession::runCandidate(Candidate &c, const RunControl &control) cons
         rc.seed = c.seed;
         rc.cancel = control.cancel;
         rc.pause = control.pause;
-        const Placement start(c.refines >= 0 ? m_candidates.at(static_cast<size_t>(c.refines)).devices
-                                             : std::vector<int>{});
+        std::vector<int> startDevices =
+            c.refines >= 0 ? m_candidates.at(static_cast<size_t>(c.refines)).devices : std::vector<int>{};
+        long long recombined = 0;
+        if (c.refines >= 0 && c.partner >= 0) {
+            Recombined child = recombine(problem, startDevices, m_candidates.at(static_cast<size_t>(c.partner)).devices,
+                                         c.recombineEvaluations, c.seed);
+            startDevices = std::move(child.devices);
+            recombined = child.evaluations;
+        }
+        const Placement start(std::move(startDevices));
         const PlacerResult r = runPlacer(m_registry, c.spec, problem, c.params, rc, c.refines >= 0 ? &start : nullptr);
         c.devices = r.placement.devices();
         c.terms = r.terms;
         c.score = r.score;
-        c.evaluations = r.evaluations;
+        c.evaluations = r.evaluations + recombined;
         c.wallS = r.wallS;
     } catch (const std::exception &e) {
         c.error = e.what();

@@ -95,6 +95,11 @@ private:
     // The base a refiner starts from (`batch`: the round's proposals so far); *screening: it is
     // the first search of one of the three best lineages.
     int chooseBase(std::mt19937_64 &rng, const std::vector<Candidate> &batch, bool *screening = nullptr) const;
+    // The start of the lineage a candidate belongs to (following `refines`).
+    int lineageRoot(int id) const;
+    // For a base whose search already came back unchanged: the best usable candidate of another
+    // lineage not yet recombined with it (this round's batch included); -1 when there is none.
+    int choosePartner(int base, const std::vector<Candidate> &batch) const;
     // The arm's best evaluated hyperparameters (its defaults before any).
     std::vector<double> bestConfig(const Arm &arm) const;
     std::vector<ConfigObservation> observations(const Arm &arm) const;

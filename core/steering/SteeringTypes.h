@@ -56,6 +56,10 @@ struct Candidate
     std::vector<double> x;           // the tunable parameters as unit coordinates
     uint64_t seed = 0;
     int refines = -1; // the candidate whose placement it started from
+    // A second candidate recombined with `refines` before the search (Recombination.h), and the
+    // simulator runs that recombination may spend; -1 and 0: none.
+    int partner = -1;
+    long long recombineEvaluations = 0;
     std::vector<int> devices;
     uint64_t hash = 0;    // of devices
     int duplicateOf = -1; // an earlier candidate with the same placement

@@ -12,6 +12,7 @@
 #include "core/steering/ConfigSearch.h"
 #include "core/steering/Ensemble.h"
 #include "core/steering/ParamSpace.h"
+#include "core/steering/Recombination.h"
 #include "core/steering/SteeringLog.h"
 #include "core/steering/SteeringSession.h"
 
@@ -568,6 +569,84 @@ private Q_SLOTS:
         QCOMPARE(alignDevices(c, ref, member), ref);
         const std::vector<int> vote = weightedVote({{0, 1, 2}, {0, 2, 2}, {1, 2, 0}}, {1.0, 0.6, 0.5});
         QCOMPARE(vote, (std::vector<int>{0, 2, 2}));
+    }
+
+    void recombinationTakesTheBetterStretchOfEachParent()
+    {
+        // Two stages of two independent heavy ops (1 ms each on a gpu), every op of stage 1
+        // feeding both of stage 2 with 1 kB. The base splits stage 1 and stacks stage 2 on one
+        // gpu, the partner the other way round: 3 ms each, roughly. The child with the base's
+        // stage 1 and the partner's stage 2 splits both: about 2 ms.
+        GraphBuilder b("stages");
+        for (const char *id : {"s1a", "s1b", "s2a", "s2b"}) {
+            GraphBuilder::NodeSpec op;
+            op.id = id;
+            op.op = "MatMul";
+            op.flops = 1e9;
+            op.outBytes = 1e3;
+            b.addNode(op);
+        }
+        for (const char *from : {"s1a", "s1b"})
+            for (const char *to : {"s2a", "s2b"})
+                b.addEdge(from, to, 1e3);
+        const Graph g = b.build();
+        const Cluster c = gpus(2);
+        const Constraints cons = Constraints::fromGraph(g, c);
+        const PlacementProblem problem{g, c, cons, Objective{}};
+        Simulator sim(g, c);
+        const std::vector<int> base{0, 1, 0, 0}, partner{1, 1, 0, 1};
+        const double parents = std::min(sim.makespan(base), sim.makespan(partner));
+        const Recombined r = recombine(problem, base, partner, 10, 1);
+        QVERIFY(r.improved);
+        // The partner's labels are aligned to the base's (gpu 1 -> 0, 0 -> 1) before the cut.
+        QCOMPARE(r.devices, (std::vector<int>{0, 1, 1, 0}));
+        QVERIFY2(sim.makespan(r.devices) < 0.75 * parents, "both stages split");
+        QVERIFY(r.evaluations <= 10 && r.evaluations == r.children + 1);
+
+        // On a larger graph: never worse than the base, within the budget, and a pinned op stays.
+        const Graph big = layered(120);
+        Constraints pinned = Constraints::fromGraph(big, gpus(4));
+        pinned.pin(7, 3);
+        const Cluster four = gpus(4);
+        const PlacementProblem bigProblem{big, four, pinned, Objective{}};
+        const PlacerResult a = runPlacer(PlacerRegistry::builtin(), "heft", bigProblem, {}, RunControl{});
+        const PlacerResult p = runPlacer(PlacerRegistry::builtin(), "round-robin", bigProblem, {}, RunControl{});
+        const Recombined child = recombine(bigProblem, a.placement.devices(), p.placement.devices(), 40, 3);
+        QVERIFY(child.evaluations <= 40 && child.children > 0);
+        QCOMPARE(child.devices[7], 3);
+        Simulator bigSim(big, four);
+        QVERIFY(bigSim.makespan(child.devices) <= a.makespan);
+    }
+
+    void aStalledLineageIsRecombinedWithAnother()
+    {
+        // Searches with a tiny budget come back unchanged soon; the next search of such a base
+        // recombines it with another lineage's best first, within the search's budget.
+        const Graph g = layered(80);
+        const Cluster c = gpus(3);
+        SteeringSession s(g, c, PlacerRegistry::builtin(), small(6, 300));
+        for (int round = 0; round < 8; ++round)
+            s.runRound(RunControl{});
+        auto root = [&](int id) {
+            while (s.candidate(id).refines >= 0)
+                id = s.candidate(id).refines;
+            return id;
+        };
+        int recombined = 0;
+        for (const Candidate &cand : s.candidates()) {
+            if (cand.partner < 0)
+                continue;
+            ++recombined;
+            QVERIFY(cand.refines >= 0 && cand.partner < cand.id);
+            QVERIFY(root(cand.partner) != root(cand.refines));
+            // Its base had a search that came back unchanged.
+            QVERIFY(std::any_of(s.candidates().begin(), s.candidates().end(), [&](const Candidate &o) {
+                return o.refines == cand.refines && o.duplicateOf == cand.refines && o.id < cand.id;
+            }));
+            QVERIFY(cand.recombineEvaluations > 0);
+            QVERIFY(cand.evaluations <= 300);
+        }
+        QVERIFY(recombined > 0);
     }
 
     void feedbackFilesAreCheckedWithClearErrors()
