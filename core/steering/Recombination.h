@@ -13,7 +13,7 @@ struct PlacementProblem;
 
 struct Recombined
 {
-    std::vector<int> devices; // the best child, or the base when none beats it
+    std::vector<int> devices;  // the best child, or the base when none beats it
     long long evaluations = 0; // simulator runs spent (the base's judgement included)
     long long children = 0;    // children judged
     bool improved = false;     // a child beat the base

@@ -441,9 +441,8 @@ SteeringLogDoc readSteeringLog(const std::string &path)
 
 std::string candidateTaskJson(const Candidate &c)
 {
-    return Json{{"spec", c.spec},       {"params", c.params},
-                {"seed", c.seed},       {"refines", c.refines},
-                {"partner", c.partner}, {"recombine_evaluations", c.recombineEvaluations}}
+    return Json{{"spec", c.spec},       {"params", c.params},   {"seed", c.seed},
+                {"refines", c.refines}, {"partner", c.partner}, {"recombine_evaluations", c.recombineEvaluations}}
         .dump();
 }
 

@@ -413,7 +413,8 @@ int SteeringSession::chooseBase(std::mt19937_64 &rng, const std::vector<Candidat
     std::vector<double> w(kWeights, kWeights + heads.size());
     for (size_t i = 0; i < heads.size(); ++i)
         for (const Candidate &c : m_candidates)
-            if (c.refines == heads[i] && c.duplicateOf == heads[i])
+            if (c.refines == heads[i] && c.duplicateOf == heads[i] &&
+                (c.partner >= 0 || choosePartner(heads[i], batch) < 0))
                 w[i] *= 0.3;
     return heads[std::discrete_distribution<size_t>(w.begin(), w.end())(rng)];
 }
@@ -437,8 +438,8 @@ int SteeringSession::choosePartner(int base, const std::vector<Candidate> &batch
     };
     const int root = lineageRoot(base);
     for (int id : ranking())
-        if (m_candidates[static_cast<size_t>(id)].verdict != Candidate::Verdict::Rejected &&
-            lineageRoot(id) != root && !tried(id))
+        if (m_candidates[static_cast<size_t>(id)].verdict != Candidate::Verdict::Rejected && lineageRoot(id) != root &&
+            !tried(id))
             return id;
     return -1;
 }
