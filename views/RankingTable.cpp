@@ -52,7 +52,9 @@ void RankingTable::setRows(const std::vector<Candidate> &ranked, const std::vect
         QString params;
         for (const std::string &p : c.params)
             params += (params.isEmpty() ? "" : " ") + QString::fromStdString(p);
-        if (c.refines >= 0)
+        if (c.refines >= 0 && c.partner >= 0)
+            params += QStringLiteral(" (refines #%1 recombined with #%2)").arg(c.refines).arg(c.partner);
+        else if (c.refines >= 0)
             params += QStringLiteral(" (refines #%1)").arg(c.refines);
         const double ratio = c.terms.bound > 0 ? c.terms.makespan / c.terms.bound : 0;
         setItem(r, Rank, new NumberItem(QString::number(r + 1), r + 1));
