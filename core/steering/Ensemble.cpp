@@ -6,6 +6,7 @@
 #include "core/placement/Constraints.h"
 #include "core/placers/PlacerRegistry.h"
 #include "core/sim/Simulator.h"
+#include "core/steering/Recombination.h"
 #include "core/steering/SteeringSession.h"
 
 #include <algorithm>
@@ -144,13 +145,18 @@ EnsembleResult SteeringSession::ensemble(int size, long long evaluations, const 
     rc.seed = m_settings.seed ^ 0x5EEDULL;
     rc.cancel = control.cancel;
     rc.progress = control.progress;
-    const Placement start(voted);
+    // The vote is recombined with the best member (stretches of the consensus taken into it where
+    // they help, or the vote itself when it is better): a vote of disagreeing members can be far
+    // worse than each of them, and local search alone does not bring it back.
+    const Recombined mixed = recombine(problem, placements.front(), voted, r.budget / 4, rc.seed);
+    const Placement start(mixed.devices);
+    const long long rest = std::max(1LL, r.budget - mixed.evaluations);
     const PlacerResult refined =
-        runPlacer(m_registry, "local-search", problem, {"evaluations=" + std::to_string(r.budget)}, rc, &start);
+        runPlacer(m_registry, "local-search", problem, {"evaluations=" + std::to_string(rest)}, rc, &start);
     r.devices = refined.placement.devices();
     r.terms = refined.terms;
     r.score = refined.score;
-    r.evaluations = refined.evaluations;
+    r.evaluations = refined.evaluations + mixed.evaluations;
     m_evaluations += r.evaluations;
     return r;
 }

@@ -19,7 +19,7 @@ Recombined recombine(const PlacementProblem &problem, const std::vector<int> &ba
     const int n = g.nodeCount();
     Recombined out;
     out.devices = base;
-    if (evaluations < 2 || n < 2 || base.size() != static_cast<size_t>(n) || partner.size() != base.size())
+    if (evaluations < 3 || n < 2 || base.size() != static_cast<size_t>(n) || partner.size() != base.size())
         return out;
     const std::vector<int> other = alignDevices(problem.cluster, base, partner);
     // Topological positions of the ops where the parents differ: a stretch [from, to) of positions
@@ -35,6 +35,11 @@ Recombined recombine(const PlacementProblem &problem, const std::vector<int> &ba
     Simulator sim(g, problem.cluster);
     const ObjectiveJudge judge(g, problem.cluster, problem.constraints, problem.objective);
     PlacerResult best = judgePlacement(problem, sim, judge, base);
+    PlacerResult partnerJudged = judgePlacement(problem, sim, judge, other);
+    if (betterResult(partnerJudged, best)) {
+        best = std::move(partnerJudged);
+        out.improved = true;
+    }
     auto differsIn = [&](int from, int to) {
         const long long inside = std::lower_bound(differing.begin(), differing.end(), to) -
                                  std::lower_bound(differing.begin(), differing.end(), from);
@@ -53,7 +58,7 @@ Recombined recombine(const PlacementProblem &problem, const std::vector<int> &ba
             out.improved = true;
         }
     };
-    const long long children = evaluations - 1; // the base's judgement came first
+    const long long children = evaluations - 2; // the parents' judgements came first
     // One-point: cuts spread evenly over the span where the parents differ, the partner's devices
     // before the cut, then after it.
     const long long cuts = std::max(1LL, children / 4);

@@ -13,18 +13,19 @@ struct PlacementProblem;
 
 struct Recombined
 {
-    std::vector<int> devices;  // the best child, or the base when none beats it
-    long long evaluations = 0; // simulator runs spent (the base's judgement included)
+    std::vector<int> devices;  // the best of the parents and their children
+    long long evaluations = 0; // simulator runs spent (the parents' judgements included)
     long long children = 0;    // children judged
-    bool improved = false;     // a child beat the base
+    bool improved = false;     // the result beats the base
 };
 
 // The partner's device labels are first aligned to the base's within classes of interchangeable
-// devices (alignDevices). Then up to `evaluations` - 1 children are judged by the simulator under
-// the problem's objective, each made to honour its constraints: half take the partner's devices
-// for a prefix or a suffix of the topological order (one-point, cuts evenly spaced, both ways),
-// half for a random stretch (two-point, from `seed`). A child that equals a parent is not judged.
-// Feasible before infeasible, then the lower score; ties keep the base.
+// devices (alignDevices), and both parents are judged. Then up to `evaluations` - 2 children are
+// judged by the simulator under the problem's objective, each made to honour its constraints: half
+// take the partner's devices for a prefix or a suffix of the topological order (one-point, cuts
+// evenly spaced, both ways), half for a random stretch (two-point, from `seed`). A child that
+// equals a parent is not judged. Feasible before infeasible, then the lower score; ties keep the
+// base, then the partner.
 Recombined recombine(const PlacementProblem &problem, const std::vector<int> &base, const std::vector<int> &partner,
                      long long evaluations, uint64_t seed);
 
