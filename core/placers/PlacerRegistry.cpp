@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <limits>
 
 namespace ps {
@@ -166,6 +167,22 @@ PlacerResult runPlacer(const PlacerRegistry &registry, const std::string &spec, 
             result.notes.push_back("no simulator evaluations left for '" + stage->info().name + "'");
             break;
         }
+        // Progress over the whole composition: the stages done and this one's fraction, or the
+        // share of the time or the evaluations spent, whichever is further; evaluations in all.
+        if (control.progress)
+            stageControl.progress = [&, i](const Progress &p) {
+                Progress q = p;
+                q.evaluations += result.evaluations + sim.evaluations();
+                const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+                q.fraction =
+                    (static_cast<double>(i) + std::clamp(p.fraction, 0.0, 1.0)) / static_cast<double>(stages.size());
+                if (std::isfinite(control.budget.timeLimitS) && control.budget.timeLimitS > 0)
+                    q.fraction = std::max(q.fraction, elapsed / control.budget.timeLimitS);
+                if (control.budget.maxEvaluations != std::numeric_limits<long long>::max())
+                    q.fraction = std::max(q.fraction, double(q.evaluations) / double(control.budget.maxEvaluations));
+                q.fraction = std::min(q.fraction, 1.0);
+                control.report(q);
+            };
         // A refiner gets its own copy: judgeAndKeep may replace the result while it runs.
         const Placement base = haveResult ? result.placement : Placement();
         PlacerOutput out = stage->place(problem, values, stageControl, haveResult ? &base : nullptr);

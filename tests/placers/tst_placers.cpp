@@ -108,6 +108,10 @@ public:
                        const Placement *start) const override
     {
         m_seen->push_back(control.budget);
+        Progress half;
+        half.fraction = 0.5;
+        half.evaluations = 10;
+        control.report(half);
         PlacerOutput out;
         out.placement = start ? *start : Placement(std::vector<int>(pb.graph.nodeCount(), 0));
         if (control.budget.maxEvaluations < 1000000)
@@ -469,6 +473,31 @@ private Q_SLOTS:
         for (const Budget &b : seen) {
             QVERIFY(std::isinf(b.timeLimitS));
             QVERIFY(b.maxEvaluations > std::numeric_limits<long long>::max() / 2);
+        }
+    }
+
+    void aCompositionReportsProgressOverAllItsStages()
+    {
+        // Each stage reports half of its work and 10 of its runs: the composition reports the
+        // stages before it and half of this one, and every run so far (the judgements included).
+        std::vector<Budget> seen;
+        PlacerRegistry registry;
+        registry.add(std::make_unique<BudgetRecorder>("build", false, &seen));
+        registry.add(std::make_unique<BudgetRecorder>("polish", true, &seen));
+        const Graph g = constrainedGraph();
+        const Cluster c = gpus(3, 1e9);
+        const Constraints cons = Constraints::fromGraph(g, c);
+        std::vector<Progress> heard;
+        RunControl control;
+        control.budget.maxEvaluations = 101;
+        control.progress = [&](const Progress &p) { heard.push_back(p); };
+        runPlacer(registry, "build+polish+polish", PlacementProblem{g, c, cons, Objective{}}, {}, control);
+        QCOMPARE(heard.size(), size_t(3));
+        const double fractions[3] = {1.0 / 6, 0.5, 5.0 / 6};
+        const long long evaluations[3] = {10, 32 + 1 + 10, 65 + 2 + 10}; // stages' runs, judgements, 10
+        for (int i = 0; i < 3; ++i) {
+            QVERIFY2(std::abs(heard[i].fraction - fractions[i]) < 1e-9, qPrintable(QString::number(heard[i].fraction)));
+            QCOMPARE(heard[i].evaluations, evaluations[i]);
         }
     }
 
