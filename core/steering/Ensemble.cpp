@@ -148,7 +148,7 @@ EnsembleResult SteeringSession::ensemble(int size, long long evaluations, const 
     // The vote is recombined with the best member (stretches of the consensus taken into it where
     // they help, or the vote itself when it is better): a vote of disagreeing members can be far
     // worse than each of them, and local search alone does not bring it back.
-    const Recombined mixed = recombine(problem, placements.front(), voted, r.budget / 4, rc.seed);
+    const Recombined mixed = recombine(problem, placements.front(), voted, r.budget / 4, rc.seed, rc);
     const Placement start(mixed.devices);
     const long long rest = std::max(1LL, r.budget - mixed.evaluations);
     const PlacerResult refined =

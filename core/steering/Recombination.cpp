@@ -1,5 +1,6 @@
 #include "core/steering/Recombination.h"
 
+#include "core/family/ModelFamily.h"
 #include "core/graph/Graph.h"
 #include "core/placement/Constraints.h"
 #include "core/placers/PlacerRegistry.h"
@@ -13,7 +14,7 @@
 namespace ps {
 
 Recombined recombine(const PlacementProblem &problem, const std::vector<int> &base, const std::vector<int> &partner,
-                     long long evaluations, uint64_t seed)
+                     long long evaluations, uint64_t seed, const RunControl &control)
 {
     const Graph &g = problem.graph;
     const int n = g.nodeCount();
@@ -46,7 +47,7 @@ Recombined recombine(const PlacementProblem &problem, const std::vector<int> &ba
         return inside > 0 && inside < static_cast<long long>(differing.size());
     };
     auto tryChild = [&](int from, int to) {
-        if (!differsIn(from, to))
+        if (!differsIn(from, to) || control.cancelled())
             return;
         std::vector<int> child = base;
         for (int pos = from; pos < to; ++pos)
@@ -72,7 +73,8 @@ Recombined recombine(const PlacementProblem &problem, const std::vector<int> &ba
     // Two-point: random stretches inside that span.
     std::mt19937_64 rng(seed);
     std::uniform_int_distribution<int> position(lo, hi);
-    for (long long attempt = 0; sim.evaluations() < evaluations && attempt < 4 * children; ++attempt) {
+    for (long long attempt = 0; sim.evaluations() < evaluations && attempt < 4 * children && !control.cancelled();
+         ++attempt) {
         int a = position(rng), b = position(rng);
         if (a > b)
             std::swap(a, b);

@@ -603,7 +603,7 @@ void SteeringSession::runCandidate(Candidate &c, const RunControl &control) cons
         long long recombined = 0;
         if (c.refines >= 0 && c.partner >= 0) {
             Recombined child = recombine(problem, startDevices, m_candidates.at(static_cast<size_t>(c.partner)).devices,
-                                         c.recombineEvaluations, c.seed);
+                                         c.recombineEvaluations, c.seed, rc);
             startDevices = std::move(child.devices);
             recombined = child.evaluations;
         }

@@ -598,7 +598,7 @@ private Q_SLOTS:
         Simulator sim(g, c);
         const std::vector<int> base{0, 1, 0, 0}, partner{1, 1, 0, 1};
         const double parents = std::min(sim.makespan(base), sim.makespan(partner));
-        const Recombined r = recombine(problem, base, partner, 10, 1);
+        const Recombined r = recombine(problem, base, partner, 10, 1, RunControl{});
         QVERIFY(r.improved);
         // The partner's labels are aligned to the base's (gpu 1 -> 0, 0 -> 1) before the cut.
         QCOMPARE(r.devices, (std::vector<int>{0, 1, 1, 0}));
@@ -613,7 +613,8 @@ private Q_SLOTS:
         const PlacementProblem bigProblem{big, four, pinned, Objective{}};
         const PlacerResult a = runPlacer(PlacerRegistry::builtin(), "heft", bigProblem, {}, RunControl{});
         const PlacerResult p = runPlacer(PlacerRegistry::builtin(), "round-robin", bigProblem, {}, RunControl{});
-        const Recombined child = recombine(bigProblem, a.placement.devices(), p.placement.devices(), 40, 3);
+        const Recombined child =
+            recombine(bigProblem, a.placement.devices(), p.placement.devices(), 40, 3, RunControl{});
         QVERIFY(child.evaluations <= 40 && child.children > 0);
         QCOMPARE(child.devices[7], 3);
         Simulator bigSim(big, four);
