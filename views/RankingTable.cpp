@@ -60,7 +60,9 @@ void RankingTable::setRows(const std::vector<Candidate> &ranked, const std::vect
         setItem(r, Rank, new NumberItem(QString::number(r + 1), r + 1));
         setItem(r, Id, new NumberItem(QString::number(c.id), c.id));
         setItem(r, Family, new QTableWidgetItem(QString::fromStdString(c.arm)));
-        setItem(r, Params, new QTableWidgetItem(params));
+        auto *paramsItem = new QTableWidgetItem(params);
+        paramsItem->setToolTip(params); // the column is often too narrow for all of it
+        setItem(r, Params, paramsItem);
         setItem(r, Score, new NumberItem(formatSeconds(c.score), c.score));
         setItem(r, Ratio, new NumberItem(QString::number(ratio, 'f', 3) + (c.terms.feasible ? "" : tr(" ✗")), ratio));
         setItem(r, Bytes, new NumberItem(formatBytes(c.terms.movedBytes), c.terms.movedBytes));
