@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <random>
+#include <set>
 
 namespace ps {
 
@@ -41,13 +42,13 @@ Recombined recombine(const PlacementProblem &problem, const std::vector<int> &ba
         best = std::move(partnerJudged);
         out.improved = true;
     }
-    auto differsIn = [&](int from, int to) {
-        const long long inside = std::lower_bound(differing.begin(), differing.end(), to) -
-                                 std::lower_bound(differing.begin(), differing.end(), from);
-        return inside > 0 && inside < static_cast<long long>(differing.size());
-    };
+    // A child is known by the differing positions it takes from the partner: [first, last) of them.
+    std::set<std::pair<long long, long long>> tried;
     auto tryChild = [&](int from, int to) {
-        if (!differsIn(from, to) || control.cancelled())
+        const long long first = std::lower_bound(differing.begin(), differing.end(), from) - differing.begin();
+        const long long last = std::lower_bound(differing.begin(), differing.end(), to) - differing.begin();
+        if (last - first <= 0 || last - first == static_cast<long long>(differing.size()) || control.cancelled() ||
+            !tried.insert({first, last}).second) // a parent, or a child judged already
             return;
         std::vector<int> child = base;
         for (int pos = from; pos < to; ++pos)

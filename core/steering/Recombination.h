@@ -25,8 +25,8 @@ struct Recombined
 // judged by the simulator under the problem's objective, each made to honour its constraints: half
 // take the partner's devices for a prefix or a suffix of the topological order (one-point, cuts
 // evenly spaced, both ways), half for a random stretch (two-point, from `seed`). A child that
-// equals a parent is not judged. Feasible before infeasible, then the lower score; ties keep the
-// base, then the partner. A cancel (`control`) stops it with the best so far.
+// equals a parent or one judged already is not judged. Feasible before infeasible, then the lower
+// score; ties keep the base, then the partner. A cancel (`control`) stops it with the best so far.
 Recombined recombine(const PlacementProblem &problem, const std::vector<int> &base, const std::vector<int> &partner,
                      long long evaluations, uint64_t seed, const RunControl &control);
 
