@@ -640,6 +640,27 @@ private Q_SLOTS:
         QCOMPARE(total, static_cast<int>(s->rounds().front().candidates.size()));
     }
 
+    void rankingTableNamesWhatASearchStartedFrom()
+    {
+        // A search's row says what it refined, and what it recombined that with; the full text is
+        // the tooltip (the column is often narrower).
+        Candidate plain, mixed;
+        plain.id = 4;
+        plain.arm = "local-search";
+        plain.params = {"initial_temperature=0.002"};
+        plain.refines = 3;
+        plain.devices = {0, 1};
+        mixed = plain;
+        mixed.id = 6;
+        mixed.partner = 5;
+        RankingTable table;
+        table.setRows({plain, mixed}, {1.0, 1.0});
+        QCOMPARE(table.item(0, RankingTable::Params)->text(), QString("initial_temperature=0.002 (refines #3)"));
+        const QString text = table.item(1, RankingTable::Params)->text();
+        QCOMPARE(text, QString("initial_temperature=0.002 (refines #3 recombined with #5)"));
+        QCOMPARE(table.item(1, RankingTable::Params)->toolTip(), text);
+    }
+
     void steeringDockSteersAndUndoes()
     {
         MainWindow w;
