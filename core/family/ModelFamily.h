@@ -119,6 +119,12 @@ struct RunControl
     Distribution distribution;                 // families with FamilyInfo::distributes
 
     bool cancelled() const { return cancel && cancel->load(std::memory_order_relaxed); }
+    // Cancelled, or `usedS` seconds and `evaluations` simulator runs spend the budget: a run stops
+    // before its next simulator run.
+    bool exhausted(double usedS, long long evaluations) const
+    {
+        return cancelled() || usedS >= budget.timeLimitS || evaluations >= budget.maxEvaluations;
+    }
     // Blocks while paused (polling every 50 ms); returns false when cancelled meanwhile.
     bool waitWhilePaused() const;
     void report(const Progress &p) const

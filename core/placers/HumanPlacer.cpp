@@ -259,8 +259,7 @@ public:
         size_t bestLayout = 0;
         for (size_t i = 0; i < layouts.size(); ++i) {
             const double used = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-            if (i > 0 && (control.cancelled() || used >= control.budget.timeLimitS ||
-                          sim.evaluations() >= control.budget.maxEvaluations)) {
+            if (i > 0 && control.exhausted(used, sim.evaluations())) {
                 layouts[bestLayout].notes.push_back("the budget stopped the layouts after " + std::to_string(i) +
                                                     " of " + std::to_string(layouts.size()));
                 break;

@@ -217,11 +217,10 @@ PlacerResult bestFastPlacement(const PlacementProblem &problem, const RunControl
     for (const std::string &name : names) {
         if (!PlacerRegistry::builtin().find(name))
             continue;
-        // Each placer costs one simulator run (its judgement); once one result is in hand, the
+        // Each placer costs at least one simulator run (its judgement); once one result is in hand, the
         // budget, the clock and a cancel stop the probing.
         const double used = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-        if (have &&
-            (control.cancelled() || used >= control.budget.timeLimitS || spent >= control.budget.maxEvaluations))
+        if (have && control.exhausted(used, spent))
             break;
         ++tried;
         RunControl rest; // what is left of the budget (each placer honours it after its first run)

@@ -383,12 +383,11 @@ int SteeringSession::chooseBase(std::mt19937_64 &rng, const std::vector<Candidat
     // family of their start): each of the top three is searched once (this round's batch
     // included) before any is favoured, then the heads by rank (80/10/5/3/2%), a head whose
     // refinement already came back unchanged (a local optimum) a third as often.
-    auto root = [&](int id) { return lineageRoot(id); };
     // One lineage per family: variants of one family (metis at two imbalances) often make
     // placements that differ in name only, and would crowd another family's start out.
     std::vector<int> heads, roots;
     for (int id : ranked) {
-        const int r = root(id);
+        const int r = lineageRoot(id);
         // (r's own lineage, once seen, is seen through its family too.)
         const bool familySeen =
             std::any_of(roots.begin(), roots.end(), [&](int o) { return m_candidates[o].arm == m_candidates[r].arm; });
@@ -400,7 +399,7 @@ int SteeringSession::chooseBase(std::mt19937_64 &rng, const std::vector<Candidat
             break;
     }
     for (size_t i = 0; i < std::min<size_t>(kScreened, heads.size()); ++i) {
-        auto refinesRoot = [&](const Candidate &c) { return c.refines >= 0 && root(c.refines) == roots[i]; };
+        auto refinesRoot = [&](const Candidate &c) { return c.refines >= 0 && lineageRoot(c.refines) == roots[i]; };
         const bool searched = std::any_of(m_candidates.begin(), m_candidates.end(), refinesRoot) ||
                               std::any_of(batch.begin(), batch.end(), refinesRoot);
         if (!searched) {
@@ -411,11 +410,13 @@ int SteeringSession::chooseBase(std::mt19937_64 &rng, const std::vector<Candidat
     }
     static const double kWeights[] = {0.8, 0.1, 0.05, 0.03, 0.02};
     std::vector<double> w(kWeights, kWeights + heads.size());
-    for (size_t i = 0; i < heads.size(); ++i)
+    for (size_t i = 0; i < heads.size(); ++i) {
+        // A plain search's stall counts once no other lineage is left to recombine the head with.
+        const bool partnerLeft = choosePartner(heads[i], batch) >= 0;
         for (const Candidate &c : m_candidates)
-            if (c.refines == heads[i] && c.duplicateOf == heads[i] &&
-                (c.partner >= 0 || choosePartner(heads[i], batch) < 0))
+            if (c.refines == heads[i] && c.duplicateOf == heads[i] && (c.partner >= 0 || !partnerLeft))
                 w[i] *= 0.3;
+    }
     return heads[std::discrete_distribution<size_t>(w.begin(), w.end())(rng)];
 }
 

@@ -285,8 +285,7 @@ bool RunClock::next(int iteration) const
 
 bool RunClock::exhausted() const
 {
-    return m_control.cancelled() || elapsed() >= m_control.budget.timeLimitS ||
-           m_evaluations + m_elsewhere >= m_control.budget.maxEvaluations;
+    return m_control.exhausted(elapsed(), m_evaluations + m_elsewhere);
 }
 
 bool RunClock::inFinalShare(int iteration, double share) const

@@ -125,6 +125,19 @@ private:
     std::vector<Budget> *m_seen;
 };
 
+// Runs `spec` over two recording stages, "build" (constructive) and "polish" (a refiner), on a small
+// constrained graph; each stage's budget lands in `seen`.
+PlacerResult runRecorded(const std::string &spec, const RunControl &control, std::vector<Budget> &seen)
+{
+    PlacerRegistry registry;
+    registry.add(std::make_unique<BudgetRecorder>("build", false, &seen));
+    registry.add(std::make_unique<BudgetRecorder>("polish", true, &seen));
+    const Graph g = constrainedGraph();
+    const Cluster c = gpus(3, 1e9);
+    const Constraints cons = Constraints::fromGraph(g, c);
+    return runPlacer(registry, spec, PlacementProblem{g, c, cons, Objective{}}, {}, control);
+}
+
 } // namespace
 
 class TestPlacers : public QObject
@@ -447,17 +460,10 @@ private Q_SLOTS:
         // later stages' judgements reserved), so a stage that spends its whole budget (a learner
         // before local search) leaves the later ones theirs.
         std::vector<Budget> seen;
-        PlacerRegistry registry;
-        registry.add(std::make_unique<BudgetRecorder>("build", false, &seen));
-        registry.add(std::make_unique<BudgetRecorder>("polish", true, &seen));
-        const Graph g = constrainedGraph();
-        const Cluster c = gpus(3, 1e9);
-        const Constraints cons = Constraints::fromGraph(g, c);
         RunControl control;
         control.budget.timeLimitS = 60;
         control.budget.maxEvaluations = 101;
-        const PlacerResult r =
-            runPlacer(registry, "build+polish+polish", PlacementProblem{g, c, cons, Objective{}}, {}, control);
+        const PlacerResult r = runRecorded("build+polish+polish", control, seen);
         QCOMPARE(seen.size(), size_t(3));
         QVERIFY2(std::abs(seen[0].timeLimitS - 20) < 1, qPrintable(QString::number(seen[0].timeLimitS)));
         QVERIFY2(std::abs(seen[1].timeLimitS - 30) < 1, qPrintable(QString::number(seen[1].timeLimitS)));
@@ -468,7 +474,7 @@ private Q_SLOTS:
         QCOMPARE(r.evaluations, 101LL);         // and the last judgement
         // Without a budget, no stage gets one.
         seen.clear();
-        runPlacer(registry, "build+polish", PlacementProblem{g, c, cons, Objective{}}, {}, RunControl{});
+        runRecorded("build+polish", RunControl{}, seen);
         QCOMPARE(seen.size(), size_t(2));
         for (const Budget &b : seen) {
             QVERIFY(std::isinf(b.timeLimitS));
@@ -481,17 +487,11 @@ private Q_SLOTS:
         // Each stage reports half of its work and 10 of its runs: the composition reports the
         // stages before it and half of this one, and every run so far (the judgements included).
         std::vector<Budget> seen;
-        PlacerRegistry registry;
-        registry.add(std::make_unique<BudgetRecorder>("build", false, &seen));
-        registry.add(std::make_unique<BudgetRecorder>("polish", true, &seen));
-        const Graph g = constrainedGraph();
-        const Cluster c = gpus(3, 1e9);
-        const Constraints cons = Constraints::fromGraph(g, c);
         std::vector<Progress> heard;
         RunControl control;
         control.budget.maxEvaluations = 101;
         control.progress = [&](const Progress &p) { heard.push_back(p); };
-        runPlacer(registry, "build+polish+polish", PlacementProblem{g, c, cons, Objective{}}, {}, control);
+        runRecorded("build+polish+polish", control, seen);
         QCOMPARE(heard.size(), size_t(3));
         const double fractions[3] = {1.0 / 6, 0.5, 5.0 / 6};
         const long long evaluations[3] = {10, 32 + 1 + 10, 65 + 2 + 10}; // stages' runs, judgements, 10
