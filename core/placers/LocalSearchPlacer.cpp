@@ -1,4 +1,5 @@
-// Local search: moves of one node (or one colocation group) and swaps of two nodes, judged by
+// Local search: moves of one node (or one colocation group), moves of a connected block of nodes
+// that share a device (a stage of a pipeline changes device at once), and swaps of two nodes, judged by
 // the simulator under a simulated-annealing schedule, starting from another family's result
 // ("heft+local-search"). A move is simulated incrementally (from the last snapshot of the
 // current placement before the move can matter), and the Metropolis threshold is drawn first,
@@ -50,7 +51,21 @@ public:
                               1,
                               0.7,
                               {},
-                              "share of moves to the device of a predecessor or successor"})}};
+                              "share of moves to the device of a predecessor or successor"}),
+                 linearTuned({"block_share",
+                              HyperParam::Type::Real,
+                              0,
+                              1,
+                              0.3,
+                              {},
+                              "share of moves that carry a connected block of nodes on one device"}),
+                 logTuned({"block_size",
+                           HyperParam::Type::Int,
+                           2,
+                           4096,
+                           1024,
+                           {},
+                           "most nodes a block move carries (sizes drawn log-uniformly from 2)"})}};
     }
     bool refines() const override { return true; }
 
@@ -125,7 +140,37 @@ PlacerOutput LocalSearchPlacer::place(const PlacementProblem &pb, const ParamVal
 
     const double temperature0 = params.number("initial_temperature") * currentScore;
     const double swapShare = params.number("swap_share"), criticalShare = params.number("critical_share"),
-                 neighbourShare = params.number("neighbour_share");
+                 neighbourShare = params.number("neighbour_share"), blockShare = params.number("block_share");
+    const int blockSize = static_cast<int>(params.integer("block_size"));
+    // Block growth marks: the attempt that saw a node, and the one that took it into a block.
+    std::vector<long long> seen(static_cast<size_t>(n), -1), taken(static_cast<size_t>(n), -1);
+    // A block: nodes reached from v over edges between nodes on v's device, breadth first, each
+    // with its colocation group, none pinned, at most `size` nodes (v's own unit always).
+    auto growBlock = [&](int v, int size, long long stamp) {
+        std::vector<int> block;
+        std::vector<int> frontier{v};
+        seen[v] = stamp;
+        const int device = current[v];
+        for (size_t head = 0; head < frontier.size() && static_cast<int>(block.size()) < size; ++head) {
+            if (taken[frontier[head]] == stamp)
+                continue;
+            const std::vector<int> unit = unitOf(frontier[head]);
+            if (!movable(unit) || (!block.empty() && static_cast<int>(block.size() + unit.size()) > size))
+                continue;
+            for (int u : unit) {
+                seen[u] = taken[u] = stamp;
+                block.push_back(u);
+            }
+            for (int u : unit)
+                for (const auto &next : {g.predecessors(u), g.successors(u)})
+                    for (int w : next)
+                        if (seen[w] != stamp && current[w] == device) {
+                            seen[w] = stamp;
+                            frontier.push_back(w);
+                        }
+        }
+        return block;
+    };
     long long accepted = 0, attempts = 0;
     const long long maxAttempts = 50 * std::min<long long>(maxEvals, 1LL << 40) + 1000; // few moves possible
     auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(); };
@@ -143,8 +188,12 @@ PlacerOutput LocalSearchPlacer::place(const PlacementProblem &pb, const ParamVal
         const int v = !critical.empty() && unit(rng) < criticalShare
                           ? critical[std::uniform_int_distribution<size_t>(0, critical.size() - 1)(rng)]
                           : std::uniform_int_distribution<int>(0, n - 1)(rng);
-        const std::vector<int> moving = unitOf(v);
-        if (!movable(moving))
+        const bool blockMove = blockShare > 0 && unit(rng) < blockShare;
+        const std::vector<int> moving =
+            blockMove
+                ? growBlock(v, 1 + static_cast<int>(std::lround(std::pow(double(blockSize), unit(rng)))), attempts)
+                : unitOf(v);
+        if (moving.empty() || !movable(moving))
             continue;
         undo.clear();
         std::vector<double> newUsage = usage, newBusy = busy;
@@ -158,7 +207,7 @@ PlacerOutput LocalSearchPlacer::place(const PlacementProblem &pb, const ParamVal
                 current[u] = to;
             }
         };
-        if (unit(rng) < swapShare && moving.size() == 1) {
+        if (!blockMove && unit(rng) < swapShare && moving.size() == 1) {
             const int w = std::uniform_int_distribution<int>(0, n - 1)(rng);
             if (current[w] == current[v] || cons.groupOf(w) >= 0 || cons.pinnedDevice(w) >= 0)
                 continue;

@@ -431,6 +431,32 @@ private Q_SLOTS:
         QVERIFY(run("round-robin+local-search", g, c).makespan < run("round-robin", g, c).makespan);
     }
 
+    void blockMovesLeaveALocalOptimumOfSingleMoves()
+    {
+        // m-ETF-c puts the 2-layer RNN LM where no single-node move or swap helps: local search
+        // without block moves returns the same placement for every seed. Moving a connected
+        // block (a stretch of a layer) at once gets out of it.
+        const Graph g = ps::generate("rnnlm", std::map<std::string, double>{}, 1);
+        const Cluster c = readClusterJson(std::string(PS_SOURCE_DIR) + "/resources/clusters/2gpu.cluster.json");
+        const Constraints cons = Constraints::fromGraph(g, c);
+        const PlacementProblem problem{g, c, cons, Objective{}};
+        const double start = run("m-etf-c", g, c).makespan;
+        for (uint64_t seed : {1, 2, 3}) {
+            RunControl control;
+            control.seed = seed;
+            auto search = [&](const char *blockShare) {
+                return runPlacer(PlacerRegistry::builtin(), "m-etf-c+local-search", problem,
+                                 {"evaluations=2000", std::string("block_share=") + blockShare}, control);
+            };
+            const PlacerResult single = search("0"), blocks = search("0.3");
+            QVERIFY2(single.makespan > 0.99 * start, qPrintable(QString::number(single.makespan / start)));
+            QVERIFY2(blocks.makespan < 0.9 * start, qPrintable(QString::number(blocks.makespan / start)));
+            QVERIFY(blocks.feasible);
+            QVERIFY(blocks.evaluations >= 2000);
+            QCOMPARE(blocks.evaluations, single.evaluations); // the same budget, spent
+        }
+    }
+
     void refinedPartitionsAreJudgedBeforeTheyAreKept()
     {
         // A 2-layer RNN LM on two GPUs: refining METIS's and the spectral cut (multilevel, under the

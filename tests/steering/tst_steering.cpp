@@ -290,12 +290,14 @@ private Q_SLOTS:
         for (const HyperParam &h : space.params())
             names << QString::fromStdString(h.name);
         // evaluations is a budget: never tuned.
-        QCOMPARE(names,
-                 QStringList({"insertion", "initial_temperature", "swap_share", "critical_share", "neighbour_share"}));
+        QCOMPARE(names, QStringList({"insertion", "initial_temperature", "swap_share", "critical_share",
+                                     "neighbour_share", "block_share", "block_size"}));
         // Log scale: 1e-6 .. 0.1, the midpoint is sqrt(1e-7).
         QVERIFY(std::abs(space.value(1, 0.5) - std::sqrt(1e-7)) < 1e-12);
         QCOMPARE(space.value(0, 0.2), 0.0);
         QCOMPARE(space.value(2, 0.25), 0.25);
+        // An integer on a log scale: 2 .. 4096, the midpoint is sqrt(8192), rounded.
+        QCOMPARE(space.value(6, 0.5), 91.0);
         const std::vector<std::string> a = space.assignments(space.defaults());
         QCOMPARE(a.front(), std::string("insertion=true"));
         QCOMPARE(a[1], std::string("initial_temperature=0.002"));
