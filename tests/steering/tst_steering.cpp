@@ -654,6 +654,42 @@ private Q_SLOTS:
         QVERIFY(recombined > 0);
     }
 
+    void screeningSearchesRunHalfASearch()
+    {
+        // Three lineages (heft, cpop, human) are each searched once before any is favoured; those
+        // first searches run half of a search's budget, later searches all of it (one search a
+        // round: the round's budget less one run per constructive candidate).
+        const Graph g = layered(80);
+        const Cluster c = gpus(3);
+        SteeringSettings settings = small(4, 300);
+        settings.families = {"heft", "cpop", "human", "local-search"};
+        SteeringSession s(g, c, PlacerRegistry::builtin(), settings);
+        for (int round = 0; round < 7; ++round)
+            s.runRound(RunControl{});
+        std::set<int> screenedRoots;
+        int later = 0;
+        for (const Candidate &cand : s.candidates()) {
+            if (cand.arm != "local-search")
+                continue;
+            int root = cand.refines;
+            while (s.candidate(root).refines >= 0)
+                root = s.candidate(root).refines;
+            int inRound = 0;
+            for (const Candidate &o : s.candidates())
+                inRound += o.round == cand.round;
+            const long long search = 300 - (inRound - 1);
+            long long given = 0;
+            for (const std::string &p : cand.params)
+                if (p.rfind("evaluations=", 0) == 0)
+                    given = std::stoll(p.substr(12));
+            const bool first = screenedRoots.insert(root).second;
+            QCOMPARE(given + cand.recombineEvaluations, first ? search / 2 : search);
+            later += !first;
+        }
+        QCOMPARE(static_cast<int>(screenedRoots.size()), 3);
+        QVERIFY(later >= 2);
+    }
+
     void feedbackFilesAreCheckedWithClearErrors()
     {
         QTemporaryDir dir;
