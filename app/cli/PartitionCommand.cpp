@@ -6,6 +6,7 @@
 #include "app/cli/ProgressBar.h"
 #include "app/cli/RunReports.h"
 #include "core/InputError.h"
+#include "core/family/Stopwatch.h"
 #include "core/io/PlacementJson.h"
 #include "core/partitioners/Partitioner.h"
 #include "core/sim/PartitionMetrics.h"
@@ -40,7 +41,7 @@ int partitionCommand(const CliArgs &args, std::ostream &out, std::ostream &err)
     control.progress = [&bar](const Progress &p) { bar.update(p.fraction, progressMessage(p)); };
     const auto t0 = std::chrono::steady_clock::now();
     const Partition p = runPartitioner(PartitionerRegistry::builtin(), *model, problem, args.values("param"), control);
-    const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    const double wall = secondsSince(t0);
     bar.finish();
     out << writePartitionResult(p, graph, wall, *outPath).dump() << "\n";
     return 0;

@@ -7,6 +7,7 @@
 #include "app/cli/Distributed.h"
 #include "app/cli/ProgressBar.h"
 #include "core/InputError.h"
+#include "core/family/Stopwatch.h"
 #include "core/io/PlacementJson.h"
 #include "core/placers/PlacerRegistry.h"
 #include "core/sim/Objective.h"
@@ -278,8 +279,7 @@ int steerCommand(const CliArgs &args, std::ostream &out, std::ostream &err)
                            {"steering_evaluations", session.evaluationsSpent()}};
         writeBest(*outPath, useEnsemble ? ensemble.devices : best.devices, best,
                   useEnsemble ? "steering-ensemble" : "steering:" + best.arm, graph, cluster,
-                  session.evaluationsSpent(),
-                  std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count(), metrics);
+                  session.evaluationsSpent(), secondsSince(started), metrics);
         report["out"] = *outPath;
     }
     if (auto logPath = args.value("log")) {

@@ -10,6 +10,7 @@
 #include "app/cli/RunReports.h"
 #include "core/InputError.h"
 #include "core/family/RunFingerprint.h"
+#include "core/family/Stopwatch.h"
 #include "core/partitioners/Partitioner.h"
 #include "core/placement/Constraints.h"
 #include "core/placers/PlacerRegistry.h"
@@ -153,8 +154,7 @@ int trainCommand(const CliArgs &args, std::ostream &out, std::ostream &err)
         if (!leader)
             return 0;
         bar.finish();
-        report = writePartitionResult(
-            p, graph, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), *outPath);
+        report = writePartitionResult(p, graph, secondsSince(t0), *outPath);
     } else {
         if (args.positionals().size() != 2)
             throw InputError("train needs GRAPH CLUSTER");

@@ -1,6 +1,7 @@
 #include "core/placers/FavouriteChildren.h"
 
 #include "core/cluster/Cluster.h"
+#include "core/family/Stopwatch.h"
 #include "core/graph/Graph.h"
 #include "core/sim/CostModel.h"
 
@@ -163,7 +164,7 @@ FavouriteChildren favouriteChildren(const CostModel &costs, double timeLimitS, i
     if (n == 0)
         return result;
     const auto t0 = std::chrono::steady_clock::now();
-    auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(); };
+    auto elapsed = [&] { return secondsSince(t0); };
     const LpInputs in = lpInputs(costs);
     const std::vector<int> &order = g.topologicalOrder();
     const int size = std::max(1, windowSize);

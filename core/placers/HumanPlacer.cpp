@@ -8,6 +8,7 @@
 // fastest get no layer and no chunk. Memory-aware: a node that does not fit moves to the next
 // device with room.
 #include "core/cluster/Cluster.h"
+#include "core/family/Stopwatch.h"
 #include "core/graph/Graph.h"
 #include "core/placers/FeasibilityTracker.h"
 #include "core/placers/PlacerRegistry.h"
@@ -258,7 +259,7 @@ public:
         PlacerResult best;
         size_t bestLayout = 0;
         for (size_t i = 0; i < layouts.size(); ++i) {
-            const double used = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+            const double used = secondsSince(t0);
             if (i > 0 && control.exhausted(used, sim.evaluations())) {
                 layouts[bestLayout].notes.push_back("the budget stopped the layouts after " + std::to_string(i) +
                                                     " of " + std::to_string(layouts.size()));

@@ -8,6 +8,7 @@
 // placement fits; the best feasible placement seen is the result. It optimises the problem's
 // objective (objectiveScore); every simulator run counts against the evaluation budget.
 #include "core/cluster/Cluster.h"
+#include "core/family/Stopwatch.h"
 #include "core/graph/Graph.h"
 #include "core/placers/PlacerRegistry.h"
 #include "core/sim/Objective.h"
@@ -173,7 +174,7 @@ PlacerOutput LocalSearchPlacer::place(const PlacementProblem &pb, const ParamVal
     };
     long long accepted = 0, attempts = 0;
     const long long maxAttempts = 50 * std::min<long long>(maxEvals, 1LL << 40) + 1000; // few moves possible
-    auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(); };
+    auto elapsed = [&] { return secondsSince(t0); };
     auto lastReport = t0;
     std::vector<std::pair<int, int>> undo; // (node, old device)
     while (spent() < maxEvals && k > 1 && n > 0 && ++attempts <= maxAttempts) {

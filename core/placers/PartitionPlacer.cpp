@@ -4,6 +4,7 @@
 // to the device of its pinned or first member. With refine=true the cut is refined (multilevel,
 // core/partitioners/PartitionRefinement) under the FLOP shares before the pins are enforced.
 #include "core/cluster/Cluster.h"
+#include "core/family/Stopwatch.h"
 #include "core/graph/Graph.h"
 #include "core/partitioners/PartitionRefinement.h"
 #include "core/partitioners/Partitioner.h"
@@ -141,8 +142,7 @@ PlacerResult runPartitionerAsPlacer(const std::string &partitioner, const Placem
     PlacerResult r =
         judgePlacement(problem, sim, ObjectiveJudge(g, c, problem.constraints, problem.objective), std::move(devices));
     r.evaluations = sim.evaluations();
-    stampProvenance(r, partitioner, params, control.seed, problem,
-                    std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+    stampProvenance(r, partitioner, params, control.seed, problem, secondsSince(t0));
     return r;
 }
 

@@ -2,6 +2,7 @@
 
 #include "core/InputError.h"
 #include "core/cluster/Cluster.h"
+#include "core/family/Stopwatch.h"
 #include "core/graph/Graph.h"
 #include "core/io/JsonStream.h"
 #include "core/sim/Simulator.h"
@@ -153,7 +154,7 @@ PlacerResult runPlacer(const PlacerRegistry &registry, const std::string &spec, 
         // its whole budget (a learner, local search) leaves the later stages theirs; a stage that
         // needs less (a list scheduler) leaves the rest to them.
         const long long stagesLeft = static_cast<long long>(stages.size() - i);
-        const double used = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        const double used = secondsSince(t0);
         stageControl.budget.timeLimitS =
             std::max(0.0, control.budget.timeLimitS - used) / static_cast<double>(stagesLeft);
         // The judgement after the stage is one more run: the stage gets what is left after it.
@@ -173,7 +174,7 @@ PlacerResult runPlacer(const PlacerRegistry &registry, const std::string &spec, 
             stageControl.progress = [&, i](const Progress &p) {
                 Progress q = p;
                 q.evaluations += result.evaluations + sim.evaluations();
-                const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+                const double elapsed = secondsSince(t0);
                 q.fraction =
                     (static_cast<double>(i) + std::clamp(p.fraction, 0.0, 1.0)) / static_cast<double>(stages.size());
                 if (std::isfinite(control.budget.timeLimitS) && control.budget.timeLimitS > 0)
@@ -193,8 +194,7 @@ PlacerResult runPlacer(const PlacerRegistry &registry, const std::string &spec, 
             break;
     }
     result.evaluations += sim.evaluations();
-    stampProvenance(result, spec, params, control.seed, problem,
-                    std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+    stampProvenance(result, spec, params, control.seed, problem, secondsSince(t0));
     return result;
 }
 
@@ -219,7 +219,7 @@ PlacerResult bestFastPlacement(const PlacementProblem &problem, const RunControl
             continue;
         // Each placer costs at least one simulator run (its judgement); once one result is in hand, the
         // budget, the clock and a cancel stop the probing.
-        const double used = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        const double used = secondsSince(t0);
         if (have && control.exhausted(used, spent))
             break;
         ++tried;

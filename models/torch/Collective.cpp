@@ -3,6 +3,7 @@
 #include "models/torch/Collective.h"
 
 #include "core/InputError.h"
+#include "core/family/Stopwatch.h"
 
 #include <ATen/CPUGeneratorImpl.h>
 #if defined(C10_USE_GLOG) && __has_include(<glog/logging.h>)
@@ -239,7 +240,7 @@ void Collective::collective(const std::string &during, std::vector<torch::Tensor
     } catch (const std::exception &e) {
         fail(during, e);
     }
-    m_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    m_seconds += secondsSince(t0);
     ++m_calls;
     for (const torch::Tensor &x : t)
         m_bytes += static_cast<long long>(x.numel() * x.element_size());

@@ -3,6 +3,7 @@
 #include "models/torch/PolicySupport.h"
 
 #include "core/InputError.h"
+#include "core/family/Stopwatch.h"
 #include "core/io/FileKind.h"
 #include "core/placers/PlacerRegistry.h"
 #include "models/Learners.h"
@@ -273,7 +274,7 @@ RunClock::RunClock(const RunControl &control, const ParamValues &params)
 
 double RunClock::elapsed() const
 {
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - m_start).count();
+    return secondsSince(m_start);
 }
 
 bool RunClock::next(int iteration) const

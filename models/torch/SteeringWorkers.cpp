@@ -7,6 +7,7 @@
 
 #include "core/InputError.h"
 #include "core/cluster/Cluster.h"
+#include "core/family/Stopwatch.h"
 #include "core/graph/Graph.h"
 #include "core/io/ClusterJson.h"
 #include "core/io/GraphJson.h"
@@ -72,7 +73,7 @@ public:
         m_store->set("steer/ready", storeValue("1"));
         const auto since = Clock::now();
         while (m_store->add("steer/workers", 0) < o.waitFor) {
-            if (seconds(since) > o.timeoutS)
+            if (secondsSince(since) > o.timeoutS)
                 throw InputError(std::to_string(m_store->add("steer/workers", 0)) + " of " + std::to_string(o.waitFor) +
                                  " steering workers joined within " + messageNumber(o.timeoutS) + " s");
             std::this_thread::sleep_for(std::chrono::milliseconds(20));
@@ -102,7 +103,7 @@ public:
         auto runHere = [&](int i) {
             const auto t0 = Clock::now();
             local(batch[i]);
-            tally("steer", batch[i].evaluations, std::chrono::duration<double>(Clock::now() - t0).count());
+            tally("steer", batch[i].evaluations, secondsSince(t0));
             done[static_cast<size_t>(i)] = 1;
         };
         // This process's share: it claims like a worker.
@@ -125,7 +126,7 @@ public:
                     tally(storeText(m_store->get(owner)), batch[i].evaluations, batch[i].wallS);
                     remote(batch[i]);
                 } else if (m_store->check({owner}) ? lost(storeText(m_store->get(owner)))
-                                                   : seconds(waiting) > m_options.heartbeatTimeoutS) {
+                                                   : secondsSince(waiting) > m_options.heartbeatTimeoutS) {
                     ++m_requeued;
                     runHere(i);
                 } else {
@@ -149,11 +150,6 @@ public:
     }
 
 private:
-    static double seconds(Clock::time_point since)
-    {
-        return std::chrono::duration<double>(Clock::now() - since).count();
-    }
-
     // Whether worker `who`'s heartbeat has not moved for the heartbeat timeout.
     bool lost(const std::string &who)
     {
@@ -163,7 +159,7 @@ private:
         auto [it, fresh] = m_beats.try_emplace(who, Beat{beat, Clock::now()});
         if (!fresh && beat != it->second.value)
             it->second = Beat{beat, Clock::now()};
-        return seconds(it->second.seen) > m_options.heartbeatTimeoutS;
+        return secondsSince(it->second.seen) > m_options.heartbeatTimeoutS;
     }
 
     void tally(const std::string &who, long long evaluations, double busyS)
