@@ -31,6 +31,15 @@ public:
         return {"local-search",
                 "simulated annealing over single-node moves and swaps, judged by the simulator",
                 {{"evaluations", HyperParam::Type::Int, 1, 1e9, 2000, {}, "simulator runs at most"},
+                 // Not tuned by steering: sampled there it cost 1% at E = 10,000 (its lineages already
+                 // restart from several starts); 4 suits unrolled RNNs, 1 the CNNs (docs/performance.md).
+                 {"restarts",
+                  HyperParam::Type::Int,
+                  1,
+                  64,
+                  1,
+                  {},
+                  "independent searches from the start, each with an equal share of the budget; the best is kept"},
                  logTuned({"initial_temperature",
                            HyperParam::Type::Real,
                            1e-6,
@@ -93,6 +102,7 @@ PlacerOutput LocalSearchPlacer::place(const PlacementProblem &pb, const ParamVal
     const ObjectiveJudge judge(g, c, cons, pb.objective);
     std::vector<int> current = start->devices();
     enforceConstraints(cons, current);
+    const std::vector<int> origin = current;
     std::vector<double> usage = memoryUsage(g, c, current);
     std::vector<double> busy = judge.busyTime(current);
     auto score = [&](double makespan, const std::vector<double> &use, const std::vector<double> &load) {
@@ -140,6 +150,10 @@ PlacerOutput LocalSearchPlacer::place(const PlacementProblem &pb, const ParamVal
     };
 
     const double temperature0 = params.number("initial_temperature") * currentScore;
+    const double originScore = currentScore;
+    const bool originFits = currentFits;
+    const int restarts = static_cast<int>(params.integer("restarts"));
+    int segment = 0;
     const double swapShare = params.number("swap_share"), criticalShare = params.number("critical_share"),
                  neighbourShare = params.number("neighbour_share"), blockShare = params.number("block_share");
     const int blockSize = static_cast<int>(params.integer("block_size"));
@@ -183,7 +197,19 @@ PlacerOutput LocalSearchPlacer::place(const PlacementProblem &pb, const ParamVal
         const double progress = std::max(double(spent()) / double(maxEvals), timeShare);
         if (progress >= 1 || control.cancelled())
             break;
-        const double temperature = temperature0 * std::pow(1e-3, progress);
+        // Each restart cools through its own share of the budget, from the start again.
+        const int nowSegment = std::min(restarts - 1, static_cast<int>(progress * restarts));
+        if (nowSegment != segment) {
+            segment = nowSegment;
+            current = origin;
+            usage = memoryUsage(g, c, current);
+            busy = judge.busyTime(current);
+            currentScore = originScore;
+            currentFits = originFits;
+            sim.setIncrementalBase(current);
+            refreshCritical();
+        }
+        const double temperature = temperature0 * std::pow(1e-3, progress * restarts - segment);
 
         // Pick a move.
         const int v = !critical.empty() && unit(rng) < criticalShare
