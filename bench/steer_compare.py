@@ -69,6 +69,7 @@ def main():
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--graphs", default=",".join(g for g, _ in GRAPHS))
     ap.add_argument("--clusters", default=",".join(CLUSTERS))
+    ap.add_argument("--cases", help="only these graph:cluster pairs (comma-separated), e.g. moe:4gpu,gnmt:4gpu")
     ap.add_argument("--efficiency", action="store_true")
     ap.add_argument("--save", help="write every run's figures (JSON) here")
     ap.add_argument("--check-strong", action="store_true",
@@ -78,6 +79,8 @@ def main():
     budgets = [int(e) for e in a.evaluations.split(",")]
     seeds = [int(s) for s in a.seeds.split(",")]
     graphs = [g for g in GRAPHS if g[0] in a.graphs.split(",")]
+    if a.cases:
+        graphs = [g for g in GRAPHS if any(p.split(":")[0] == g[0] for p in a.cases.split(","))]
     clusters = a.clusters.split(",")
     pool = cf.ThreadPoolExecutor(a.jobs)
     with tempfile.TemporaryDirectory() as tmp:
@@ -87,6 +90,8 @@ def main():
             subprocess.run([a.cli, "generate", name.split("-8")[0], *sets, "--out", gpath], check=True,
                            capture_output=True)
             for c in clusters:
+                if a.cases and "%s:%s" % (name, c) not in a.cases.split(","):
+                    continue
                 cases.append((name, gpath, c, os.path.join(ROOT, "resources/clusters", c + ".cluster.json")))
         out = lambda: os.path.join(tmp, "p%d.placement.json" % os.getpid())  # noqa: E731
         if a.efficiency:
