@@ -7,6 +7,7 @@
 // nodes never move; a move that would overflow a device's memory is not tried once the current
 // placement fits; the best feasible placement seen is the result. It optimises the problem's
 // objective (objectiveScore); every simulator run counts against the evaluation budget.
+// `restarts` splits that budget into searches from the start, each with its own cooling.
 #include "core/cluster/Cluster.h"
 #include "core/family/Stopwatch.h"
 #include "core/graph/Graph.h"
@@ -29,7 +30,7 @@ public:
     FamilyInfo info() const override
     {
         return {"local-search",
-                "simulated annealing over single-node moves and swaps, judged by the simulator",
+                "simulated annealing over moves of one node or a connected block, and swaps, judged by the simulator",
                 {{"evaluations", HyperParam::Type::Int, 1, 1e9, 2000, {}, "simulator runs at most"},
                  // Not tuned by steering: sampled there it cost 1% at E = 10,000 (its lineages already
                  // restart from several starts); 4 suits unrolled RNNs, 1 the CNNs (docs/performance.md).
@@ -200,6 +201,10 @@ PlacerOutput LocalSearchPlacer::place(const PlacementProblem &pb, const ParamVal
         // Each restart cools through its own share of the budget, from the start again.
         const int nowSegment = std::min(restarts - 1, static_cast<int>(progress * restarts));
         if (nowSegment != segment) {
+            // A restart re-bases the simulator and finds the critical path (a run each), then
+            // needs a move: with less left, the budget is spent.
+            if (spent() + 3 > maxEvals)
+                break;
             segment = nowSegment;
             current = origin;
             usage = memoryUsage(g, c, current);

@@ -481,6 +481,15 @@ private Q_SLOTS:
             QVERIFY(four.evaluations >= 2000);
         }
         QVERIFY2(std::exp(logRatio) < 0.98, qPrintable(QString::number(std::exp(logRatio))));
+        // A restart costs runs of its own: on small budgets it never takes the search past its cap.
+        const Placement expert = runPlacer(PlacerRegistry::builtin(), "human", problem, {}, RunControl{}).placement;
+        for (int budget : {5, 10, 11, 12, 20, 40}) {
+            const PlacerResult r =
+                runPlacer(PlacerRegistry::builtin(), "local-search", problem,
+                          {"evaluations=" + std::to_string(budget), "restarts=8"}, RunControl{}, &expert);
+            // (runPlacer judges the start and the result: two runs besides the search's own.)
+            QVERIFY2(r.evaluations <= budget + 2, qPrintable(QString("%1 runs for %2").arg(r.evaluations).arg(budget)));
+        }
     }
 
     void refinedPartitionsAreJudgedBeforeTheyAreKept()
