@@ -151,9 +151,13 @@ TrainGraph prepare(std::shared_ptr<const Graph> graph, const Cluster &cluster, c
 // (bestFastPlacement, judged under the target's objective); their simulator runs count on the
 // clock. The target graph's is offered to its judge: a warm-started run never returns worse.
 void runWarmStart(std::vector<TrainGraph> &graphs, const Cluster &cluster, RunClock &clock, bool best,
-                  const Objective &objective, const RunControl &control)
+                  const Objective &objective, const RunControl &control, const Placement *given)
 {
     for (TrainGraph &t : graphs) {
+        if (given && &t == &graphs[0]) {
+            t.start = given->devices();
+            continue;
+        }
         const PlacementProblem pb{*t.graph, cluster, *t.constraints, &t == &graphs[0] ? objective : Objective{}};
         const PlacerResult r = warmStartPlacement(pb, best, control);
         t.start = r.placement.devices();
@@ -437,7 +441,7 @@ public:
     }
 
     PlacerOutput place(const PlacementProblem &problem, const ParamValues &params, const RunControl &control,
-                       const Placement *) const override
+                       const Placement *given) const override
     {
         const int k = problem.cluster.deviceCount();
         RunClock clock(control, params);
@@ -489,7 +493,8 @@ public:
 
         torch::optim::Adam optimizer(net->parameters(), torch::optim::AdamOptions(params.number("lr")));
         if (warm != "none") {
-            runWarmStart(graphs, problem.cluster, clock, warm == "best", problem.objective, control);
+            runWarmStart(graphs, problem.cluster, clock, warm == "best", problem.objective, control,
+                         warm == "best" || warm == "heft" ? given : nullptr);
             if (warm == "best" || warm == "heft") {
                 for (TrainGraph &t : graphs)
                     anchorAt(t, t.start, anchor);

@@ -598,6 +598,28 @@ private Q_SLOTS:
         QVERIFY2(many.sampleMean > 1.2 * heft.makespan, qPrintable(QString::number(many.sampleMean)));
     }
 
+    // After another stage ("round-robin+gdp", "best-fast+local-search+gdp"), gdp's residual prior
+    // anchors at that stage's placement, not at a warm start of its own: its first samples are near
+    // round-robin's placement (far worse than HEFT's on the RNN LM), and alone they are near the
+    // best fast placement.
+    void gdpAfterAStageStartsAtItsPlacement()
+    {
+        const Graph g = generate("rnnlm", {}, 1);
+        const Cluster c = gpus(4);
+        const Constraints cons = Constraints::fromGraph(g, c);
+        const PlacerResult robin = runPlacer(PlacerRegistry::builtin(), "round-robin", {g, c, cons, {}}, {}, {});
+        const PlacerResult best = bestFastPlacement({g, c, cons, {}});
+        QVERIFY(robin.makespan > 1.5 * best.makespan);
+        const std::vector<std::string> params = {"iterations=1", "samples=8", "hidden=16", "moves=1"};
+        const Progress after = firstIteration("round-robin+gdp", {g, c, cons, {}}, params),
+                       alone = firstIteration("gdp", {g, c, cons, {}}, params);
+        qInfo("first samples' mean: %.4g after round-robin (its makespan %.4g), %.4g alone (start %.4g)",
+              after.sampleMean, robin.makespan, alone.sampleMean, best.makespan);
+        QVERIFY2(after.sampleMean > 1.3 * best.makespan && after.sampleMean <= 1.1 * robin.makespan,
+                 qPrintable(QString::number(after.sampleMean)));
+        QVERIFY2(alone.sampleMean <= 1.1 * best.makespan, qPrintable(QString::number(alone.sampleMean)));
+    }
+
     // The shipped policies: one per device count, found by name, zero-shot on a graph outside
     // their corpus, never worse than the best fast placement they start from; a device count
     // with none is refused with the counts that are shipped.
