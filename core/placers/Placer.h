@@ -40,6 +40,10 @@ public:
     virtual FamilyInfo info() const = 0;
     // Refiners improve a given placement (local search); others build one from scratch.
     virtual bool refines() const { return false; }
+    // Whether a placement the caller gives is used (refiners need one; learners that can start
+    // from one, such as gdp and giph, otherwise make their own warm start). runPlacer refuses a
+    // start that the first stage would not use.
+    virtual bool takesStart() const { return refines(); }
     // `start` is the placement to refine (refiners only; never null for them).
     virtual PlacerOutput place(const PlacementProblem &problem, const ParamValues &params, const RunControl &control,
                                const Placement *start) const = 0;

@@ -126,6 +126,12 @@ PlacerResult runPlacer(const PlacerRegistry &registry, const std::string &spec, 
     const std::vector<const Placer *> stages = checkedStages(registry, spec, params, start != nullptr);
     if (problem.graph.nodeCount() == 0)
         throw InputError("the graph has no nodes to place");
+    // A start given to a spec whose first stage builds its own placement would be dropped unseen.
+    if (start && !stages.front()->takesStart())
+        throw InputError("'" + spec + "' does not start from a given placement" +
+                         (stages.size() > 1 ? ": its first stage '" + stages.front()->info().name + "' builds its own"
+                                            : std::string()) +
+                         "; start with local-search, gdp or giph, or give no start");
     if (start && start->nodeCount() != problem.graph.nodeCount())
         throw InputError("the placement to refine has " + std::to_string(start->nodeCount()) + " nodes, the graph " +
                          std::to_string(problem.graph.nodeCount()));
@@ -144,7 +150,7 @@ PlacerResult runPlacer(const PlacerRegistry &registry, const std::string &spec, 
             haveResult = true;
         }
     };
-    if (start && stages.front()->refines())
+    if (start) // (the first stage takes it): the result is never worse than the start
         judgeAndKeep(start->devices());
     for (size_t i = 0; i < stages.size(); ++i) {
         const Placer *stage = stages[i];

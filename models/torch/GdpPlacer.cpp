@@ -440,6 +440,8 @@ public:
         return f;
     }
 
+    bool takesStart() const override { return true; }
+
     PlacerOutput place(const PlacementProblem &problem, const ParamValues &params, const RunControl &control,
                        const Placement *given) const override
     {

@@ -618,6 +618,16 @@ private Q_SLOTS:
         QVERIFY2(after.sampleMean > 1.3 * best.makespan && after.sampleMean <= 1.1 * robin.makespan,
                  qPrintable(QString::number(after.sampleMean)));
         QVERIFY2(alone.sampleMean <= 1.1 * best.makespan, qPrintable(QString::number(alone.sampleMean)));
+        // A start the caller gives (`place --model gdp --start P`) is an anchor too; so for giph.
+        for (const char *model : {"gdp", "giph"}) {
+            const PlacerResult given = runPlacer(PlacerRegistry::builtin(), model, {g, c, cons, {}}, {"iterations=0"},
+                                                 RunControl{}, &robin.placement);
+            QVERIFY2(std::abs(given.makespan - robin.makespan) <= 1e-12 * robin.makespan,
+                     qPrintable(QString("%1 from round-robin's placement: %2, not %3")
+                                    .arg(model)
+                                    .arg(given.makespan)
+                                    .arg(robin.makespan)));
+        }
     }
 
     // The shipped policies: one per device count, found by name, zero-shot on a graph outside

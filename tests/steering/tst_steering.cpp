@@ -281,6 +281,14 @@ private Q_SLOTS:
         const Placement wrong(std::vector<int>(3, 0));
         QVERIFY_THROWS_EXCEPTION(InputError, runPlacer(PlacerRegistry::builtin(), "local-search",
                                                        {g, c, cons, Objective{}}, {}, RunControl{}, &wrong));
+        // A family that builds its own placement does not drop a given start unseen: it says so.
+        try {
+            runPlacer(PlacerRegistry::builtin(), "heft+local-search", {g, c, cons, Objective{}}, {}, RunControl{},
+                      &start);
+            QFAIL("a start given to heft+local-search was accepted");
+        } catch (const InputError &e) {
+            QVERIFY2(QString(e.what()).contains("does not start from a given placement"), e.what());
+        }
     }
 
     void paramSpaceDecodesOnEachScale()
