@@ -495,9 +495,11 @@ public:
 
         torch::optim::Adam optimizer(net->parameters(), torch::optim::AdamOptions(params.number("lr")));
         if (warm != "none") {
+            // A residual prior anchors at a start (a given one, else its own); imitation learns HEFT's.
+            const bool residual = warm == "best" || warm == "heft";
             runWarmStart(graphs, problem.cluster, clock, warm == "best", problem.objective, control,
-                         warm == "best" || warm == "heft" ? given : nullptr);
-            if (warm == "best" || warm == "heft") {
+                         residual ? given : nullptr);
+            if (residual) {
                 for (TrainGraph &t : graphs)
                     anchorAt(t, t.start, anchor);
                 if (!load.empty())
