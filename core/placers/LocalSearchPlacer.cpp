@@ -122,8 +122,7 @@ PlacerOutput LocalSearchPlacer::place(const PlacementProblem &pb, const ParamVal
         out.placement = Placement(std::move(current));
         return out;
     }
-    sim.setIncrementalBase(current);
-    double currentScore = score(sim.makespan(current), usage, busy);
+    double currentScore = score(sim.setIncrementalBase(current), usage, busy);
     bool currentFits = fitsMemory(usage);
     std::vector<int> best = current;
     double bestScore = currentScore;
@@ -296,10 +295,11 @@ PlacerOutput LocalSearchPlacer::place(const PlacementProblem &pb, const ParamVal
                 bestScore = currentScore;
                 bestFits = currentFits;
             }
-            // Re-basing costs a run, and so does the next move: stop when the budget has not both.
+            // Re-basing costs a run (from where the move's run resumed), and so does the next
+            // move: stop when the budget has not both.
             if (spent() + 2 > maxEvals)
                 break;
-            sim.setIncrementalBase(current);
+            sim.acceptChanged(current, changed);
             if (improved && spent() + 2 <= maxEvals)
                 refreshCritical();
         } else {

@@ -12,6 +12,8 @@
 #include <cstdint>
 #include <cstring>
 #include <map>
+#include <optional>
+#include <stdexcept>
 
 namespace ps {
 
@@ -191,6 +193,9 @@ struct Simulator::Impl
     {
         comp.resize(n);
         state.resize(n);
+        runFinish.resize(n);
+        finishStamp.assign(n, 0);
+        baseFinish.assign(n, 0.0);
         busy.resize(k);
         linkFree.resize(static_cast<size_t>(k) * k);
         destBytes.resize(k);
@@ -258,8 +263,10 @@ struct Simulator::Impl
             if (finish > cutoff)
                 return false;
             latestFinish = std::max(latestFinish, finish);
-            if (finishLog)
-                (*finishLog)[v] = finish;
+            if (logFinishes) {
+                runFinish[v] = finish;
+                finishStamp[v] = runId;
+            }
             if (record) {
                 record->start[v] = t;
                 record->finish[v] = finish;
@@ -320,9 +327,18 @@ struct Simulator::Impl
         }
     }
 
-    double run(const int *place, double cutoff)
+    // Every run, full or resumed, counts as one evaluation.
+    void beginRun()
     {
         ++evaluations;
+        ++runId;
+        lastFrom = -1;
+        lastComplete = false;
+    }
+
+    double run(const int *place, double cutoff)
+    {
+        beginRun();
         compIsBase = false;
         for (int v = 0; v < n; ++v)
             comp[v] = costs.compute(v, place[v]);
@@ -440,15 +456,52 @@ struct Simulator::Impl
         }
         // About `count` snapshots spread over the base run's events (two events per op is a
         // fair first guess; the base run itself tells the real count).
-        snapshotEvery = std::max<long long>(1, 2LL * n / std::max(1, count));
+        baseSnapshotEvery = std::max<long long>(1, 2LL * n / std::max(1, count));
+        snapshotEvery = baseSnapshotEvery;
         nextSnapshot = 0;
-        baseFinish.assign(n, 0.0);
-        finishLog = &baseFinish;
+        logFinishes = true;
         const double makespan = run(place.data(), std::numeric_limits<double>::infinity());
-        finishLog = nullptr;
+        logFinishes = false;
         snapshotEvery = 0;
+        baseFinish = runFinish;
         baseComp = comp;
         compIsBase = true;
+        return makespan;
+    }
+
+    // The last run, complete, becomes the base (see Simulator::acceptChanged).
+    double accept(const std::vector<int> &place, const std::vector<int> &changed)
+    {
+        if (baseComp.empty())
+            throw std::logic_error("acceptChanged: no incremental base");
+        if (!lastComplete)
+            throw std::logic_error("acceptChanged: the last run did not run to its end");
+        // The snapshots up to the one the run resumed from hold for the new base too (the
+        // changed nodes aside, patched here); the later ones are taken again from there.
+        size_t keep = 0;
+        while (keep < snapshots.size() && lastFrom > 0 && snapshots[keep].time <= lastFrom)
+            ++keep;
+        snapshots.resize(keep);
+        for (int v : changed) {
+            baseComp[v] = costs.compute(v, place[v]);
+            for (Snapshot &snap : snapshots)
+                snap.state[v].device = place[v];
+        }
+        if (snapshots.empty())
+            return setBase(place, static_cast<int>(std::max<long long>(1, 2LL * n / baseSnapshotEvery)));
+        beginRun();
+        restore(snapshots.back());
+        comp = baseComp;
+        compIsBase = true;
+        snapshotEvery = baseSnapshotEvery;
+        nextSnapshot = snapshotEvery; // the one resumed from is there already
+        logFinishes = true;
+        const double makespan = loop(std::numeric_limits<double>::infinity());
+        logFinishes = false;
+        snapshotEvery = 0;
+        for (int v = 0; v < n; ++v)
+            if (finishStamp[v] == runId)
+                baseFinish[v] = runFinish[v];
         return makespan;
     }
 
@@ -467,9 +520,15 @@ struct Simulator::Impl
         for (const Snapshot &s : snapshots)
             if (s.time <= from)
                 use = &s;
-        if (!use || from <= 0)
-            return run(place.data(), cutoff);
-        ++evaluations;
+        logFinishes = true;
+        if (!use || from <= 0) {
+            const double result = run(place.data(), cutoff);
+            logFinishes = false;
+            lastComplete = std::isfinite(result);
+            return result;
+        }
+        beginRun();
+        lastFrom = from;
         restore(*use);
         if (!compIsBase) {
             comp = baseComp;
@@ -480,12 +539,24 @@ struct Simulator::Impl
             comp[v] = costs.compute(v, place[v]);
         }
         const double result = loop(cutoff);
+        logFinishes = false;
         for (int v : changed)
             comp[v] = baseComp[v];
+        lastComplete = std::isfinite(result);
         return result;
     }
 
-    std::vector<double> baseFinish, *finishLog = nullptr; // finish times of the base run
+    std::optional<LowerBound> lowerBound;
+    std::vector<double> baseFinish; // finish times of the base run
+    long long baseSnapshotEvery = 1;
+    // Finish times written by the run numbered runId (for adopting a run as the base).
+    std::vector<double> runFinish;
+    std::vector<uint32_t> finishStamp;
+    uint32_t runId = 0;
+    bool logFinishes = false;
+    // The last incremental run: where it resumed (-1: from the start), and whether it ended.
+    double lastFrom = -1;
+    bool lastComplete = false;
 };
 
 Simulator::Simulator(const Graph &graph, const Cluster &cluster) : m_impl(std::make_unique<Impl>(graph, cluster)) {}
@@ -509,6 +580,11 @@ double Simulator::setIncrementalBase(const std::vector<int> &deviceOfNode, int s
 double Simulator::makespanChanged(const std::vector<int> &deviceOfNode, const std::vector<int> &changed, double cutoff)
 {
     return m_impl->runChanged(deviceOfNode, changed, cutoff);
+}
+
+double Simulator::acceptChanged(const std::vector<int> &deviceOfNode, const std::vector<int> &changed)
+{
+    return m_impl->accept(deviceOfNode, changed);
 }
 const Graph &Simulator::graph() const
 {
@@ -561,7 +637,9 @@ Schedule Simulator::simulate(const std::vector<int> &deviceOfNode)
     out.memory = memoryUsage(s.graph, s.cluster, deviceOfNode);
     out.violations = constraintViolations(s.graph, s.cluster, deviceOfNode, out.memory);
     out.feasible = out.violations.empty();
-    out.lowerBound = computeLowerBound(s.graph, s.cluster);
+    if (!s.lowerBound)
+        s.lowerBound = computeLowerBound(s.graph, s.cluster); // the same for every placement
+    out.lowerBound = *s.lowerBound;
 
     // The critical path, walked back from the op that finishes last.
     int v = -1;

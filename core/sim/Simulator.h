@@ -36,6 +36,11 @@ public:
     double setIncrementalBase(const std::vector<int> &deviceOfNode, int snapshots = 0);
     double makespanChanged(const std::vector<int> &deviceOfNode, const std::vector<int> &changed,
                            double cutoff = std::numeric_limits<double>::infinity());
+    // Accepting a move: the placement of the last makespanChanged call, which must have run to
+    // its end (no cutoff hit), becomes the base. Its snapshots are taken again from the one that
+    // run resumed from, not from time 0: one run, which returns the base's makespan. The same
+    // as setIncrementalBase(deviceOfNode) for every later result, for less work.
+    double acceptChanged(const std::vector<int> &deviceOfNode, const std::vector<int> &changed);
 
     // Everything: per-op times, transfers, busy time, memory, feasibility, lower bound and
     // critical path. Throws InputError when a cost or result overflows a double.

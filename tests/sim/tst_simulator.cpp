@@ -33,6 +33,26 @@ GraphBuilder::NodeSpec op(const std::string &id, double flops, double out = 0)
     return s;
 }
 
+// A layered random DAG and four devices of two speeds, for incremental runs against full ones.
+Graph randomDag(int nodes, unsigned seed)
+{
+    LayeredRandomParams params;
+    params.nodes = nodes;
+    params.outDegree = 2.5;
+    params.ccr = 1.0;
+    params.seed = seed;
+    return generateLayeredRandom(params);
+}
+
+ClusterBuilder fourDevices()
+{
+    ClusterBuilder b;
+    for (int d = 0; d < 4; ++d)
+        b.addDevice({"d" + std::to_string(d), "gpu", 1e12 * (1 + d % 2), 1e12, 2e-6});
+    b.setDefaultLink({5e9, 1e-5});
+    return b;
+}
+
 } // namespace
 
 class TestSimulator : public QObject
@@ -141,16 +161,8 @@ private Q_SLOTS:
 
     void incrementalRunsAgreeWithFullRuns()
     {
-        LayeredRandomParams params;
-        params.nodes = 3000;
-        params.outDegree = 2.5;
-        params.ccr = 1.0;
-        params.seed = 11;
-        const Graph g = generateLayeredRandom(params);
-        ClusterBuilder b;
-        for (int d = 0; d < 4; ++d)
-            b.addDevice({"d" + std::to_string(d), "gpu", 1e12 * (1 + d % 2), 1e12, 2e-6});
-        b.setDefaultLink({5e9, 1e-5});
+        const Graph g = randomDag(3000, 11);
+        ClusterBuilder b = fourDevices();
         b.addLink("d0", "d1", {2e10, 1e-6}, false);
         const Cluster c = b.build();
         Simulator sim(g, c);
@@ -185,6 +197,49 @@ private Q_SLOTS:
         std::vector<int> again = base;
         again[100] = (again[100] + 2) % 4;
         QCOMPARE(sim.makespanChanged(again, {100}), sim.makespan(again));
+    }
+
+    void acceptedMovesStayExact()
+    {
+        // A walk of accepted moves, each made the base by acceptChanged (one run, from where the
+        // move's run resumed): every result must still equal a full run's, bit for bit.
+        const Graph g = randomDag(2000, 12);
+        const Cluster c = fourDevices().build();
+        Simulator sim(g, c), full(g, c);
+        std::mt19937 rng(7);
+        std::vector<int> base(g.nodeCount());
+        for (int &d : base)
+            d = rng() % 4;
+        sim.setIncrementalBase(base, 16);
+        int accepted = 0;
+        for (int trial = 0; trial < 400; ++trial) {
+            std::vector<int> moved = base;
+            std::vector<int> changed = {static_cast<int>(rng() % g.nodeCount())};
+            if (trial % 5 == 0)
+                changed.push_back(static_cast<int>(rng() % g.nodeCount())); // a swap
+            for (int v : changed)
+                moved[v] = (moved[v] + 1 + rng() % 3) % 4;
+            const double incremental = sim.makespanChanged(moved, changed);
+            QCOMPARE(incremental, full.makespan(moved));
+            if (trial % 3 != 0)
+                continue;
+            const long long before = sim.evaluations();
+            QCOMPARE(sim.acceptChanged(moved, changed), incremental);
+            QCOMPARE(sim.evaluations(), before + 1);
+            QCOMPARE(sim.lastMovedBytes(), full.simulate(moved).movedBytes);
+            base = moved;
+            ++accepted;
+        }
+        QVERIFY(accepted > 100);
+        // A run that stopped at its cutoff cannot become the base, nor can one accepted already.
+        std::vector<int> moved = base;
+        moved[5] = (moved[5] + 1) % 4;
+        const double m = full.makespan(moved);
+        QVERIFY(std::isinf(sim.makespanChanged(moved, {5}, m * 0.5)));
+        QVERIFY_THROWS_EXCEPTION(std::logic_error, sim.acceptChanged(moved, {5}));
+        QCOMPARE(sim.makespanChanged(moved, {5}), m);
+        sim.acceptChanged(moved, {5});
+        QVERIFY_THROWS_EXCEPTION(std::logic_error, sim.acceptChanged(moved, {5}));
     }
 
     void violationsAndPenalty()
