@@ -196,7 +196,21 @@ struct Simulator::Impl
         runFinish.resize(n);
         finishStamp.assign(n, 0);
         baseFinish.assign(n, 0.0);
+        // The longest chain of compute after each op, each on its fastest device.
+        std::vector<double> fastest(n);
+        for (int v = 0; v < n; ++v) {
+            fastest[v] = costs.compute(v, 0);
+            for (int d = 1; d < k; ++d)
+                fastest[v] = std::min(fastest[v], costs.compute(v, d));
+        }
+        tail.assign(n, 0.0);
+        const std::vector<int> &topo = g.topologicalOrder();
+        for (auto it = topo.rbegin(); it != topo.rend(); ++it)
+            for (int w : g.successors(*it))
+                tail[*it] = std::max(tail[*it], fastest[w] + tail[w]);
         busy.resize(k);
+        work.resize(k);
+        baseWork.resize(k);
         linkFree.resize(static_cast<size_t>(k) * k);
         destBytes.resize(k);
         destStamp.assign(k, 0);
@@ -246,7 +260,8 @@ struct Simulator::Impl
                 inputArrived(succ[i], d, t, kNoCause, transferIndex);
     }
 
-    // Returns false when an op would finish after the cutoff.
+    // Returns false when an op would finish after the cutoff, or surely will: the op just started
+    // and the work its device has still to run, or the chain of compute after it, pass it.
     bool dispatch(double t, double cutoff)
     {
         // Only devices that became idle or got a ready op can start one; in ascending index.
@@ -260,7 +275,9 @@ struct Simulator::Impl
             idle[d] = 0;
             const double finish = t + comp[v];
             busy[d] += comp[v];
-            if (finish > cutoff)
+            // d finishes no earlier than this op and all it has still to run: past the cutoff
+            // (by more than the rounding of the two sums), the run's result would be too.
+            if (finish > cutoff || finish + std::max(work[d] - busy[d], tail[v]) > workCutoff)
                 return false;
             latestFinish = std::max(latestFinish, finish);
             if (logFinishes) {
@@ -340,8 +357,12 @@ struct Simulator::Impl
     {
         beginRun();
         compIsBase = false;
-        for (int v = 0; v < n; ++v)
+        std::fill(work.begin(), work.end(), 0.0);
+        for (int v = 0; v < n; ++v) {
             comp[v] = costs.compute(v, place[v]);
+            work[place[v]] += comp[v];
+        }
+        setCutoff(cutoff);
         dirtyList.clear();
         for (int d = 0; d < k; ++d) {
             ready[d].clear();
@@ -465,6 +486,7 @@ struct Simulator::Impl
         snapshotEvery = 0;
         baseFinish = runFinish;
         baseComp = comp;
+        baseWork = work;
         compIsBase = true;
         return makespan;
     }
@@ -489,10 +511,15 @@ struct Simulator::Impl
         }
         if (snapshots.empty())
             return setBase(place, static_cast<int>(std::max<long long>(1, 2LL * n / baseSnapshotEvery)));
+        std::fill(baseWork.begin(), baseWork.end(), 0.0);
+        for (int v = 0; v < n; ++v)
+            baseWork[place[v]] += baseComp[v];
         beginRun();
         restore(snapshots.back());
         comp = baseComp;
         compIsBase = true;
+        work = baseWork;
+        setCutoff(std::numeric_limits<double>::infinity());
         snapshotEvery = baseSnapshotEvery;
         nextSnapshot = snapshotEvery; // the one resumed from is there already
         logFinishes = true;
@@ -534,16 +561,30 @@ struct Simulator::Impl
             comp = baseComp;
             compIsBase = true;
         }
+        work = baseWork;
         for (int v : changed) {
+            work[state[v].device] -= baseComp[v];
             state[v].device = place[v];
             comp[v] = costs.compute(v, place[v]);
+            work[place[v]] += comp[v];
         }
+        setCutoff(cutoff);
         const double result = loop(cutoff);
         logFinishes = false;
         for (int v : changed)
             comp[v] = baseComp[v];
         lastComplete = std::isfinite(result);
         return result;
+    }
+
+    // Compute per device of the run's placement and of the base's; the longest chain of compute
+    // after each op (each on its fastest device); and the cutoff those bounds are held to, a
+    // little above the run's (their sums round differently from the schedule's; +infinity: none).
+    std::vector<double> work, baseWork, tail;
+    double workCutoff = std::numeric_limits<double>::infinity();
+    void setCutoff(double cutoff)
+    {
+        workCutoff = std::isfinite(cutoff) ? cutoff * (1 + 1e-9) : std::numeric_limits<double>::infinity();
     }
 
     std::optional<LowerBound> lowerBound;

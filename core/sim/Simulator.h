@@ -22,9 +22,11 @@ public:
     Simulator(const Simulator &) = delete;
     Simulator &operator=(const Simulator &) = delete;
 
-    // Makespan only; nothing is recorded and nothing allocated. With a cutoff the run stops as
-    // soon as some op finishes later than it and returns +infinity ("bounded re-simulation":
-    // local search rejects most moves long before their schedule ends).
+    // Makespan only; nothing is recorded and nothing allocated. With a cutoff the run returns
+    // +infinity when some op would finish later than it, and stops as soon as that is sure: an op
+    // finishes after it, or an op starts whose device's remaining work, or the chain of compute
+    // after it, ends after it ("bounded re-simulation": local search rejects most moves long
+    // before their schedule ends). Otherwise it returns the makespan, the same as without one.
     double makespan(const std::vector<int> &deviceOfNode, double cutoff = std::numeric_limits<double>::infinity());
 
     // Incremental evaluation of moves: a base placement is simulated once with snapshots of

@@ -199,6 +199,37 @@ private Q_SLOTS:
         QCOMPARE(sim.makespanChanged(again, {100}), sim.makespan(again));
     }
 
+    void cutoffsChangeNothingButTheEnd()
+    {
+        // A run stops early once its device work or a chain of compute must pass the cutoff; its
+        // answer must still be the makespan exactly when that is at most the cutoff, else +inf.
+        const Graph g = randomDag(1500, 13);
+        ClusterBuilder b = fourDevices();
+        const Cluster c = b.build();
+        Simulator sim(g, c);
+        std::mt19937 rng(3);
+        for (int trial = 0; trial < 60; ++trial) {
+            std::vector<int> place(g.nodeCount());
+            for (int &d : place)
+                d = trial % 4 == 0 ? 0 : static_cast<int>(rng() % 4); // one device: all work on one
+            const double m = sim.makespan(place);
+            for (double cutoff : {m, std::nextafter(m, 0.0), m * 0.999, m * 0.5, m * 1.001}) {
+                const double r = sim.makespan(place, cutoff);
+                if (m <= cutoff)
+                    QCOMPARE(r, m);
+                else
+                    QVERIFY2(std::isinf(r), "a run past its cutoff must say so");
+            }
+            sim.setIncrementalBase(place, 8);
+            std::vector<int> moved = place;
+            const int v = static_cast<int>(rng() % g.nodeCount());
+            moved[v] = (moved[v] + 1) % 4;
+            const double mm = Simulator(g, c).makespan(moved);
+            QCOMPARE(sim.makespanChanged(moved, {v}, mm), mm);
+            QVERIFY(std::isinf(sim.makespanChanged(moved, {v}, std::nextafter(mm, 0.0))));
+        }
+    }
+
     void acceptedMovesStayExact()
     {
         // A walk of accepted moves, each made the base by acceptChanged (one run, from where the
