@@ -151,6 +151,18 @@ private:
 // What made an op ready when it did (for the critical path).
 constexpr int kNoCause = -1;
 
+// Each op's compute time on its fastest device (the lower bound's and the cutoff's chains).
+std::vector<double> fastestCompute(const CostModel &costs, int n, int k)
+{
+    std::vector<double> fastest(n);
+    for (int v = 0; v < n; ++v) {
+        fastest[v] = costs.compute(v, 0);
+        for (int d = 1; d < k; ++d)
+            fastest[v] = std::min(fastest[v], costs.compute(v, d));
+    }
+    return fastest;
+}
+
 } // namespace
 
 struct Simulator::Impl
@@ -196,18 +208,6 @@ struct Simulator::Impl
         runFinish.resize(n);
         finishStamp.assign(n, 0);
         baseFinish.assign(n, 0.0);
-        // The longest chain of compute after each op, each on its fastest device.
-        std::vector<double> fastest(n);
-        for (int v = 0; v < n; ++v) {
-            fastest[v] = costs.compute(v, 0);
-            for (int d = 1; d < k; ++d)
-                fastest[v] = std::min(fastest[v], costs.compute(v, d));
-        }
-        tail.assign(n, 0.0);
-        const std::vector<int> &topo = g.topologicalOrder();
-        for (auto it = topo.rbegin(); it != topo.rend(); ++it)
-            for (int w : g.successors(*it))
-                tail[*it] = std::max(tail[*it], fastest[w] + tail[w]);
         busy.resize(k);
         work.resize(k);
         baseWork.resize(k);
@@ -275,15 +275,14 @@ struct Simulator::Impl
             idle[d] = 0;
             const double finish = t + comp[v];
             busy[d] += comp[v];
-            // d finishes no earlier than this op and all it has still to run: past the cutoff
-            // (by more than the rounding of the two sums), the run's result would be too.
-            if (finish > cutoff || finish + std::max(work[d] - busy[d], tail[v]) > workCutoff)
+            // The run ends no earlier than this op plus the rest of d's work, or plus the chain
+            // after it: past the cutoff (by more than the rounding of those sums), so would it.
+            if (finish > cutoff ||
+                (std::isfinite(workCutoff) && finish + std::max(work[d] - busy[d], tail[v]) > workCutoff))
                 return false;
             latestFinish = std::max(latestFinish, finish);
-            if (logFinishes) {
-                runFinish[v] = finish;
-                finishStamp[v] = runId;
-            }
+            runFinish[v] = finish;
+            finishStamp[v] = runId;
             if (record) {
                 record->start[v] = t;
                 record->finish[v] = finish;
@@ -480,9 +479,7 @@ struct Simulator::Impl
         baseSnapshotEvery = std::max<long long>(1, 2LL * n / std::max(1, count));
         snapshotEvery = baseSnapshotEvery;
         nextSnapshot = 0;
-        logFinishes = true;
         const double makespan = run(place.data(), std::numeric_limits<double>::infinity());
-        logFinishes = false;
         snapshotEvery = 0;
         baseFinish = runFinish;
         baseComp = comp;
@@ -522,9 +519,7 @@ struct Simulator::Impl
         setCutoff(std::numeric_limits<double>::infinity());
         snapshotEvery = baseSnapshotEvery;
         nextSnapshot = snapshotEvery; // the one resumed from is there already
-        logFinishes = true;
         const double makespan = loop(std::numeric_limits<double>::infinity());
-        logFinishes = false;
         snapshotEvery = 0;
         for (int v = 0; v < n; ++v)
             if (finishStamp[v] == runId)
@@ -547,54 +542,59 @@ struct Simulator::Impl
         for (const Snapshot &s : snapshots)
             if (s.time <= from)
                 use = &s;
-        logFinishes = true;
+        double result;
         if (!use || from <= 0) {
-            const double result = run(place.data(), cutoff);
-            logFinishes = false;
-            lastComplete = std::isfinite(result);
-            return result;
+            result = run(place.data(), cutoff);
+        } else {
+            beginRun();
+            lastFrom = from;
+            restore(*use);
+            if (!compIsBase) {
+                comp = baseComp;
+                compIsBase = true;
+            }
+            work = baseWork;
+            for (int v : changed) {
+                work[state[v].device] -= baseComp[v];
+                state[v].device = place[v];
+                comp[v] = costs.compute(v, place[v]);
+                work[place[v]] += comp[v];
+            }
+            setCutoff(cutoff);
+            result = loop(cutoff);
+            for (int v : changed)
+                comp[v] = baseComp[v];
         }
-        beginRun();
-        lastFrom = from;
-        restore(*use);
-        if (!compIsBase) {
-            comp = baseComp;
-            compIsBase = true;
-        }
-        work = baseWork;
-        for (int v : changed) {
-            work[state[v].device] -= baseComp[v];
-            state[v].device = place[v];
-            comp[v] = costs.compute(v, place[v]);
-            work[place[v]] += comp[v];
-        }
-        setCutoff(cutoff);
-        const double result = loop(cutoff);
-        logFinishes = false;
-        for (int v : changed)
-            comp[v] = baseComp[v];
         lastComplete = std::isfinite(result);
         return result;
     }
 
     // Compute per device of the run's placement and of the base's; the longest chain of compute
-    // after each op (each on its fastest device); and the cutoff those bounds are held to, a
-    // little above the run's (their sums round differently from the schedule's; +infinity: none).
+    // after each op (each on its fastest device; found at the first run with a cutoff); and the
+    // cutoff those bounds are held to, a little above the run's (their sums round differently
+    // from the schedule's; +infinity: none).
     std::vector<double> work, baseWork, tail;
     double workCutoff = std::numeric_limits<double>::infinity();
     void setCutoff(double cutoff)
     {
         workCutoff = std::isfinite(cutoff) ? cutoff * (1 + 1e-9) : std::numeric_limits<double>::infinity();
+        if (std::isfinite(cutoff) && tail.empty()) {
+            const std::vector<double> fastest = fastestCompute(costs, n, k);
+            tail.assign(n, 0.0);
+            const std::vector<int> &topo = graph.topologicalOrder();
+            for (auto it = topo.rbegin(); it != topo.rend(); ++it)
+                for (int w : graph.successors(*it))
+                    tail[*it] = std::max(tail[*it], fastest[w] + tail[w]);
+        }
     }
 
     std::optional<LowerBound> lowerBound;
     std::vector<double> baseFinish; // finish times of the base run
     long long baseSnapshotEvery = 1;
-    // Finish times written by the run numbered runId (for adopting a run as the base).
+    // Finish times written by the run numbered runId (for making a run the base).
     std::vector<double> runFinish;
     std::vector<uint32_t> finishStamp;
     uint32_t runId = 0;
-    bool logFinishes = false;
     // The last incremental run: where it resumed (-1: from the start), and whether it ended.
     double lastFrom = -1;
     bool lastComplete = false;
@@ -722,6 +722,7 @@ LowerBound computeLowerBound(const Graph &graph, const Cluster &cluster)
 {
     CostModel costs(graph, cluster);
     const int n = graph.nodeCount(), k = cluster.deviceCount();
+    const std::vector<double> fastest = fastestCompute(costs, n, k);
     std::vector<double> longest(n, 0.0);
     double work = 0.0;
     LowerBound lb;
@@ -732,13 +733,10 @@ LowerBound computeLowerBound(const Graph &graph, const Cluster &cluster)
         work += effective;
     }
     for (int v : graph.topologicalOrder()) {
-        double best = costs.compute(v, 0);
-        for (int d = 1; d < k; ++d)
-            best = std::min(best, costs.compute(v, d));
         double before = 0.0;
         for (int u : graph.predecessors(v))
             before = std::max(before, longest[u]);
-        longest[v] = best + before;
+        longest[v] = fastest[v] + before;
         lb.criticalPath = std::max(lb.criticalPath, longest[v]);
     }
     lb.work = work / cluster.totalFlopsPerS();

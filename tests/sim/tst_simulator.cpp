@@ -53,6 +53,18 @@ ClusterBuilder fourDevices()
     return b;
 }
 
+// A move for incremental runs: one node, or two (a swap) when `pair`, each to another device.
+std::pair<std::vector<int>, std::vector<int>> randomMove(std::mt19937 &rng, const std::vector<int> &base, bool pair)
+{
+    std::vector<int> moved = base;
+    std::vector<int> changed = {static_cast<int>(rng() % base.size())};
+    if (pair)
+        changed.push_back(static_cast<int>(rng() % base.size()));
+    for (int v : changed)
+        moved[v] = (moved[v] + 1 + rng() % 3) % 4;
+    return {moved, changed};
+}
+
 } // namespace
 
 class TestSimulator : public QObject
@@ -174,12 +186,7 @@ private Q_SLOTS:
         QCOMPARE(baseMakespan, Simulator(g, c).makespan(base)); // the base run is a judgement too
         int resumed = 0;
         for (int trial = 0; trial < 300; ++trial) {
-            std::vector<int> moved = base;
-            std::vector<int> changed = {static_cast<int>(rng() % g.nodeCount())};
-            if (trial % 3 == 0)
-                changed.push_back(static_cast<int>(rng() % g.nodeCount())); // a swap
-            for (int v : changed)
-                moved[v] = (moved[v] + 1 + rng() % 3) % 4;
+            const auto [moved, changed] = randomMove(rng, base, trial % 3 == 0);
             const long long before = sim.evaluations();
             const double incremental = sim.makespanChanged(moved, changed);
             QCOMPARE(sim.evaluations(), before + 1);
@@ -204,8 +211,7 @@ private Q_SLOTS:
         // A run stops early once its device work or a chain of compute must pass the cutoff; its
         // answer must still be the makespan exactly when that is at most the cutoff, else +inf.
         const Graph g = randomDag(1500, 13);
-        ClusterBuilder b = fourDevices();
-        const Cluster c = b.build();
+        const Cluster c = fourDevices().build();
         Simulator sim(g, c);
         std::mt19937 rng(3);
         for (int trial = 0; trial < 60; ++trial) {
@@ -244,12 +250,7 @@ private Q_SLOTS:
         sim.setIncrementalBase(base, 16);
         int accepted = 0;
         for (int trial = 0; trial < 400; ++trial) {
-            std::vector<int> moved = base;
-            std::vector<int> changed = {static_cast<int>(rng() % g.nodeCount())};
-            if (trial % 5 == 0)
-                changed.push_back(static_cast<int>(rng() % g.nodeCount())); // a swap
-            for (int v : changed)
-                moved[v] = (moved[v] + 1 + rng() % 3) % 4;
+            const auto [moved, changed] = randomMove(rng, base, trial % 5 == 0);
             const double incremental = sim.makespanChanged(moved, changed);
             QCOMPARE(incremental, full.makespan(moved));
             if (trial % 3 != 0)
