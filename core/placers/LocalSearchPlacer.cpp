@@ -11,6 +11,7 @@
 #include "core/cluster/Cluster.h"
 #include "core/family/Stopwatch.h"
 #include "core/graph/Graph.h"
+#include "core/placers/BlockGrower.h"
 #include "core/placers/PlacerRegistry.h"
 #include "core/sim/Objective.h"
 #include "core/sim/Simulator.h"
@@ -137,17 +138,7 @@ PlacerOutput LocalSearchPlacer::place(const PlacementProblem &pb, const ParamVal
     };
     refreshCritical();
 
-    // The nodes a move of v carries along: its colocation group, or v alone.
-    auto unitOf = [&](int v) -> std::vector<int> {
-        const int grp = cons.groupOf(v);
-        return grp >= 0 ? cons.groupMembers(grp) : std::vector<int>{v};
-    };
-    auto movable = [&](const std::vector<int> &nodes) {
-        for (int v : nodes)
-            if (cons.pinnedDevice(v) >= 0)
-                return false;
-        return true;
-    };
+    BlockGrower blocks(g, cons);
 
     const double temperature0 = params.number("initial_temperature") * currentScore;
     const double originScore = currentScore;
@@ -157,35 +148,6 @@ PlacerOutput LocalSearchPlacer::place(const PlacementProblem &pb, const ParamVal
     const double swapShare = params.number("swap_share"), criticalShare = params.number("critical_share"),
                  neighbourShare = params.number("neighbour_share"), blockShare = params.number("block_share");
     const int blockSize = static_cast<int>(params.integer("block_size"));
-    // Block growth marks: the attempt that saw a node, and the one that took it into a block.
-    std::vector<long long> seen(static_cast<size_t>(n), -1), taken(static_cast<size_t>(n), -1);
-    // A block: nodes reached from v over edges between nodes on v's device, breadth first, each
-    // with its colocation group, none pinned, at most `size` nodes (v's own unit always).
-    auto growBlock = [&](int v, int size, long long stamp) {
-        std::vector<int> block;
-        std::vector<int> frontier{v};
-        seen[v] = stamp;
-        const int device = current[v];
-        for (size_t head = 0; head < frontier.size() && static_cast<int>(block.size()) < size; ++head) {
-            if (taken[frontier[head]] == stamp)
-                continue;
-            const std::vector<int> unit = unitOf(frontier[head]);
-            if (!movable(unit) || (!block.empty() && static_cast<int>(block.size() + unit.size()) > size))
-                continue;
-            for (int u : unit) {
-                seen[u] = taken[u] = stamp;
-                block.push_back(u);
-            }
-            for (int u : unit)
-                for (const auto &next : {g.predecessors(u), g.successors(u)})
-                    for (int w : next)
-                        if (seen[w] != stamp && current[w] == device) {
-                            seen[w] = stamp;
-                            frontier.push_back(w);
-                        }
-        }
-        return block;
-    };
     long long accepted = 0, attempts = 0;
     const long long maxAttempts = 50 * std::min<long long>(maxEvals, 1LL << 40) + 1000; // few moves possible
     auto elapsed = [&] { return secondsSince(t0); };
@@ -221,10 +183,10 @@ PlacerOutput LocalSearchPlacer::place(const PlacementProblem &pb, const ParamVal
                           : std::uniform_int_distribution<int>(0, n - 1)(rng);
         const bool blockMove = blockShare > 0 && unit(rng) < blockShare;
         const std::vector<int> moving =
-            blockMove
-                ? growBlock(v, 1 + static_cast<int>(std::lround(std::pow(double(blockSize), unit(rng)))), attempts)
-                : unitOf(v);
-        if (moving.empty() || !movable(moving))
+            blockMove ? blocks.grow(current, v, current[v],
+                                    1 + static_cast<int>(std::lround(std::pow(double(blockSize), unit(rng)))))
+                      : blocks.unitOf(v);
+        if (moving.empty() || !blocks.movable(moving))
             continue;
         undo.clear();
         std::vector<double> newUsage = usage, newBusy = busy;

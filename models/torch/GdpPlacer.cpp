@@ -5,6 +5,7 @@
 // probabilities, normalized advantages). Trains on several graphs at once; a trained policy
 // places unseen graphs zero-shot or is fine-tuned.
 #include "core/InputError.h"
+#include "core/placers/BlockGrower.h"
 #include "core/placers/Placer.h"
 #include "core/placers/PlacerRegistry.h"
 #include "models/Learners.h"
@@ -16,10 +17,12 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 
 #include <cstring>
 #include <numeric>
+#include <random>
 
 namespace ps {
 
@@ -98,6 +101,7 @@ struct TrainGraph
     std::shared_ptr<const Graph> graph;
     std::unique_ptr<Constraints> constraints;
     std::unique_ptr<Judge> judge;
+    std::unique_ptr<BlockGrower> blocks; // a sample's moves carry blocks (BlockSampling)
     GraphData data;
     torch::Tensor order;
     std::vector<int> start;             // the warm start's placement (HEFT's, or the best fast placer's)
@@ -139,6 +143,7 @@ TrainGraph prepare(std::shared_ptr<const Graph> graph, const Cluster &cluster, c
     t.graph = std::move(graph);
     t.constraints = std::make_unique<Constraints>(given ? *given : Constraints::fromGraph(*t.graph, cluster));
     t.judge = std::make_unique<Judge>(*t.graph, cluster, *t.constraints, objective, &clock);
+    t.blocks = std::make_unique<BlockGrower>(*t.graph, *t.constraints);
     t.data = graphData(*t.graph, device);
     std::vector<int64_t> order(t.graph->topologicalOrder().begin(), t.graph->topologicalOrder().end());
     t.order = torch::from_blob(order.data(), {static_cast<int64_t>(order.size())}, torch::kInt64).clone().to(device);
@@ -246,6 +251,37 @@ void imitateHeft(GdpNet &net, std::vector<TrainGraph> &graphs, int64_t segment, 
     }
 }
 
+// A sample's moves off the start carry blocks: each op the policy moves takes along, with
+// probability `share`, the connected ops that stay on its start device in the sample, breadth first,
+// up to a size drawn log-uniformly from 2 to `size` (local search's block moves). The policy
+// decides which op goes where; the block it drags is the environment's, so PPO's actions and
+// their probabilities stay the policy's per-op choices. Without a start (no residual prior) a
+// sample is left as drawn.
+struct BlockSampling
+{
+    double share = 0;
+    int size = 1;
+};
+
+void carryBlocks(TrainGraph &t, std::vector<int> &devices, const BlockSampling &blocks, std::mt19937_64 &rng)
+{
+    if (blocks.share <= 0 || !t.prior.defined())
+        return;
+    std::uniform_real_distribution<double> unit(0.0, 1.0);
+    std::vector<int> moved;
+    for (int v = 0; v < static_cast<int>(devices.size()); ++v)
+        if (devices[v] != t.start[v])
+            moved.push_back(v);
+    for (int v : moved) {
+        if (unit(rng) >= blocks.share)
+            continue;
+        const int size = 1 + static_cast<int>(std::lround(std::pow(double(blocks.size), unit(rng))));
+        const int to = devices[v];
+        for (int u : t.blocks->grow(devices, v, t.start[v], size))
+            devices[u] = to;
+    }
+}
+
 // One step's samples of the policy on one graph. Sample s is drawn from its own generator
 // (sampleGenerator) by rank s mod N, so N processes draw what one does; rewards and makespans
 // are summed over the ranks, so every rank sees the whole batch.
@@ -258,7 +294,7 @@ struct Batch
 };
 
 Batch sampleBatch(GdpNet &net, TrainGraph &t, int64_t segment, int samples, int step, const RunStart &run,
-                  RunClock &clock, Collective &collective)
+                  const BlockSampling &blocks, RunClock &clock, Collective &collective)
 {
     torch::NoGradGuard noGrad;
     Batch b;
@@ -275,6 +311,9 @@ Batch sampleBatch(GdpNet &net, TrainGraph &t, int64_t segment, int samples, int 
                                              : std::nullopt; // CUDA: the seeded global generator
         const torch::Tensor a = sampleRows(b.oldLogp, generator).choice;
         std::vector<int> devices = toVector(a);
+        std::seed_seq seq{run.seed, static_cast<uint64_t>(step), static_cast<uint64_t>(s)};
+        std::mt19937_64 rng(seq);
+        carryBlocks(t, devices, blocks, rng);
         shared[static_cast<size_t>(s)] = rewardOf(t.judge->evaluate(devices));
         shared[static_cast<size_t>(samples + s)] = t.judge->lastMakespan();
         b.mine.emplace_back(s, a);
@@ -422,6 +461,21 @@ public:
                             {"on", "off"},
                             "with a prior: each op's start device is an input feature, so the policy learns moves "
                             "relative to the start"});
+        f.params.push_back(linearTuned({"block_share",
+                                        T::Real,
+                                        0,
+                                        1,
+                                        0.5,
+                                        {},
+                                        "share of the ops a sample moves off its start that take a connected block "
+                                        "of the ops on their start device along"}));
+        f.params.push_back(logTuned({"block_size",
+                                     T::Int,
+                                     2,
+                                     4096,
+                                     1024,
+                                     {},
+                                     "most ops a carried block holds (sizes drawn log-uniformly from 2)"}));
         f.params.push_back({"warm_steps", T::Int, 0, 10000, 60, {}, "at most this many imitation steps"});
         HyperParam graphs{"train_graphs", T::Text, 0, 0, 0, {}, "more graph files to train on, separated by ';'"};
         f.params.push_back(graphs);
@@ -508,6 +562,7 @@ public:
                 imitateHeft(net, graphs, segment, optimizer, params.integer("warm_steps"), clock, control, collective);
         }
         const int samples = params.integer("samples"), epochs = params.integer("ppo_epochs");
+        const BlockSampling blocks{params.number("block_share"), static_cast<int>(params.integer("block_size"))};
         PpoSettings ppo;
         ppo.segment = segment;
         ppo.clip = params.number("clip");
@@ -549,7 +604,7 @@ public:
                     continue;
                 const long long item = static_cast<long long>(it) * perStep + b;
                 TrainGraph &t = graphs[static_cast<size_t>(item % static_cast<long long>(graphs.size()))];
-                Batch batch = sampleBatch(net, t, segment, samples, static_cast<int>(item), run, clock, alone);
+                Batch batch = sampleBatch(net, t, segment, samples, static_cast<int>(item), run, blocks, clock, alone);
                 complete = batch.complete;
                 mine.push_back({&t, std::move(batch), item});
             }
@@ -619,7 +674,7 @@ public:
                     if (!best.empty() && best != t.start)
                         anchorAt(t, best, anchor);
                 }
-                const Batch batch = sampleBatch(net, t, segment, samples, it, run, clock, collective);
+                const Batch batch = sampleBatch(net, t, segment, samples, it, run, blocks, clock, collective);
                 if (!batch.complete)
                     break; // the budget ended inside the batch (on some rank)
                 double lastLoss = 0, lastEntropy = 0;
@@ -645,7 +700,7 @@ public:
             // Zero-shot (a stored policy, no training): besides its greedy placement, `samples`
             // placements drawn from it, judged without a gradient step.
             if (!load.empty() && params.integer("iterations") == 0 && !clock.exhausted())
-                sampleBatch(net, graphs[0], segment, samples, 0, run, clock, collective);
+                sampleBatch(net, graphs[0], segment, samples, 0, run, blocks, clock, collective);
             shareResult(collective, judge, clock);
         } catch (const LostRank &e) {
             throw LostRank(e.what() + periodic.keptNote());

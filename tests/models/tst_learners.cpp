@@ -6,6 +6,7 @@
 #include "core/cluster/Cluster.h"
 #include "core/generators/Generators.h"
 #include "core/graph/GraphBuilder.h"
+#include "core/io/ClusterJson.h"
 #include "core/partitioners/Partitioner.h"
 #include "core/placers/PlacerRegistry.h"
 #include "core/sim/PartitionMetrics.h"
@@ -23,6 +24,7 @@
 #include <atomic>
 #include <chrono>
 #include <cmath>
+#include <limits>
 #include <numeric>
 #include <random>
 #include <set>
@@ -610,7 +612,8 @@ private Q_SLOTS:
         const PlacerResult robin = runPlacer(PlacerRegistry::builtin(), "round-robin", {g, c, cons, {}}, {}, {});
         const PlacerResult best = bestFastPlacement({g, c, cons, {}});
         QVERIFY(robin.makespan > 1.5 * best.makespan);
-        const std::vector<std::string> params = {"iterations=1", "samples=8", "hidden=16", "moves=1"};
+        // Single-op samples (no blocks carried): their mean says where the policy is anchored.
+        const std::vector<std::string> params = {"iterations=1", "samples=8", "hidden=16", "moves=1", "block_share=0"};
         const Progress after = firstIteration("round-robin+gdp", {g, c, cons, {}}, params),
                        alone = firstIteration("gdp", {g, c, cons, {}}, params);
         qInfo("first samples' mean: %.4g after round-robin (its makespan %.4g), %.4g alone (start %.4g)",
@@ -628,6 +631,35 @@ private Q_SLOTS:
                                     .arg(given.makespan)
                                     .arg(robin.makespan)));
         }
+    }
+
+    // gdp's samples carry blocks: the best fast placement of the 2-layer RNN LM on two GPUs is
+    // one that no move of a few single ops improves (gdp's samples without blocks return it for
+    // every seed); an op the policy moves taking the stretch of its layer along gets out of it.
+    void gdpSamplesCarryBlocks()
+    {
+        const Graph g = generate("rnnlm", {}, 1);
+        const Cluster c = readClusterJson(std::string(PS_SOURCE_DIR) + "/resources/clusters/2gpu.cluster.json");
+        const Constraints cons = Constraints::fromGraph(g, c);
+        const PlacementProblem problem{g, c, cons, Objective{}};
+        const double start = bestFastPlacement(problem).makespan;
+        double bestWithBlocks = std::numeric_limits<double>::infinity();
+        for (uint64_t seed : {1, 2, 3}) {
+            RunControl control;
+            control.seed = seed;
+            auto gdp = [&](const char *blockShare) {
+                return runPlacer(PlacerRegistry::builtin(), "gdp", problem,
+                                 {"iterations=30", std::string("block_share=") + blockShare}, control);
+            };
+            const PlacerResult single = gdp("0"), blocks = gdp("0.5");
+            qInfo("seed %d: %.4g without blocks, %.4g with, of the start", static_cast<int>(seed),
+                  single.makespan / start, blocks.makespan / start);
+            QVERIFY2(single.makespan > 0.99 * start, qPrintable(QString::number(single.makespan / start)));
+            QVERIFY(blocks.makespan <= start * (1 + 1e-12));
+            QCOMPARE(blocks.evaluations, single.evaluations); // the same iterations, the same runs
+            bestWithBlocks = std::min(bestWithBlocks, blocks.makespan);
+        }
+        QVERIFY2(bestWithBlocks < 0.9 * start, qPrintable(QString::number(bestWithBlocks / start)));
     }
 
     // The shipped policies: one per device count, found by name, zero-shot on a graph outside

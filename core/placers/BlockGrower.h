@@ -1,0 +1,34 @@
+#pragma once
+// Connected blocks of nodes that move to another device at once: a stretch of a layer or a
+// pipeline stage changes device together, which no sequence of single-node moves that each
+// improve can do. Local search's block moves and gdp's samples grow them the same way.
+#include <vector>
+
+namespace ps {
+
+class Constraints;
+class Graph;
+
+class BlockGrower
+{
+public:
+    BlockGrower(const Graph &graph, const Constraints &constraints);
+    // From v, breadth first over the edges to nodes that are on `device` in `devices`: v's unit
+    // first (its colocation group, or v alone), then each reached node with its unit, never a
+    // unit that holds a pinned node, at most `size` nodes (v's unit always, whatever its size).
+    // Empty when v's unit holds a pinned node.
+    std::vector<int> grow(const std::vector<int> &devices, int v, int device, int size);
+    // The nodes a move of v carries along: its colocation group, or v alone.
+    std::vector<int> unitOf(int v) const;
+    // Whether none of the nodes is pinned.
+    bool movable(const std::vector<int> &nodes) const;
+
+private:
+    const Graph &m_graph;
+    const Constraints &m_constraints;
+    // The call that saw a node, and the one that took it into its block.
+    std::vector<long long> m_seen, m_taken;
+    long long m_stamp = 0;
+};
+
+} // namespace ps
