@@ -3,12 +3,19 @@
 #include "core/graph/Graph.h"
 #include "core/placement/Constraints.h"
 
+#include <cmath>
+
 namespace ps {
 
 BlockGrower::BlockGrower(const Graph &graph, const Constraints &constraints)
     : m_graph(graph), m_constraints(constraints), m_seen(static_cast<size_t>(graph.nodeCount()), -1),
       m_taken(static_cast<size_t>(graph.nodeCount()), -1)
 {}
+
+int BlockGrower::drawSize(int most, double u)
+{
+    return 1 + static_cast<int>(std::lround(std::pow(double(most), u)));
+}
 
 std::vector<int> BlockGrower::unitOf(int v) const
 {

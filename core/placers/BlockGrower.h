@@ -18,6 +18,8 @@ public:
     // unit that holds a pinned node, at most `size` nodes (v's unit always, whatever its size).
     // Empty when v's unit holds a pinned node.
     std::vector<int> grow(const std::vector<int> &devices, int v, int device, int size);
+    // A block size of at most `most` + 1 nodes, log-uniform from 2, for a uniform draw u in [0, 1].
+    static int drawSize(int most, double u);
     // The nodes a move of v carries along: its colocation group, or v alone.
     std::vector<int> unitOf(int v) const;
     // Whether none of the nodes is pinned.

@@ -183,8 +183,7 @@ PlacerOutput LocalSearchPlacer::place(const PlacementProblem &pb, const ParamVal
                           : std::uniform_int_distribution<int>(0, n - 1)(rng);
         const bool blockMove = blockShare > 0 && unit(rng) < blockShare;
         const std::vector<int> moving =
-            blockMove ? blocks.grow(current, v, current[v],
-                                    1 + static_cast<int>(std::lround(std::pow(double(blockSize), unit(rng)))))
+            blockMove ? blocks.grow(current, v, current[v], BlockGrower::drawSize(blockSize, unit(rng)))
                       : blocks.unitOf(v);
         if (moving.empty() || !blocks.movable(moving))
             continue;

@@ -17,7 +17,6 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
-#include <cmath>
 #include <cstdio>
 
 #include <cstring>
@@ -263,10 +262,13 @@ struct BlockSampling
     int size = 1;
 };
 
-void carryBlocks(TrainGraph &t, std::vector<int> &devices, const BlockSampling &blocks, std::mt19937_64 &rng)
+// Sample s of step `step` draws its blocks from a generator of its own, so every rank draws the same.
+void carryBlocks(TrainGraph &t, std::vector<int> &devices, const BlockSampling &blocks, uint64_t seed, int step, int s)
 {
     if (blocks.share <= 0 || !t.prior.defined())
         return;
+    std::seed_seq seq{seed, static_cast<uint64_t>(step), static_cast<uint64_t>(s)};
+    std::mt19937_64 rng(seq);
     std::uniform_real_distribution<double> unit(0.0, 1.0);
     std::vector<int> moved;
     for (int v = 0; v < static_cast<int>(devices.size()); ++v)
@@ -275,7 +277,7 @@ void carryBlocks(TrainGraph &t, std::vector<int> &devices, const BlockSampling &
     for (int v : moved) {
         if (unit(rng) >= blocks.share)
             continue;
-        const int size = 1 + static_cast<int>(std::lround(std::pow(double(blocks.size), unit(rng))));
+        const int size = BlockGrower::drawSize(blocks.size, unit(rng));
         const int to = devices[v];
         for (int u : t.blocks->grow(devices, v, t.start[v], size))
             devices[u] = to;
@@ -311,9 +313,7 @@ Batch sampleBatch(GdpNet &net, TrainGraph &t, int64_t segment, int samples, int 
                                              : std::nullopt; // CUDA: the seeded global generator
         const torch::Tensor a = sampleRows(b.oldLogp, generator).choice;
         std::vector<int> devices = toVector(a);
-        std::seed_seq seq{run.seed, static_cast<uint64_t>(step), static_cast<uint64_t>(s)};
-        std::mt19937_64 rng(seq);
-        carryBlocks(t, devices, blocks, rng);
+        carryBlocks(t, devices, blocks, run.seed, step, s);
         shared[static_cast<size_t>(s)] = rewardOf(t.judge->evaluate(devices));
         shared[static_cast<size_t>(samples + s)] = t.judge->lastMakespan();
         b.mine.emplace_back(s, a);
