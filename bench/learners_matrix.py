@@ -16,7 +16,7 @@ placers) with the whole time: the control that says what a learner adds to its s
 composition splits its budget among its stages); it runs through `place`, without a curve.
 
     python3 bench/learners_matrix.py [--time-limit 20] [--graphs a,b] [--clusters c,d] [--seeds 1,2,3]
-                                     [--models heft-c+local-search,gdp,...]
+                                     [--models heft-c+local-search,gdp,...] [--param KEY=VALUE ...]
 
 With several seeds a cell lists one value per seed (the deterministic placers one), and the
 geomeans pair each seeded run with the baseline's run of the same seed.
@@ -63,6 +63,8 @@ def main():
     ap.add_argument("--clusters", default=",".join(CLUSTERS))
     ap.add_argument("--seeds", default="1", help="seeds for the seeded runs (local search, learners), e.g. 1,2,3")
     ap.add_argument("--models", default=",".join(CLASSIC + LEARNED), help="the columns, a subset of the default")
+    ap.add_argument("--param", action="append", default=[],
+                    help="KEY=VALUE passed to every learner run (`train`), e.g. restart_after=0; may repeat")
     a = ap.parse_args()
     graphs, clusters, seeds = a.graphs.split(","), a.clusters.split(","), a.seeds.split(",")
     models = a.models.split(",")
@@ -101,7 +103,8 @@ def main():
                                     "--out", out, "--seed", seed)
                         else:
                             r = run(a.cli, "train", "--model", m, gpath, cpath, "--iterations", "1000000",
-                                    "--time-limit", str(a.time_limit), "--curve", curve, "--out", out, "--seed", seed)
+                                    "--time-limit", str(a.time_limit), "--curve", curve, "--out", out, "--seed", seed,
+                                    *[x for kv in a.param for x in ("--param", kv)])
                         if "error" in r:
                             values.append("error: " + r["error"][:40])
                             ratios[(g, c, m, seed)] = None

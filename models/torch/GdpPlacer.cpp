@@ -295,6 +295,23 @@ struct Batch
     bool complete = true;
 };
 
+// Whether every sample of a batch had the same makespan (to rounding): the policy has collapsed.
+bool oneMakespan(const std::vector<double> &makespans)
+{
+    const auto [lo, hi] = std::minmax_element(makespans.begin(), makespans.end());
+    return makespans.size() > 1 && *hi - *lo <= 1e-12 * std::max(1.0, std::abs(*hi));
+}
+
+// The policy's parameters back to `initial` and the optimizer's moments forgotten.
+void restartPolicy(GdpNet &net, const std::vector<torch::Tensor> &initial, torch::optim::Optimizer &optimizer)
+{
+    torch::NoGradGuard noGrad;
+    const std::vector<torch::Tensor> weights = net->parameters();
+    for (size_t i = 0; i < weights.size(); ++i)
+        weights[i].copy_(initial[i]);
+    optimizer.state().clear();
+}
+
 Batch sampleBatch(GdpNet &net, TrainGraph &t, int64_t segment, int samples, int step, const RunStart &run,
                   const BlockSampling &blocks, RunClock &clock, Collective &collective)
 {
@@ -453,6 +470,25 @@ public:
                             {},
                             "with a prior: every this many iterations the prior moves to the best placement found "
                             "so far, so the policy learns moves from the incumbent (0: never)"});
+        f.params.push_back(
+            {"restart_after",
+             T::Int,
+             0,
+             1e6,
+             2,
+             {},
+             "with a prior, on one graph: after this many iterations in a row whose samples are all one placement "
+             "(the policy has collapsed), the policy and the optimizer return to where the run began "
+             "and the prior moves to the best placement found (0: never)"});
+        f.params.push_back(
+            {"stall_restart",
+             T::Int,
+             0,
+             1e6,
+             15,
+             {},
+             "with a prior, on one graph: the same restart after this many iterations in a row whose samples found "
+             "nothing better than the best before them (0: never)"});
         f.params.push_back({"start_features",
                             T::Choice,
                             0,
@@ -532,6 +568,9 @@ public:
             loadCheckpoint(load, "gdp", *net);
         collective.shareParameters(net->parameters());
         net->to(device);
+        std::vector<torch::Tensor> initial; // what a restart after a collapse returns the policy to
+        for (const torch::Tensor &w : net->parameters())
+            initial.push_back(w.detach().clone());
 
         const int64_t segment = params.integer("segment");
         // GST's segments hold whole attention blocks, so a segment's attention is the full graph's.
@@ -582,6 +621,12 @@ public:
         // added in double precision, summed over the ranks, and the mean taken: the same steps
         // whatever the number of processes, and the network's work divided between them.
         const int perStep = params.integer("graphs_per_step"), reanchor = params.integer("reanchor");
+        // Restarts search one graph; a policy trained over several (`train_graphs`) keeps learning.
+        const bool restartable = prior > 0 && graphs.size() == 1;
+        const int restartAfter = restartable ? static_cast<int>(params.integer("restart_after")) : 0;
+        const int stallAfter = restartable ? static_cast<int>(params.integer("stall_restart")) : 0;
+        int collapsed = 0, stalled = 0, restarts = 0;
+        double bestReward = -std::numeric_limits<double>::infinity(); // over every rank's samples
         // A graph step fine-tunes the head alone only when every graph it may hold is segmented.
         const bool everySegmented =
             std::all_of(graphs.begin(), graphs.end(), [](const TrainGraph &t) { return !t.segments.empty(); });
@@ -691,6 +736,21 @@ public:
                 }
                 clock.report(it, t.judge.get(), batch.makespans, lastLoss, lastEntropy);
                 periodic.maybeSave(it, save);
+                collapsed = oneMakespan(batch.makespans) ? collapsed + 1 : 0;
+                const double batchBest = *std::max_element(batch.rewards.begin(), batch.rewards.end());
+                stalled = batchBest > bestReward ? 0 : stalled + 1;
+                bestReward = std::max(bestReward, batchBest);
+                if ((restartAfter > 0 && collapsed >= restartAfter) || (stallAfter > 0 && stalled >= stallAfter)) {
+                    // Every sample is the same placement (the batch's advantages are all zero, the policy
+                    // cannot learn), or the policy has settled where it finds nothing new. It starts
+                    // again, anchored at the incumbent over every rank.
+                    restartPolicy(net, initial, optimizer);
+                    const std::vector<int> best = collective.bestOf(judge.bestKey(), judge.best());
+                    if (!best.empty())
+                        anchorAt(t, best, anchor);
+                    collapsed = stalled = 0;
+                    ++restarts;
+                }
             }
             if (!clock.exhausted() || judge.best().empty()) { // the trained policy's greedy placement
                 torch::NoGradGuard noGrad;
@@ -708,6 +768,9 @@ public:
         if (!saveTo.empty() && collective.leader())
             save();
         PlacerOutput out = learnerOutput("gdp", judge, clock, collective);
+        if (restarts > 0)
+            out.notes.push_back("gdp: the policy collapsed or stalled and started again from the best placement " +
+                                std::to_string(restarts) + " time(s)");
         if (graphs[0].residualScale < 1) {
             char note[256];
             std::snprintf(note, sizeof note,

@@ -1,5 +1,6 @@
 // The placement families: HEFT on the example of its paper, constraints honoured by every
 // family, memory-awareness, composition and the registry's errors.
+#include "common/PresetProblem.h"
 #include "core/InputError.h"
 #include "core/cluster/Cluster.h"
 #include "core/generators/Generators.h"
@@ -436,11 +437,9 @@ private Q_SLOTS:
         // m-ETF-c puts the 2-layer RNN LM where no single-node move or swap helps: local search
         // without block moves returns the same placement for every seed. Moving a connected
         // block (a stretch of a layer) at once gets out of it.
-        const Graph g = ps::generate("rnnlm", std::map<std::string, double>{}, 1);
-        const Cluster c = readClusterJson(std::string(PS_SOURCE_DIR) + "/resources/clusters/2gpu.cluster.json");
-        const Constraints cons = Constraints::fromGraph(g, c);
-        const PlacementProblem problem{g, c, cons, Objective{}};
-        const double start = run("m-etf-c", g, c).makespan;
+        const test::PresetProblem rnnlm("rnnlm", {}, "2gpu");
+        const PlacementProblem &problem = rnnlm.problem;
+        const double start = run("m-etf-c", rnnlm.graph, rnnlm.cluster).makespan;
         for (uint64_t seed : {1, 2, 3}) {
             RunControl control;
             control.seed = seed;
@@ -463,10 +462,8 @@ private Q_SLOTS:
         // basin it first finds; four searches from the start with a quarter of the budget each
         // find better ones (measured at 2,000 runs, seeds 1-3: 0.913, 0.959 and 1.004 of the single
         // search's makespan, geomean 0.958).
-        const Graph g = ps::generate("rnnlm", std::map<std::string, double>{{"layers", 8}}, 1);
-        const Cluster c = readClusterJson(std::string(PS_SOURCE_DIR) + "/resources/clusters/4gpu.cluster.json");
-        const Constraints cons = Constraints::fromGraph(g, c);
-        const PlacementProblem problem{g, c, cons, Objective{}};
+        const test::PresetProblem rnnlm8("rnnlm", {{"layers", 8}}, "4gpu");
+        const PlacementProblem &problem = rnnlm8.problem;
         double logRatio = 0;
         for (uint64_t seed : {1, 2, 3}) {
             RunControl control;
