@@ -20,8 +20,7 @@ struct PresetProblem
         : graph(generate(generator, values, 1)),
           cluster(readClusterJson(std::string(PS_SOURCE_DIR) + "/resources/clusters/" + preset + ".cluster.json")),
           constraints(Constraints::fromGraph(graph, cluster))
-    {
-    }
+    {}
     PresetProblem(const PresetProblem &) = delete;
     PresetProblem &operator=(const PresetProblem &) = delete;
 
