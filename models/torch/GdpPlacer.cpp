@@ -568,9 +568,6 @@ public:
             loadCheckpoint(load, "gdp", *net);
         collective.shareParameters(net->parameters());
         net->to(device);
-        std::vector<torch::Tensor> initial; // what a restart after a collapse returns the policy to
-        for (const torch::Tensor &w : net->parameters())
-            initial.push_back(w.detach().clone());
 
         const int64_t segment = params.integer("segment");
         // GST's segments hold whole attention blocks, so a segment's attention is the full graph's.
@@ -627,6 +624,16 @@ public:
         const int stallAfter = restartable ? static_cast<int>(params.integer("stall_restart")) : 0;
         int collapsed = 0, stalled = 0, restarts = 0;
         double bestReward = -std::numeric_limits<double>::infinity(); // over every rank's samples
+        std::vector<torch::Tensor> initial; // what a restart returns the policy to (nothing trained it yet)
+        if (restartAfter > 0 || stallAfter > 0)
+            for (const torch::Tensor &w : net->parameters())
+                initial.push_back(w.detach().clone());
+        // The incumbent over every rank becomes the start the policy's moves are from.
+        auto anchorAtIncumbent = [&](TrainGraph &t) {
+            const std::vector<int> best = collective.bestOf(judge.bestKey(), judge.best());
+            if (!best.empty() && best != t.start)
+                anchorAt(t, best, anchor);
+        };
         // A graph step fine-tunes the head alone only when every graph it may hold is segmented.
         const bool everySegmented =
             std::all_of(graphs.begin(), graphs.end(), [](const TrainGraph &t) { return !t.segments.empty(); });
@@ -713,12 +720,8 @@ public:
                     continue;
                 }
                 TrainGraph &t = graphs[static_cast<size_t>(it) % graphs.size()];
-                if (reanchor > 0 && prior > 0 && it > 0 && it % reanchor == 0 && &t == &graphs[0]) {
-                    // The incumbent over every rank becomes the start the policy's moves are from.
-                    const std::vector<int> best = collective.bestOf(judge.bestKey(), judge.best());
-                    if (!best.empty() && best != t.start)
-                        anchorAt(t, best, anchor);
-                }
+                if (reanchor > 0 && prior > 0 && it > 0 && it % reanchor == 0 && &t == &graphs[0])
+                    anchorAtIncumbent(t);
                 const Batch batch = sampleBatch(net, t, segment, samples, it, run, blocks, clock, collective);
                 if (!batch.complete)
                     break; // the budget ended inside the batch (on some rank)
@@ -745,9 +748,7 @@ public:
                     // cannot learn), or the policy has settled where it finds nothing new. It starts
                     // again, anchored at the incumbent over every rank.
                     restartPolicy(net, initial, optimizer);
-                    const std::vector<int> best = collective.bestOf(judge.bestKey(), judge.best());
-                    if (!best.empty())
-                        anchorAt(t, best, anchor);
+                    anchorAtIncumbent(t);
                     collapsed = stalled = 0;
                     ++restarts;
                 }
