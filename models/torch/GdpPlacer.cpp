@@ -229,10 +229,11 @@ double calibrateResidual(GdpNet &net, const TrainGraph &t, int64_t segment, cons
     return lo;
 }
 
-// Supervised warm start: cross-entropy towards HEFT's placement of each training graph, until
-// the policy agrees on 99.5% of the ops, the steps run out, or a quarter of the time budget is used.
-void imitateHeft(GdpNet &net, std::vector<TrainGraph> &graphs, int64_t segment, torch::optim::Optimizer &optimizer,
-                 int steps, const RunClock &clock, const RunControl &control, Collective &collective)
+// Supervised warm start: cross-entropy towards each training graph's start (HEFT's placement, or
+// the one a composition gives), until the policy agrees on 99.5% of the ops, the steps run out, or
+// a quarter of the time budget is used.
+void imitateStart(GdpNet &net, std::vector<TrainGraph> &graphs, int64_t segment, torch::optim::Optimizer &optimizer,
+                  int steps, const RunClock &clock, const RunControl &control, Collective &collective)
 {
     std::vector<torch::Tensor> targets;
     for (const TrainGraph &t : graphs)
@@ -443,15 +444,16 @@ public:
         f.params.push_back({"ppo_epochs", T::Int, 1, 64, 4, {}, "PPO epochs per batch of samples"});
         f.params.push_back(linearTuned({"clip", T::Real, 0.01, 1, 0.2, {}, "PPO clipping of the probability ratio"}));
         f.params.push_back(logTuned({"entropy_weight", T::Real, 0, 10, 0.01, {}, "entropy bonus"}));
-        f.params.push_back({"warm_start",
-                            T::Choice,
-                            0,
-                            0,
-                            0,
-                            {"best", "heft", "imitate", "none"},
-                            "best: start at the best fast placer's placement (fixed prior logits, the policy "
-                            "learns the correction); heft: the same from HEFT's; imitate: supervised steps "
-                            "towards HEFT's; none: the paper's random start"});
+        f.params.push_back(
+            {"warm_start",
+             T::Choice,
+             0,
+             0,
+             0,
+             {"best", "heft", "imitate", "none"},
+             "best: start at the best fast placer's placement (fixed prior logits, the policy "
+             "learns the correction); heft: the same from HEFT's; imitate: supervised steps "
+             "towards HEFT's (or the given placement in a composition); none: the paper's random start"});
         f.params.push_back(
             linearTuned({"prior", T::Real, 0, 20, 3, {}, "least strength of the warm start's prior (logits)"}));
         f.params.push_back(logTuned({"moves",
@@ -585,17 +587,17 @@ public:
 
         torch::optim::Adam optimizer(net->parameters(), torch::optim::AdamOptions(params.number("lr")));
         if (warm != "none") {
-            // A residual prior anchors at a start (a given one, else its own); imitation learns HEFT's.
+            // A residual prior anchors at a start, imitation learns it: a given one (a composition's
+            // input), else HEFT's or the best fast placer's.
             const bool residual = warm == "best" || warm == "heft";
-            runWarmStart(graphs, problem.cluster, clock, warm == "best", problem.objective, control,
-                         residual ? given : nullptr);
+            runWarmStart(graphs, problem.cluster, clock, warm == "best", problem.objective, control, given);
             if (residual) {
                 for (TrainGraph &t : graphs)
                     anchorAt(t, t.start, anchor);
                 if (!load.empty())
                     graphs[0].residualScale = calibrateResidual(net, graphs[0], segment, anchor);
             } else if (load.empty() && params.integer("iterations") > 0)
-                imitateHeft(net, graphs, segment, optimizer, params.integer("warm_steps"), clock, control, collective);
+                imitateStart(net, graphs, segment, optimizer, params.integer("warm_steps"), clock, control, collective);
         }
         const int samples = params.integer("samples"), epochs = params.integer("ppo_epochs");
         const BlockSampling blocks{params.number("block_share"), static_cast<int>(params.integer("block_size"))};

@@ -2,7 +2,8 @@
 // op with every device it may use; each pair carries compute and communication features under
 // the current placement, a GNN over the op graph gives each op an embedding, and a round of
 // message passing over the gpNet's placement-dependent edges mixes in the options the op's
-// neighbours hold. The policy scores every (op, device) pair and moves one op per step;
+// neighbours hold. The policy scores every (op, device) pair (on a graph of more than
+// `candidates` ops, the pairs of a candidate set drawn per episode) and moves one op per step;
 // REINFORCE on the makespan improvements (discounted returns, a per-step baseline). Nothing in
 // the network is sized by the device count, so a trained policy works unchanged when devices are
 // added or removed.
@@ -16,6 +17,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <numeric>
 #include <random>
 
@@ -26,6 +28,8 @@ namespace {
 using namespace learn;
 
 constexpr int kOptionFeatures = 10;
+
+struct Heard;
 
 struct GiphNetImpl : torch::nn::Module
 {
@@ -47,25 +51,37 @@ struct GiphNetImpl : torch::nn::Module
         const int64_t hidden = h.size(1);
         return torch::nn::functional::linear(h, option->weight.slice(1, 0, hidden), option->bias);
     }
-    // projected embeddings (n, H), option features (n, k, O) and the current placement (n) ->
-    // logits (n, k). Then one round of message passing over the gpNet, whose edges depend on the
-    // placement: option (v, d) hears from the options its predecessors and successors hold now,
-    // (u, p(u)) (mean over each direction); the edges' communication costs to d are among the
-    // option's own features (the link times in and out).
-    torch::Tensor forward(const torch::Tensor &projected, const torch::Tensor &options, const torch::Tensor &current,
-                          const GraphData &g)
-    {
-        const int64_t n = projected.size(0), hidden = projected.size(1);
-        const torch::Tensor o = torch::matmul(options, option->weight.slice(1, hidden).t()); // (n, k, H)
-        const torch::Tensor h0 = torch::relu(projected.unsqueeze(1) + o);
-        const torch::Tensor held = h0.gather(1, current.view({n, 1, 1}).expand({n, 1, hidden})).squeeze(1);
-        const torch::Tensor heard = mixPred(torch::mm(g.fromPred, held)) + mixSucc(torch::mm(g.fromSucc, held));
-        return score(torch::relu(mixSelf(h0) + heard.unsqueeze(1))).squeeze(2);
-    }
+    // projected embeddings (n, H), the option features of the ops in `rows` (c, k, O), and the
+    // options their neighbours hold -> logits (c, k). Then one round of message passing over the
+    // gpNet, whose edges depend on the placement: option (v, d) hears from the options its
+    // predecessors and successors hold now, (u, p(u)) (mean over each direction); the edges'
+    // communication costs to d are among the option's own features (the link times in and out).
+    torch::Tensor forward(const torch::Tensor &projected, const torch::Tensor &options, const torch::Tensor &rows,
+                          const Heard &heard);
+
     SageEncoder encoder;
     torch::nn::Linear option, mixSelf, mixPred, mixSucc, score;
 };
 TORCH_MODULE(GiphNet);
+
+// What the ops of `rows` hear: the neighbours' indices (m), the option each holds now (m, O),
+// and the mean over each op's predecessors and over its successors as (c, m) matrices.
+struct Heard
+{
+    torch::Tensor nodes, held, fromPred, fromSucc;
+};
+
+torch::Tensor GiphNetImpl::forward(const torch::Tensor &projected, const torch::Tensor &options,
+                                   const torch::Tensor &rows, const Heard &heard)
+{
+    const int64_t hidden = projected.size(1);
+    const torch::Tensor w = option->weight.slice(1, hidden).t(); // (O, H)
+    const torch::Tensor holding = torch::relu(projected.index_select(0, heard.nodes) + torch::matmul(heard.held, w));
+    const torch::Tensor messages =
+        mixPred(torch::mm(heard.fromPred, holding)) + mixSucc(torch::mm(heard.fromSucc, holding)); // (c, H)
+    const torch::Tensor h0 = torch::relu(projected.index_select(0, rows).unsqueeze(1) + torch::matmul(options, w));
+    return score(torch::relu(mixSelf(h0) + messages.unsqueeze(1))).squeeze(2);
+}
 
 // The gpNet's option features of every (op, device) pair under a placement: compute time there,
 // whether it is the current device, the input and output bytes that would cross devices and the
@@ -87,58 +103,93 @@ public:
         m_totalFlops = g.totalFlops() + 1e-9;
     }
 
-    torch::Tensor build(const std::vector<int> &p) const
+    // The options of the ops in `rows` on every device (c, k, O).
+    torch::Tensor build(const std::vector<int> &p, const std::vector<int64_t> &rows) const
     {
-        const int n = m_g.nodeCount(), k = m_c.deviceCount();
-        std::vector<double> memory(k, 0), flops(k, 0);
-        for (int v = 0; v < n; ++v) {
-            memory[p[v]] += m_g.memBytes(v);
-            flops[p[v]] += m_g.flops(v);
+        const int k = m_c.deviceCount();
+        const Loads loads = loadsOf(p);
+        std::vector<float> f(rows.size() * k * kOptionFeatures, 0.0f);
+        std::vector<double> scratch;
+        for (size_t i = 0; i < rows.size(); ++i)
+            write(static_cast<int>(rows[i]), p, loads, 0, k, &f[i * k * kOptionFeatures], scratch);
+        return torch::from_blob(f.data(), {static_cast<int64_t>(rows.size()), k, kOptionFeatures}, torch::kFloat32)
+            .clone();
+    }
+    // The option each op of `nodes` holds now, (u, p(u)) (m, O): what the gpNet's messages carry.
+    torch::Tensor held(const std::vector<int> &p, const std::vector<int64_t> &nodes) const
+    {
+        const Loads loads = loadsOf(p);
+        std::vector<float> f(nodes.size() * kOptionFeatures, 0.0f);
+        std::vector<double> scratch;
+        for (size_t i = 0; i < nodes.size(); ++i) {
+            const int v = static_cast<int>(nodes[i]);
+            write(v, p, loads, p[v], p[v] + 1, &f[i * kOptionFeatures], scratch);
         }
-        std::vector<float> f(static_cast<size_t>(n) * k * kOptionFeatures, 0.0f);
-        std::vector<double> inOff(k), outOff(k), inSeconds(k), outSeconds(k);
-        for (int v = 0; v < n; ++v) {
-            double inTotal = 1e-9, outTotal = 1e-9;
-            std::fill(inOff.begin(), inOff.end(), 0.0);
-            std::fill(outOff.begin(), outOff.end(), 0.0);
-            std::fill(inSeconds.begin(), inSeconds.end(), 0.0);
-            std::fill(outSeconds.begin(), outSeconds.end(), 0.0);
-            const auto preds = m_g.predecessors(v);
-            const auto predBytes = m_g.predecessorBytes(v);
-            for (size_t i = 0; i < preds.size(); ++i) {
-                inTotal += predBytes[i];
-                inOff[p[preds[i]]] += predBytes[i]; // bytes that stay local if v goes there
-                for (int d = 0; d < k; ++d)         // the links' latency and bandwidth, if v goes to d
-                    inSeconds[d] += m_costs.transfer(p[preds[i]], d, predBytes[i]);
-            }
-            const auto succs = m_g.successors(v);
-            const auto succBytes = m_g.successorBytes(v);
-            for (size_t i = 0; i < succs.size(); ++i) {
-                outTotal += succBytes[i];
-                outOff[p[succs[i]]] += succBytes[i];
-                for (int d = 0; d < k; ++d)
-                    outSeconds[d] += m_costs.transfer(d, p[succs[i]], succBytes[i]);
-            }
-            for (int d = 0; d < k; ++d) {
-                float *x = &f[(static_cast<size_t>(v) * k + d) * kOptionFeatures];
-                const double cap = std::max(1.0, m_c.device(d).memoryBytes);
-                const double memAfter = memory[d] + (p[v] == d ? 0 : m_g.memBytes(v));
-                x[0] = static_cast<float>(std::log1p(m_costs.compute(v, d) / m_meanCompute[v]));
-                x[1] = p[v] == d ? 1.0f : 0.0f;
-                x[2] = static_cast<float>(1 - inOff[d] / inTotal);   // input bytes that would cross
-                x[3] = static_cast<float>(1 - outOff[d] / outTotal); // output bytes that would cross
-                x[4] = static_cast<float>(m_speed[d]);
-                x[5] = static_cast<float>(std::min(4.0, memory[d] / cap));
-                x[6] = memAfter > cap ? 1.0f : 0.0f;
-                x[7] = static_cast<float>(flops[d] / m_totalFlops);
-                x[8] = static_cast<float>(std::log1p(inSeconds[d] / m_meanCompute[v]));  // transfer time in,
-                x[9] = static_cast<float>(std::log1p(outSeconds[d] / m_meanCompute[v])); // and out, vs compute
-            }
-        }
-        return torch::from_blob(f.data(), {n, k, kOptionFeatures}, torch::kFloat32).clone();
+        return torch::from_blob(f.data(), {static_cast<int64_t>(nodes.size()), kOptionFeatures}, torch::kFloat32)
+            .clone();
     }
 
 private:
+    struct Loads
+    {
+        std::vector<double> memory, flops;
+    };
+    Loads loadsOf(const std::vector<int> &p) const
+    {
+        Loads l{std::vector<double>(m_c.deviceCount(), 0), std::vector<double>(m_c.deviceCount(), 0)};
+        for (int v = 0; v < m_g.nodeCount(); ++v) {
+            l.memory[p[v]] += m_g.memBytes(v);
+            l.flops[p[v]] += m_g.flops(v);
+        }
+        return l;
+    }
+    // Op v's options on devices first .. last-1, written one after another from `out`; `scratch`
+    // is working space the caller keeps between ops.
+    void write(int v, const std::vector<int> &p, const Loads &loads, int first, int last, float *out,
+               std::vector<double> &scratch) const
+    {
+        const int k = last - first;
+        double inTotal = 1e-9, outTotal = 1e-9;
+        scratch.assign(4 * static_cast<size_t>(k), 0.0);
+        double *inOff = scratch.data(), *outOff = inOff + k, *inSeconds = outOff + k, *outSeconds = inSeconds + k;
+        const auto preds = m_g.predecessors(v);
+        const auto predBytes = m_g.predecessorBytes(v);
+        for (size_t i = 0; i < preds.size(); ++i) {
+            inTotal += predBytes[i];
+            const int from = p[preds[i]];
+            if (from >= first && from < last)
+                inOff[from - first] += predBytes[i]; // bytes that stay local if v goes there
+            for (int d = first; d < last; ++d)       // the links' latency and bandwidth, if v goes to d
+                inSeconds[d - first] += m_costs.transfer(from, d, predBytes[i]);
+        }
+        const auto succs = m_g.successors(v);
+        const auto succBytes = m_g.successorBytes(v);
+        for (size_t i = 0; i < succs.size(); ++i) {
+            outTotal += succBytes[i];
+            const int to = p[succs[i]];
+            if (to >= first && to < last)
+                outOff[to - first] += succBytes[i];
+            for (int d = first; d < last; ++d)
+                outSeconds[d - first] += m_costs.transfer(d, to, succBytes[i]);
+        }
+        for (int d = first; d < last; ++d) {
+            const int i = d - first;
+            float *x = out + static_cast<size_t>(i) * kOptionFeatures;
+            const double cap = std::max(1.0, m_c.device(d).memoryBytes);
+            const double memAfter = loads.memory[d] + (p[v] == d ? 0 : m_g.memBytes(v));
+            x[0] = static_cast<float>(std::log1p(m_costs.compute(v, d) / m_meanCompute[v]));
+            x[1] = p[v] == d ? 1.0f : 0.0f;
+            x[2] = static_cast<float>(1 - inOff[i] / inTotal);   // input bytes that would cross
+            x[3] = static_cast<float>(1 - outOff[i] / outTotal); // output bytes that would cross
+            x[4] = static_cast<float>(m_speed[d]);
+            x[5] = static_cast<float>(std::min(4.0, loads.memory[d] / cap));
+            x[6] = memAfter > cap ? 1.0f : 0.0f;
+            x[7] = static_cast<float>(loads.flops[d] / m_totalFlops);
+            x[8] = static_cast<float>(std::log1p(inSeconds[i] / m_meanCompute[v]));  // transfer time in,
+            x[9] = static_cast<float>(std::log1p(outSeconds[i] / m_meanCompute[v])); // and out, vs compute
+        }
+    }
+
     const Graph &m_g;
     const Cluster &m_c;
     CostModel m_costs;
@@ -159,6 +210,14 @@ public:
         f.params.push_back({"episode_steps", T::Int, 1, 100000, 32, {}, "moves per episode"});
         f.params.push_back(linearTuned({"gamma", T::Real, 0, 1, 0.97, {}, "discount of later improvements"}));
         f.params.push_back(logTuned({"entropy_weight", T::Real, 0, 10, 0.01, {}, "entropy bonus"}));
+        f.params.push_back({"candidates",
+                            T::Int,
+                            0,
+                            1e7,
+                            512,
+                            {},
+                            "on a graph of more ops, a move chooses among the options of this many: the episode "
+                            "start's critical path, its neighbours, then random ops (0: every op, as the paper)"});
         f.params.push_back({"start",
                             T::Choice,
                             0,
@@ -266,12 +325,105 @@ public:
         auto outOfTime = [&] { return clock.exhausted(); };
         // The policy's logits over every (op, device) option under placement p; staying put is
         // not a move, so each op's current device is masked too.
-        auto optionLogits = [&](const torch::Tensor &h, const std::vector<int> &p) {
-            const torch::Tensor opts = options.build(p).to(device);
+        // Only the options of `rows` (the episode's candidate ops) are scored.
+        std::vector<int> local(static_cast<size_t>(n), -1); // a neighbour's index in Heard::nodes
+        // What the ops of `rows` hear under placement p: only their neighbours' held options are
+        // built, so a move costs in proportion to the candidates, not to the graph.
+        auto heardBy = [&](const std::vector<int> &p, const std::vector<int64_t> &rows) {
+            std::vector<int64_t> nodes, at[2], of[2];
+            std::vector<float> weight[2];
+            for (int dir = 0; dir < 2; ++dir)
+                for (size_t r = 0; r < rows.size(); ++r) {
+                    const int v = static_cast<int>(rows[r]);
+                    const auto nb = dir == 0 ? graph.predecessors(v) : graph.successors(v);
+                    for (int u : nb) {
+                        if (local[u] < 0) {
+                            local[u] = static_cast<int>(nodes.size());
+                            nodes.push_back(u);
+                        }
+                        at[dir].push_back(static_cast<int64_t>(r));
+                        of[dir].push_back(local[u]);
+                        weight[dir].push_back(1.0f / static_cast<float>(nb.size()));
+                    }
+                }
+            for (int64_t u : nodes)
+                local[static_cast<size_t>(u)] = -1;
+            Heard heard;
+            for (int dir = 0; dir < 2; ++dir) {
+                const auto count = static_cast<int64_t>(weight[dir].size());
+                at[dir].insert(at[dir].end(), of[dir].begin(), of[dir].end());
+                (dir == 0 ? heard.fromPred : heard.fromSucc) =
+                    torch::sparse_coo_tensor(torch::tensor(at[dir], torch::kInt64).view({2, count}),
+                                             torch::tensor(weight[dir], torch::kFloat32),
+                                             {static_cast<int64_t>(rows.size()), static_cast<int64_t>(nodes.size())})
+                        .coalesce()
+                        .to(device);
+            }
+            heard.held = options.held(p, nodes).to(device);
+            heard.nodes = torch::tensor(nodes, torch::kInt64).to(device);
+            return heard;
+        };
+        auto optionLogits = [&](const torch::Tensor &h, const std::vector<int> &p, const std::vector<int64_t> &rows) {
+            const torch::Tensor opts = options.build(p, rows).to(device);
             const torch::Tensor stay = opts.select(2, 1) * -1e9f;
-            const std::vector<int64_t> held(p.begin(), p.end());
-            const torch::Tensor current = torch::tensor(held, torch::kInt64).to(device);
-            return (net->forward(h, opts, current, data) + pinMask + stay).reshape({-1});
+            const torch::Tensor index = torch::tensor(rows, torch::kInt64).to(device);
+            return (net->forward(h, opts, index, heardBy(p, rows)) + pinMask.index_select(0, index) + stay)
+                .reshape({-1});
+        };
+        // The ops whose options a move chooses among: every op, or on a larger graph (a departure
+        // from the paper, whose every move scores all n x k options: on the 11.6k-op GNMT that left
+        // no time for one iteration a minute) a set of `candidates`: the episode start's critical
+        // path (the ops whose moves can shorten it) and their neighbours, up to half of the set,
+        // then random ops, drawn again every move.
+        const int64_t candidates = params.integer("candidates");
+        const bool restricted = candidates > 0 && n > candidates;
+        std::vector<int> criticalStart, critical; // the last start's critical path (episodes share starts)
+        auto coreOf = [&](const std::vector<int> &start) {
+            std::vector<int64_t> core;
+            if (!restricted)
+                return core;
+            if (start != criticalStart) {
+                critical = judge.criticalOps(start);
+                criticalStart = start;
+            }
+            std::vector<char> in(static_cast<size_t>(n), 0);
+            auto add = [&](int v) {
+                if (!in[v] && static_cast<int64_t>(core.size()) < candidates / 2) {
+                    in[v] = 1;
+                    core.push_back(v);
+                }
+            };
+            for (int v : critical)
+                add(v);
+            for (int v : critical) {
+                for (int u : graph.predecessors(v))
+                    add(u);
+                for (int u : graph.successors(v))
+                    add(u);
+            }
+            return core;
+        };
+        auto rowsOf = [&](const std::vector<int64_t> &core, std::mt19937_64 &rng) {
+            std::vector<int64_t> rows;
+            if (!restricted) {
+                rows.resize(static_cast<size_t>(n));
+                std::iota(rows.begin(), rows.end(), 0);
+                return rows;
+            }
+            std::vector<char> in(static_cast<size_t>(n), 0);
+            for (int64_t v : core)
+                in[static_cast<size_t>(v)] = 1;
+            rows = core;
+            std::uniform_int_distribution<int> any(0, n - 1);
+            while (static_cast<int64_t>(rows.size()) < candidates) {
+                const int v = any(rng);
+                if (!in[v]) {
+                    in[v] = 1;
+                    rows.push_back(v);
+                }
+            }
+            std::sort(rows.begin(), rows.end());
+            return rows;
         };
         // One episode of moves from a start placement, without gradients: what was chosen and
         // what each move gained. Training replays it (below), so that only one step's n x k
@@ -279,7 +431,8 @@ public:
         struct Episode
         {
             std::vector<int> start;
-            std::vector<int64_t> actions;
+            std::vector<std::vector<int64_t>> rows; // each move's candidate ops
+            std::vector<int64_t> actions;           // index into that move's rows x devices
             std::vector<double> gains;
         };
         auto episode = [&](const torch::Tensor &h, bool greedy, int it, int e, std::vector<double> &makespans) {
@@ -289,6 +442,7 @@ public:
             const std::optional<at::Generator> generator =
                 run.generator ? std::optional<at::Generator>(sampleGenerator(run.seed, it, e)) : std::nullopt;
             ep.start = startPlacement(rng);
+            const std::vector<int64_t> core = coreOf(ep.start);
             std::vector<int> p = ep.start;
             double current = judge.evaluateBase(p); // moves are then judged incrementally
             const double initial = current;
@@ -296,10 +450,11 @@ public:
                 moved[u] = 0;
             changed.clear();
             for (int s = 0; s < steps && !outOfTime(); ++s) {
-                const torch::Tensor logits = optionLogits(h, p).unsqueeze(0);
+                const std::vector<int64_t> &rows = ep.rows.emplace_back(rowsOf(core, rng));
+                const torch::Tensor logits = optionLogits(h, p, rows).unsqueeze(0);
                 const int64_t flat =
                     (greedy ? greedyRows(logits) : sampleRows(logits, generator)).choice.item<int64_t>();
-                move(p, static_cast<int>(flat / k), static_cast<int>(flat % k));
+                move(p, static_cast<int>(rows[static_cast<size_t>(flat / k)]), static_cast<int>(flat % k));
                 const double next = judge.evaluateChanged(p, changed);
                 ep.gains.push_back((current - next) / initial);
                 ep.actions.push_back(flat);
@@ -367,14 +522,15 @@ public:
                     std::vector<int> p = played[e].start;
                     for (size_t t = 0; t < played[e].actions.size() && !(cut = outOfTime()); ++t) {
                         const int64_t flat = played[e].actions[t];
-                        const torch::Tensor logp = torch::log_softmax(optionLogits(hd, p), 0);
+                        const torch::Tensor logp = torch::log_softmax(optionLogits(hd, p, played[e].rows[t]), 0);
                         const torch::Tensor entropy = -(logp.exp() * logp).sum();
                         const torch::Tensor loss = -(returns[e][t] - stepBaseline[t]) * logp[flat] / episodes -
                                                    entropyWeight * entropy / moves;
                         loss.backward();
                         lossSum += loss.item<double>();
                         entropySum += entropy.item<double>();
-                        setMove(p, static_cast<int>(flat / k), static_cast<int>(flat % k));
+                        setMove(p, static_cast<int>(played[e].rows[t][static_cast<size_t>(flat / k)]),
+                                static_cast<int>(flat % k));
                     }
                 }
                 if (collective.any(cut))
@@ -408,7 +564,12 @@ public:
         }
         if (!saveTo.empty() && collective.leader())
             save();
-        return learnerOutput("giph", judge, clock, collective);
+        PlacerOutput out = learnerOutput("giph", judge, clock, collective);
+        if (restricted)
+            out.notes.push_back("giph: each move chose among the options of " + std::to_string(candidates) + " of " +
+                                std::to_string(n) +
+                                " ops (the episode start's critical path, its neighbours, then random ones)");
+        return out;
     }
 };
 

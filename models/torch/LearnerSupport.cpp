@@ -239,6 +239,18 @@ double Judge::evaluateChanged(std::vector<int> &devices, const std::vector<int> 
     return keep(devices);
 }
 
+std::vector<int> Judge::criticalOps(std::vector<int> devices)
+{
+    enforce(devices);
+    if (m_clock)
+        m_clock->countEvaluations();
+    std::vector<int> ops;
+    for (const CriticalStep &step : m_simulator.simulate(devices).criticalPath)
+        if (step.kind == CriticalStep::Op)
+            ops.push_back(step.index);
+    return ops;
+}
+
 double Judge::bestKey() const
 {
     if (m_best.empty())

@@ -165,6 +165,9 @@ public:
     // fraction of a full run on large graphs.
     double evaluateBase(std::vector<int> &devices);
     double evaluateChanged(std::vector<int> &devices, const std::vector<int> &changed);
+    // The ops on the critical path of a placement (enforced first), from the op that finishes
+    // last back to time 0: one full simulator run, counted like any other.
+    std::vector<int> criticalOps(std::vector<int> devices);
     double lastMakespan() const { return m_lastMakespan; }
     bool lastFeasible() const { return m_lastFeasible; }
     const std::vector<int> &best() const { return m_best; }

@@ -128,6 +128,8 @@ private Q_SLOTS:
         QTest::addColumn<QString>("model");
         for (const char *m : {"rl-seq2seq", "gdp", "giph", "gdp+local-search"})
             QTest::newRow(m) << m;
+        // A move's options from 4 of the 14 ops: the pin and the group masked through the subset.
+        QTest::newRow("giph, candidate ops") << "giph candidates=4";
     }
     void placesHonouringConstraints()
     {
@@ -141,8 +143,12 @@ private Q_SLOTS:
             if (p.iteration >= 0)
                 reports.push_back(p);
         };
+        const QStringList words = model.split(' ');
+        std::vector<std::string> params = kQuick;
+        for (int i = 1; i < words.size(); ++i)
+            params.push_back(words[i].toStdString());
         const PlacerResult r =
-            runPlacer(PlacerRegistry::builtin(), model.toStdString(), {g, c, cons, {}}, kQuick, control);
+            runPlacer(PlacerRegistry::builtin(), words[0].toStdString(), {g, c, cons, {}}, params, control);
         QCOMPARE(r.placement.nodeCount(), g.nodeCount());
         QCOMPARE(r.placement.device(g.findNode("b3")), 1);                                    // pinned
         QCOMPARE(r.placement.device(g.findNode("a0")), r.placement.device(g.findNode("a1"))); // colocated
@@ -175,6 +181,10 @@ private Q_SLOTS:
                                       << 60;
         QTest::newRow("giph") << "giph"
                               << "samples=2 hidden=32 lr=0.01 start=random episode_steps=8" << 60;
+        // Moves among the options of 8 of the 14 ops (the start's critical path, then random ops each move).
+        QTest::newRow("giph, candidate ops")
+            << "giph"
+            << "samples=2 hidden=32 lr=0.01 start=round-robin episode_steps=8 candidates=8" << 60;
     }
     void learningImprovesTheObjective()
     {
@@ -208,6 +218,10 @@ private Q_SLOTS:
               qPrintable(model), early * 1e3, late * 1e3, r.makespan * 1e3, entropy.front(), entropy.back());
         QVERIFY2(late < 0.9 * early, qPrintable(QString("early %1 late %2").arg(early).arg(late)));
         QVERIFY(r.makespan <= *std::min_element(sampled.begin(), sampled.end()) + 1e-12);
+        const bool restricted = params.contains("candidates=");
+        QCOMPARE(std::any_of(r.notes.begin(), r.notes.end(),
+                             [](const std::string &n) { return n.find("among the options of 8 of 14 ops") != n.npos; }),
+                 restricted);
     }
 
     // A real trade-off, not one fast device: two equal GPUs, two chains of 4 ms ops whose edges
@@ -632,6 +646,12 @@ private Q_SLOTS:
                                     .arg(given.makespan)
                                     .arg(robin.makespan)));
         }
+        // gdp's imitation learns the given placement, not HEFT's: HEFT's is not judged (it would
+        // be the result, far better than round-robin's), and the given one is.
+        const PlacerResult imitated = runPlacer(PlacerRegistry::builtin(), "gdp", {g, c, cons, {}},
+                                                {"iterations=0", "warm_start=imitate"}, RunControl{}, &robin.placement);
+        QVERIFY2(imitated.makespan <= robin.makespan * (1 + 1e-12) && imitated.makespan > 1.3 * best.makespan,
+                 qPrintable(QString::number(imitated.makespan)));
     }
 
     // gdp's samples carry blocks: the best fast placement of the 2-layer RNN LM on two GPUs is
