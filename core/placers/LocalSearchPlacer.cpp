@@ -130,12 +130,7 @@ PlacerOutput LocalSearchPlacer::place(const PlacementProblem &pb, const ParamVal
     bool bestFits = currentFits;
 
     std::vector<int> critical;
-    auto refreshCritical = [&] {
-        critical.clear();
-        for (const CriticalStep &step : sim.simulate(current).criticalPath)
-            if (step.kind == CriticalStep::Op)
-                critical.push_back(step.index);
-    };
+    auto refreshCritical = [&] { critical = sim.simulate(current).criticalOps(); };
     refreshCritical();
 
     BlockGrower blocks(g, cons);

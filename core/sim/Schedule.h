@@ -43,6 +43,16 @@ struct Schedule
     double movedBytes = 0;
     long long transferCount = 0;
     std::vector<CriticalStep> criticalPath; // from the op that finishes last back to time 0
+
+    // The ops of the critical path (its transfers left out), in its order.
+    std::vector<int> criticalOps() const
+    {
+        std::vector<int> ops;
+        for (const CriticalStep &step : criticalPath)
+            if (step.kind == CriticalStep::Op)
+                ops.push_back(step.index);
+        return ops;
+    }
 };
 
 } // namespace ps

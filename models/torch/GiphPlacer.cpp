@@ -3,7 +3,7 @@
 // the current placement, a GNN over the op graph gives each op an embedding, and a round of
 // message passing over the gpNet's placement-dependent edges mixes in the options the op's
 // neighbours hold. The policy scores every (op, device) pair (on a graph of more than
-// `candidates` ops, the pairs of a candidate set drawn per episode) and moves one op per step;
+// `candidates` ops, the pairs of a candidate set drawn for each move) and moves one op per step;
 // REINFORCE on the makespan improvements (discounted returns, a per-step baseline). Nothing in
 // the network is sized by the device count, so a trained policy works unchanged when devices are
 // added or removed.
@@ -325,7 +325,7 @@ public:
         auto outOfTime = [&] { return clock.exhausted(); };
         // The policy's logits over every (op, device) option under placement p; staying put is
         // not a move, so each op's current device is masked too.
-        // Only the options of `rows` (the episode's candidate ops) are scored.
+        // Only the options of `rows` (the move's candidate ops) are scored.
         std::vector<int> local(static_cast<size_t>(n), -1); // a neighbour's index in Heard::nodes
         // What the ops of `rows` hear under placement p: only their neighbours' held options are
         // built, so a move costs in proportion to the candidates, not to the graph.
@@ -403,6 +403,7 @@ public:
             }
             return core;
         };
+        std::vector<char> drawn(static_cast<size_t>(n), 0); // rowsOf's marks, all 0 between calls
         auto rowsOf = [&](const std::vector<int64_t> &core, std::mt19937_64 &rng) {
             std::vector<int64_t> rows;
             if (!restricted) {
@@ -410,18 +411,19 @@ public:
                 std::iota(rows.begin(), rows.end(), 0);
                 return rows;
             }
-            std::vector<char> in(static_cast<size_t>(n), 0);
-            for (int64_t v : core)
-                in[static_cast<size_t>(v)] = 1;
             rows = core;
+            for (int64_t v : rows)
+                drawn[static_cast<size_t>(v)] = 1;
             std::uniform_int_distribution<int> any(0, n - 1);
             while (static_cast<int64_t>(rows.size()) < candidates) {
                 const int v = any(rng);
-                if (!in[v]) {
-                    in[v] = 1;
+                if (!drawn[v]) {
+                    drawn[v] = 1;
                     rows.push_back(v);
                 }
             }
+            for (int64_t v : rows) // cleared by the rows, not by a pass over every op
+                drawn[static_cast<size_t>(v)] = 0;
             std::sort(rows.begin(), rows.end());
             return rows;
         };

@@ -244,11 +244,7 @@ std::vector<int> Judge::criticalOps(std::vector<int> devices)
     enforce(devices);
     if (m_clock)
         m_clock->countEvaluations();
-    std::vector<int> ops;
-    for (const CriticalStep &step : m_simulator.simulate(devices).criticalPath)
-        if (step.kind == CriticalStep::Op)
-            ops.push_back(step.index);
-    return ops;
+    return m_simulator.simulate(devices).criticalOps();
 }
 
 double Judge::bestKey() const
