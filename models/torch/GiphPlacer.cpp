@@ -323,13 +323,18 @@ public:
         torch::optim::Adam optimizer(net->parameters(), torch::optim::AdamOptions(params.number("lr")));
 
         auto outOfTime = [&] { return clock.exhausted(); };
-        // The policy's logits over every (op, device) option under placement p; staying put is
-        // not a move, so each op's current device is masked too.
-        // Only the options of `rows` (the move's candidate ops) are scored.
+        // Whether a move scores a candidate set (coreOf and rowsOf below), not every op.
+        const int64_t candidates = params.integer("candidates");
+        const bool restricted = candidates > 0 && n > candidates;
         std::vector<int> local(static_cast<size_t>(n), -1); // a neighbour's index in Heard::nodes
         // What the ops of `rows` hear under placement p: only their neighbours' held options are
         // built, so a move costs in proportion to the candidates, not to the graph.
         auto heardBy = [&](const std::vector<int> &p, const std::vector<int64_t> &rows) {
+            if (!restricted) { // every op is a row and a neighbour: the graph's own mean matrices
+                Heard heard{torch::Tensor(), options.held(p, rows).to(device), data.fromPred, data.fromSucc};
+                heard.nodes = torch::tensor(rows, torch::kInt64).to(device);
+                return heard;
+            }
             std::vector<int64_t> nodes, at[2], of[2];
             std::vector<float> weight[2];
             for (int dir = 0; dir < 2; ++dir)
@@ -363,6 +368,8 @@ public:
             heard.nodes = torch::tensor(nodes, torch::kInt64).to(device);
             return heard;
         };
+        // The policy's logits over the options of `rows` (the move's candidate ops) under placement
+        // p; staying put is not a move, so each op's current device is masked too.
         auto optionLogits = [&](const torch::Tensor &h, const std::vector<int> &p, const std::vector<int64_t> &rows) {
             const torch::Tensor opts = options.build(p, rows).to(device);
             const torch::Tensor stay = opts.select(2, 1) * -1e9f;
@@ -375,8 +382,6 @@ public:
         // no time for one iteration a minute) a set of `candidates`: the episode start's critical
         // path (the ops whose moves can shorten it) and their neighbours, up to half of the set,
         // then random ops, drawn again every move.
-        const int64_t candidates = params.integer("candidates");
-        const bool restricted = candidates > 0 && n > candidates;
         std::vector<int> criticalStart, critical; // the last start's critical path (episodes share starts)
         auto coreOf = [&](const std::vector<int> &start) {
             std::vector<int64_t> core;
