@@ -152,26 +152,21 @@ private:
         double inTotal = 1e-9, outTotal = 1e-9;
         scratch.assign(4 * static_cast<size_t>(k), 0.0);
         double *inOff = scratch.data(), *outOff = inOff + k, *inSeconds = outOff + k, *outSeconds = inSeconds + k;
-        const auto preds = m_g.predecessors(v);
-        const auto predBytes = m_g.predecessorBytes(v);
-        for (size_t i = 0; i < preds.size(); ++i) {
-            inTotal += predBytes[i];
-            const int from = p[preds[i]];
-            if (from >= first && from < last)
-                inOff[from - first] += predBytes[i]; // bytes that stay local if v goes there
-            for (int d = first; d < last; ++d)       // the links' latency and bandwidth, if v goes to d
-                inSeconds[d - first] += m_costs.transfer(from, d, predBytes[i]);
-        }
-        const auto succs = m_g.successors(v);
-        const auto succBytes = m_g.successorBytes(v);
-        for (size_t i = 0; i < succs.size(); ++i) {
-            outTotal += succBytes[i];
-            const int to = p[succs[i]];
-            if (to >= first && to < last)
-                outOff[to - first] += succBytes[i];
-            for (int d = first; d < last; ++d)
-                outSeconds[d - first] += m_costs.transfer(d, to, succBytes[i]);
-        }
+        // Per device d: the bytes of v's inputs (outputs) that stay local if v goes there, and the
+        // links' latency and bandwidth for them.
+        auto side = [&](auto neighbours, auto bytes, bool incoming, double &total, double *local, double *seconds) {
+            for (size_t i = 0; i < neighbours.size(); ++i) {
+                total += bytes[i];
+                const int at = p[neighbours[i]];
+                if (at >= first && at < last)
+                    local[at - first] += bytes[i];
+                for (int d = first; d < last; ++d)
+                    seconds[d - first] +=
+                        incoming ? m_costs.transfer(at, d, bytes[i]) : m_costs.transfer(d, at, bytes[i]);
+            }
+        };
+        side(m_g.predecessors(v), m_g.predecessorBytes(v), true, inTotal, inOff, inSeconds);
+        side(m_g.successors(v), m_g.successorBytes(v), false, outTotal, outOff, outSeconds);
         for (int d = first; d < last; ++d) {
             const int i = d - first;
             float *x = out + static_cast<size_t>(i) * kOptionFeatures;
