@@ -12,7 +12,8 @@ gap: the pretrained partitioner zero-shot against METIS at k = 4 and imbalance 1
 imbalance and wall time (cells: cut / imbalance / s); beside it METIS's partition and an untrained
 network's, each given the same rebalancing and refinement.
 
-    python3 bench/pretrained_generalisation.py [--time-limit 60] [--clusters 4gpu,8gpu-2node] [--skip-gdp]
+    python3 bench/pretrained_generalisation.py [--time-limit 60] [--clusters 4gpu,8gpu-2node] [--seeds 1]
+        [--skip-gdp] [--skip-trained] [--checkpoint pretrained|FILE]
 """
 import argparse
 import json
@@ -56,24 +57,32 @@ def main():
     ap.add_argument("--time-limit", type=float, default=60)
     ap.add_argument("--clusters", default="4gpu,8gpu-2node")
     ap.add_argument("--skip-gdp", action="store_true")
+    ap.add_argument("--checkpoint", default="pretrained", help="gdp's stored policy: pretrained or a file")
+    ap.add_argument("--skip-trained", action="store_true", help="gdp zero-shot only (no 60 s training)")
+    ap.add_argument("--seeds", default="1")
     a = ap.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         out = os.path.join(tmp, "out.json")
         if not a.skip_gdp:
-            print("| graph | cluster | start (best fast) | gdp pretrained, zero-shot | gdp trained %g s on the graph |"
+            print("| graph | cluster | seed | start (best fast) | gdp pretrained, zero-shot | gdp trained %g s on the graph |"
                   " zero-shot / trained |" % a.time_limit)
-            print("|---|---|---|---|---|---|")
+            print("|---|---|---|---|---|---|---|")
             for name, sets in GDP_GRAPHS:
                 label, graph = generate(tmp, name, sets)
                 for cluster in a.clusters.split(","):
                     c = os.path.join(ROOT, "resources", "clusters", cluster + ".cluster.json")
-                    base = [graph, c, "--model", "gdp", "--seed", "1", "--out", out]
-                    start = cli("place", *base, "--param", "iterations=0")
-                    zero = cli("place", *base, "--param", "checkpoint=pretrained", "--param", "iterations=0")
-                    trained = cli("place", *base, "--time-limit", str(a.time_limit))
-                    print("| %s | %s | %.4f | %.4f / %.1f s | %.4f / %.1f s | %.3f |" % (
-                        label, cluster, start["ratio"], zero["ratio"], zero["wall_s"], trained["ratio"],
-                        trained["wall_s"], zero["makespan_s"] / trained["makespan_s"]), flush=True)
+                    for seed in a.seeds.split(","):
+                        base = [graph, c, "--model", "gdp", "--seed", seed, "--out", out]
+                        start = cli("place", *base, "--param", "iterations=0")
+                        zero = cli("place", *base, "--param", "checkpoint=" + a.checkpoint, "--param", "iterations=0")
+                        if a.skip_trained:
+                            print("| %s | %s | %s | %.4f | %.4f / %.1f s | - | - |" % (
+                                label, cluster, seed, start["ratio"], zero["ratio"], zero["wall_s"]), flush=True)
+                            continue
+                        trained = cli("place", *base, "--time-limit", str(a.time_limit))
+                        print("| %s | %s | %s | %.4f | %.4f / %.1f s | %.4f / %.1f s | %.3f |" % (
+                            label, cluster, seed, start["ratio"], zero["ratio"], zero["wall_s"], trained["ratio"],
+                            trained["wall_s"], zero["makespan_s"] / trained["makespan_s"]), flush=True)
         print()
         # Two controls: the same rebalancing and refinement from an untrained network's argmax (no
         # checkpoint), which says how much of the refined cut is the policy's, and from METIS's

@@ -72,6 +72,7 @@ def main():
     ap.add_argument("--cases", help="only these graph:cluster pairs (comma-separated), e.g. moe:4gpu,gnmt:4gpu")
     ap.add_argument("--efficiency", action="store_true")
     ap.add_argument("--save", help="write every run's figures (JSON) here")
+    ap.add_argument("--steer-families", help="steer's --families (default: steer's own, the classical ones)")
     ap.add_argument("--check-strong", action="store_true",
                     help="heft-c+local-search and human+local-search at E for every case and seed, to check "
                          "that the three baselines per case missed no stronger one")
@@ -141,7 +142,8 @@ def main():
                     jobs.append(("steer", s, None, pool.submit(
                         run, a.cli, "steer", gpath, cpath, "--evaluations", str(e), "--rounds",
                         str(rounds_for(e)), "--seed", str(s), "--out",
-                        os.path.join(tmp, "st-%s-%s-%d.json" % (name, c, s)))))
+                        os.path.join(tmp, "st-%s-%s-%d.json" % (name, c, s)),
+                        *(["--families", a.steer_families] if a.steer_families else []))))
                 per_seed = []
                 finals = {}
                 base_runs = {}
