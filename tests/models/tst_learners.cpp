@@ -129,7 +129,7 @@ private Q_SLOTS:
         for (const char *m : {"rl-seq2seq", "gdp", "giph", "gdp+local-search"})
             QTest::newRow(m) << m;
         // A move's options from 4 of the 14 ops: the pin and the group masked through the subset.
-        QTest::newRow("giph, candidate ops") << "giph candidates=4";
+        QTest::newRow("giph, candidate ops") << "giph candidates=4 candidates_above=4";
     }
     void placesHonouringConstraints()
     {
@@ -184,7 +184,7 @@ private Q_SLOTS:
         // Moves among the options of 8 of the 14 ops (the start's critical path, then random ops each move).
         QTest::newRow("giph, candidate ops")
             << "giph"
-            << "samples=2 hidden=32 lr=0.01 start=round-robin episode_steps=8 candidates=8" << 60;
+            << "samples=2 hidden=32 lr=0.01 start=round-robin episode_steps=8 candidates=8 candidates_above=8" << 60;
     }
     void learningImprovesTheObjective()
     {
