@@ -13,7 +13,12 @@ imbalance and wall time (cells: cut / imbalance / s); beside it METIS's partitio
 network's, each given the same rebalancing and refinement.
 
     python3 bench/pretrained_generalisation.py [--time-limit 60] [--clusters 4gpu,8gpu-2node] [--seeds 1]
-        [--skip-gdp] [--skip-trained] [--checkpoint pretrained|FILE]
+        [--skip-gdp] [--skip-trained] [--checkpoint pretrained|FILE] [--search SECONDS]
+
+--search S replaces the gdp table by an ablation of S seconds each: gdp sampling and re-anchoring
+with its learning switched off (lr=1e-6, one PPO epoch), from the stored policy and from the
+untrained prior, against gdp trained for the same S seconds. It says how much of what a few
+seconds find is the stored policy's and how much is the search around the start.
 """
 import argparse
 import json
@@ -52,6 +57,24 @@ def generate(tmp, name, sets):
     return label, path
 
 
+def search_ablation(a, tmp, out):
+    frozen = ["--param", "lr=1e-6", "--param", "ppo_epochs=1"]
+    variants = [("stored policy, frozen", ["--param", "checkpoint=" + a.checkpoint] + frozen),
+                ("untrained prior, frozen", frozen), ("trained", [])]
+    print("| graph | cluster | " + " | ".join("%s, seeds %s" % (v, a.seeds) for v, _ in variants) + " |")
+    print("|---|---|" + "---|" * len(variants))
+    for name, sets in GDP_GRAPHS:
+        label, graph = generate(tmp, name, sets)
+        for cluster in a.clusters.split(","):
+            c = os.path.join(ROOT, "resources", "clusters", cluster + ".cluster.json")
+            cells = []
+            for _, extra in variants:
+                ratios = [cli("place", graph, c, "--model", "gdp", "--seed", seed, "--out", out, "--time-limit",
+                              str(a.search), *extra)["ratio"] for seed in a.seeds.split(",")]
+                cells.append(" ".join("%.3f" % r for r in ratios))
+            print("| %s | %s | %s |" % (label, cluster, " | ".join(cells)), flush=True)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--time-limit", type=float, default=60)
@@ -60,10 +83,13 @@ def main():
     ap.add_argument("--checkpoint", default="pretrained", help="gdp's stored policy: pretrained or a file")
     ap.add_argument("--skip-trained", action="store_true", help="gdp zero-shot only (no 60 s training)")
     ap.add_argument("--seeds", default="1")
+    ap.add_argument("--search", type=float, help="seconds of the frozen-search ablation (instead of the gdp table)")
     a = ap.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         out = os.path.join(tmp, "out.json")
-        if not a.skip_gdp:
+        if a.search:
+            search_ablation(a, tmp, out)
+        elif not a.skip_gdp:
             print("| graph | cluster | seed | start (best fast) | gdp pretrained, zero-shot | gdp trained %g s on the graph |"
                   " zero-shot / trained |" % a.time_limit)
             print("|---|---|---|---|---|---|---|")
