@@ -437,8 +437,9 @@ public:
                      "GDP/SGDP (Zhou et al. 2019): GraphSAGE + segment-level recurrent attention placement network, "
                      "PPO; batch training over graphs, zero-shot and fine-tuning",
                      // The network's pass over the graph is most of an iteration (the simulator
-                     // runs of 8 samples were 0.5% of one on GNMT), so samples come nearly free.
-                     commonParams(100, 32)};
+                     // runs of 8 samples were 0.5% of one on GNMT), so samples come nearly free:
+                     // 128 were 0.990 of 32 over the 20-case 60 s matrix (docs/performance.md).
+                     commonParams(100, 128)};
         f.params.push_back(logTuned({"segment", T::Int, 8, 4096, 128, {}, "ops per attention segment"}));
         f.params.push_back({"heads", T::Int, 1, 16, 4, {}, "attention heads (divide hidden)"});
         f.params.push_back({"ppo_epochs",
