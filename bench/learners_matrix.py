@@ -51,7 +51,7 @@ def within5(curve_path):
     final = best[-1]
     for r in rows:
         if r["best_feasible_s"] and float(r["best_feasible_s"]) <= 1.05 * final:
-            return int(r["evaluations"]), float(r["wall_s"])
+            return int(r.get("best_found_at") or r["evaluations"]), float(r["wall_s"])
     return None, None
 
 

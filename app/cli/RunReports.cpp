@@ -81,7 +81,8 @@ void ConvergenceCurve::add(const Progress &p)
 
 void ConvergenceCurve::write(const std::string &path) const
 {
-    std::string text = "iteration,wall_s,evaluations,sample_mean_s,sample_best_s,best_feasible_s,loss,entropy\n";
+    std::string text =
+        "iteration,wall_s,evaluations,sample_mean_s,sample_best_s,best_feasible_s,loss,entropy,best_found_at\n";
     auto number = [](double x) {
         if (!std::isfinite(x))
             return std::string();
@@ -92,7 +93,8 @@ void ConvergenceCurve::write(const std::string &path) const
     for (const Progress &p : m_rows)
         text += std::to_string(p.iteration) + "," + number(p.wallS) + "," + std::to_string(p.evaluations) + "," +
                 number(p.sampleMean) + "," + number(p.sampleBest) + "," + number(p.bestMakespan) + "," +
-                number(p.loss) + "," + number(p.entropy) + "\n";
+                number(p.loss) + "," + number(p.entropy) + "," +
+                (p.bestFoundAt >= 0 ? std::to_string(p.bestFoundAt) : std::string()) + "\n";
     writeFileAtomic(path, text);
 }
 

@@ -88,6 +88,8 @@ struct Progress
     double wallS = 0;
     // Data-parallel runs (rank 0's report): each rank's simulator runs so far, by rank.
     std::vector<long long> rankEvaluations;
+    // The simulator run (counted as `evaluations`) that found bestMakespan; -1: not known.
+    long long bestFoundAt = -1;
 };
 
 using ProgressCallback = std::function<void(const Progress &)>;

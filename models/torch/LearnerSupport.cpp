@@ -269,6 +269,7 @@ double Judge::keep(const std::vector<int> &devices)
         m_bestMakespan = m_lastMakespan;
         m_bestScore = score;
         m_bestFeasible = m_lastFeasible;
+        m_bestAt = m_clock ? m_clock->evaluations() : m_simulator.evaluations();
     }
     return score;
 }
@@ -345,15 +346,18 @@ void RunClock::report(int iteration, const Judge *judge, const std::vector<doubl
 {
     Progress p;
     p.iteration = iteration;
-    p.evaluations = (judge ? judge->evaluations() : 0) + m_elsewhere;
+    p.evaluations = m_evaluations + m_elsewhere; // the warm start's and every training graph's runs too
     if (m_ranks.size() > 1)
         p.rankEvaluations = m_ranks;
     p.wallS = elapsed();
     p.fraction = std::max(static_cast<double>(iteration + 1) / std::max(1, m_iterations),
                           std::isfinite(m_control.budget.timeLimitS) ? p.wallS / m_control.budget.timeLimitS : 0.0);
     p.fraction = std::min(1.0, p.fraction);
-    if (judge && judge->bestFeasible())
+    if (judge && judge->bestFeasible()) {
         p.bestMakespan = judge->bestMakespan();
+        if (m_ranks.size() <= 1) // over ranks, when another rank found it is not known here
+            p.bestFoundAt = judge->bestFoundAt();
+    }
     if (!samples.empty()) {
         double sum = 0, best = samples[0];
         for (double s : samples) {

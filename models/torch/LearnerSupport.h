@@ -173,6 +173,9 @@ public:
     const std::vector<int> &best() const { return m_best; }
     double bestMakespan() const { return m_bestMakespan; }
     bool bestFeasible() const { return m_bestFeasible; }
+    // The simulator run that judged best(), counted as the run's clock counts (warm start
+    // included; without a clock, this judge's runs); -1 before any.
+    long long bestFoundAt() const { return m_bestAt; }
     // The best placement's rank among all judged: feasible ones first, then by score (lower is
     // better); +inf when nothing was judged.
     double bestKey() const;
@@ -194,6 +197,7 @@ private:
     std::vector<int> m_best;
     double m_bestMakespan = std::numeric_limits<double>::infinity(), m_bestScore = m_bestMakespan;
     bool m_bestFeasible = false;
+    long long m_bestAt = -1;
     double m_lastMakespan = 0;
     bool m_lastFeasible = false;
 };

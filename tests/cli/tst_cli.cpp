@@ -288,6 +288,14 @@ private Q_SLOTS:
         QCOMPARE(rows.size(), 4);
         QVERIFY(rows[0].startsWith("iteration,wall_s,evaluations,sample_mean_s"));
         QVERIFY(rows[3].startsWith("2,"));
+        QVERIFY(rows[0].endsWith(",best_found_at"));
+        // The last row's runs (the warm start's included) are the report's, less the trained
+        // policy's greedy placement and the result's judgement; its best was found at one of them.
+        const QList<QByteArray> last = rows[3].split(',');
+        const long long lastRuns = last[2].toLongLong(), foundAt = last.back().toLongLong();
+        const long long reported = report["evaluations"].toInteger();
+        QVERIFY2(lastRuns + 2 == reported, qPrintable(QString("%1 %2").arg(lastRuns).arg(reported)));
+        QVERIFY2(foundAt >= 1 && foundAt <= lastRuns, rows[3].constData());
         auto place = cli({"place", kExample, kCluster, "--model", "gdp", "--checkpoint", ckpt, "--out", zero});
         QCOMPARE(place.exitCode, 0);
         // No training: the warm start's placers, that start offered, the greedy placement, at most 128

@@ -162,6 +162,19 @@ private Q_SLOTS:
             QVERIFY(p.wallS > 0);
         }
         QCOMPARE(reports.back().iteration, 3);
+        // A report counts every simulator run since the run began, the warm start's too, and names
+        // the run that found its best: one run, at or before the report, moving only with the best.
+        QVERIFY2(reports.front().evaluations > bestFastPlacement({g, c, cons, {}}).evaluations,
+                 qPrintable(QString::number(reports.front().evaluations)));
+        QVERIFY(reports.back().evaluations <= r.evaluations);
+        for (size_t i = 0; i < reports.size(); ++i) {
+            const Progress &p = reports[i];
+            QVERIFY2(p.bestFoundAt >= 1 && p.bestFoundAt <= p.evaluations, qPrintable(QString::number(p.bestFoundAt)));
+            if (i > 0 && p.bestMakespan < reports[i - 1].bestMakespan)
+                QVERIFY(p.bestFoundAt > reports[i - 1].evaluations);
+            else if (i > 0)
+                QCOMPARE(p.bestFoundAt, reports[i - 1].bestFoundAt);
+        }
     }
 
     // Training must pay off: the placements sampled late are better than the early ones.
