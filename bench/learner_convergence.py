@@ -29,10 +29,18 @@ def curve(graph, cluster, family, seconds, seed, extra, tmp):
     subprocess.run([CLI, "train", "--model", family, graph, cluster, "--time-limit", str(seconds), "--curve", path,
                     "--seed", str(seed), "--out", os.path.join(tmp, "out.json"), *extra], check=True,
                    capture_output=True)
-    # The simulator run that found each row's best (the curve's rows come once an iteration; a
-    # family that samples more a step would otherwise be charged its whole batch).
-    rows = [(int(r.get("best_found_at") or r["evaluations"]), float(r["best_feasible_s"]))
-            for r in csv.DictReader(open(path)) if r["best_feasible_s"]]
+    # Every improvement of the best, (the run that found it, its makespan): the curve's rows come
+    # once an iteration, and a family that samples more a step would otherwise be charged its
+    # whole batch.
+    return improvements(path)
+
+
+def improvements(path):
+    rows = []
+    for r in csv.DictReader(open(path)):
+        for item in filter(None, (r.get("improvements") or "").split(";")):
+            run, makespan = item.split(":")
+            rows.append((int(run), float(makespan)))
     return rows
 
 

@@ -81,8 +81,8 @@ void ConvergenceCurve::add(const Progress &p)
 
 void ConvergenceCurve::write(const std::string &path) const
 {
-    std::string text =
-        "iteration,wall_s,evaluations,sample_mean_s,sample_best_s,best_feasible_s,loss,entropy,best_found_at\n";
+    std::string text = "iteration,wall_s,evaluations,sample_mean_s,sample_best_s,best_feasible_s,loss,entropy,best_"
+                       "found_at,improvements\n";
     auto number = [](double x) {
         if (!std::isfinite(x))
             return std::string();
@@ -90,11 +90,16 @@ void ConvergenceCurve::write(const std::string &path) const
         std::snprintf(buf, sizeof buf, "%.9g", x);
         return std::string(buf);
     };
-    for (const Progress &p : m_rows)
+    for (const Progress &p : m_rows) {
         text += std::to_string(p.iteration) + "," + number(p.wallS) + "," + std::to_string(p.evaluations) + "," +
                 number(p.sampleMean) + "," + number(p.sampleBest) + "," + number(p.bestMakespan) + "," +
                 number(p.loss) + "," + number(p.entropy) + "," +
-                (p.bestFoundAt >= 0 ? std::to_string(p.bestFoundAt) : std::string()) + "\n";
+                (p.bestFoundAt >= 0 ? std::to_string(p.bestFoundAt) : std::string()) + ",";
+        // "run:makespan" for each improvement of the row's iteration, ';' between them.
+        for (size_t i = 0; i < p.improvements.size(); ++i)
+            text += (i ? ";" : "") + std::to_string(p.improvements[i].first) + ":" + number(p.improvements[i].second);
+        text += "\n";
+    }
     writeFileAtomic(path, text);
 }
 

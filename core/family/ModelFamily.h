@@ -9,6 +9,7 @@
 #include <map>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace ps {
@@ -90,6 +91,9 @@ struct Progress
     std::vector<long long> rankEvaluations;
     // The simulator run (counted as `evaluations`) that found bestMakespan; -1: not known.
     long long bestFoundAt = -1;
+    // Each improvement of the best feasible placement since the previous report, in order: the
+    // run that found it and its makespan (a report comes once an iteration; a batch may hold several).
+    std::vector<std::pair<long long, double>> improvements;
 };
 
 using ProgressCallback = std::function<void(const Progress &)>;

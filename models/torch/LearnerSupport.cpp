@@ -270,6 +270,8 @@ double Judge::keep(const std::vector<int> &devices)
         m_bestScore = score;
         m_bestFeasible = m_lastFeasible;
         m_bestAt = m_clock ? m_clock->evaluations() : m_simulator.evaluations();
+        if (m_bestFeasible)
+            m_improvements.emplace_back(m_bestAt, m_bestMakespan);
     }
     return score;
 }
@@ -355,9 +357,15 @@ void RunClock::report(int iteration, const Judge *judge, const std::vector<doubl
     p.fraction = std::min(1.0, p.fraction);
     if (judge && judge->bestFeasible()) {
         p.bestMakespan = judge->bestMakespan();
-        if (m_ranks.size() <= 1) // over ranks, when another rank found it is not known here
+        if (m_ranks.size() <= 1) { // over ranks, when another rank found it is not known here
             p.bestFoundAt = judge->bestFoundAt();
+            const auto &all = judge->improvements();
+            auto first = std::upper_bound(all.begin(), all.end(), m_reported,
+                                          [](long long run, const auto &i) { return run < i.first; });
+            p.improvements.assign(first, all.end());
+        }
     }
+    m_reported = m_evaluations;
     if (!samples.empty()) {
         double sum = 0, best = samples[0];
         for (double s : samples) {

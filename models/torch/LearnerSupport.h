@@ -124,6 +124,7 @@ private:
     std::chrono::steady_clock::time_point m_start;
     long long m_evaluations = 0, m_elsewhere = 0;
     std::vector<long long> m_ranks;
+    mutable long long m_reported = 0; // this rank's runs at the last report
 };
 
 // Rank 0 of a data-parallel run saves its checkpoint every `everyS` seconds, so that a lost rank
@@ -176,6 +177,9 @@ public:
     // The simulator run that judged best(), counted as the run's clock counts (warm start
     // included; without a clock, this judge's runs); -1 before any.
     long long bestFoundAt() const { return m_bestAt; }
+    // Every improvement of the best feasible placement, in order: (the run that found it, counted
+    // as bestFoundAt is, and its makespan).
+    const std::vector<std::pair<long long, double>> &improvements() const { return m_improvements; }
     // The best placement's rank among all judged: feasible ones first, then by score (lower is
     // better); +inf when nothing was judged.
     double bestKey() const;
@@ -198,6 +202,7 @@ private:
     double m_bestMakespan = std::numeric_limits<double>::infinity(), m_bestScore = m_bestMakespan;
     bool m_bestFeasible = false;
     long long m_bestAt = -1;
+    std::vector<std::pair<long long, double>> m_improvements;
     double m_lastMakespan = 0;
     bool m_lastFeasible = false;
 };

@@ -288,14 +288,21 @@ private Q_SLOTS:
         QCOMPARE(rows.size(), 4);
         QVERIFY(rows[0].startsWith("iteration,wall_s,evaluations,sample_mean_s"));
         QVERIFY(rows[3].startsWith("2,"));
-        QVERIFY(rows[0].endsWith(",best_found_at"));
+        QVERIFY(rows[0].endsWith(",best_found_at,improvements"));
         // The last row's runs (the warm start's included) are the report's, less the trained
-        // policy's greedy placement and the result's judgement; its best was found at one of them.
+        // policy's greedy placement and the result's judgement. Its best was found by the last
+        // "run:makespan" improvement of the rows, the first of which is the warm start.
         const QList<QByteArray> last = rows[3].split(',');
-        const long long lastRuns = last[2].toLongLong(), foundAt = last.back().toLongLong();
+        const long long lastRuns = last[2].toLongLong(), foundAt = last[8].toLongLong();
         const long long reported = report["evaluations"].toInteger();
         QVERIFY2(lastRuns + 2 == reported, qPrintable(QString("%1 %2").arg(lastRuns).arg(reported)));
-        QVERIFY2(foundAt >= 1 && foundAt <= lastRuns, rows[3].constData());
+        QByteArray lastImprovement;
+        for (int i = 1; i < rows.size(); ++i)
+            if (const QByteArray list = rows[i].split(',')[9]; !list.isEmpty())
+                lastImprovement = list.split(';').back();
+        QVERIFY2(foundAt >= 1 && foundAt <= lastRuns && lastImprovement.startsWith(QByteArray::number(foundAt) + ":"),
+                 rows[3].constData());
+        QCOMPARE(lastImprovement.split(':')[1].toDouble(), last[5].toDouble());
         auto place = cli({"place", kExample, kCluster, "--model", "gdp", "--checkpoint", ckpt, "--out", zero});
         QCOMPARE(place.exitCode, 0);
         // No training: the warm start's placers, that start offered, the greedy placement, at most 128

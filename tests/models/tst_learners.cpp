@@ -50,6 +50,30 @@ Progress firstIteration(const std::string &model, const PlacementProblem &proble
     return reports.at(0);
 }
 
+// What is wrong with the best's history that a run's reports give (empty: nothing): over all
+// reports, each improvement is found by a later run than the one before, at or before its report,
+// and is faster; the last is the best the last report names.
+QString badBestHistory(const std::vector<Progress> &reports, std::vector<std::pair<long long, double>> &history)
+{
+    history.clear();
+    for (const Progress &p : reports) {
+        for (const auto &i : p.improvements)
+            if (i.first > p.evaluations ||
+                (!history.empty() && (i.first <= history.back().first || i.second >= history.back().second)))
+                return QString("improvement %1:%2 in report %3").arg(i.first).arg(i.second).arg(p.iteration);
+        history.insert(history.end(), p.improvements.begin(), p.improvements.end());
+    }
+    if (history.empty())
+        return "no improvement reported";
+    if (history.back().first != reports.back().bestFoundAt || history.back().second != reports.back().bestMakespan)
+        return QString("the last improvement %1:%2, the last report's best %3:%4")
+            .arg(history.back().first)
+            .arg(history.back().second)
+            .arg(reports.back().bestFoundAt)
+            .arg(reports.back().bestMakespan);
+    return {};
+}
+
 // A small two-branch graph with one pinned op and one colocation group.
 Graph smallGraph()
 {
@@ -167,6 +191,14 @@ private Q_SLOTS:
         QVERIFY2(reports.front().evaluations > bestFastPlacement({g, c, cons, {}}).evaluations,
                  qPrintable(QString::number(reports.front().evaluations)));
         QVERIFY(reports.back().evaluations <= r.evaluations);
+        // The best's history begins with the warm start, judged after the fast placers' runs (and,
+        // for giph's candidate ops, the critical path's run).
+        std::vector<std::pair<long long, double>> history;
+        const QString bad = badBestHistory(reports, history);
+        QVERIFY2(bad.isEmpty(), qPrintable(bad));
+        const PlacerResult start = bestFastPlacement({g, c, cons, {}});
+        QCOMPARE(history.front().first, start.evaluations + 1 + (model.contains("candidates") ? 1 : 0));
+        QCOMPARE(history.front().second, start.makespan);
         for (size_t i = 0; i < reports.size(); ++i) {
             const Progress &p = reports[i];
             QVERIFY2(p.bestFoundAt >= 1 && p.bestFoundAt <= p.evaluations, qPrintable(QString::number(p.bestFoundAt)));
@@ -208,12 +240,14 @@ private Q_SLOTS:
         const Cluster c = skewed();
         const Constraints cons = Constraints::fromGraph(g, c);
         std::vector<double> sampled, entropy;
+        std::vector<Progress> reports;
         RunControl control;
         control.seed = 1;
         control.progress = [&](const Progress &p) {
             if (p.iteration >= 0) {
                 sampled.push_back(p.sampleMean);
                 entropy.push_back(p.entropy);
+                reports.push_back(p);
             }
         };
         std::vector<std::string> list = {"iterations=" + std::to_string(iterations)};
@@ -230,6 +264,10 @@ private Q_SLOTS:
         qInfo("%s: sampled makespan %.4g ms early, %.4g ms late; result %.4g ms; entropy %.3g -> %.3g",
               qPrintable(model), early * 1e3, late * 1e3, r.makespan * 1e3, entropy.front(), entropy.back());
         QVERIFY2(late < 0.9 * early, qPrintable(QString("early %1 late %2").arg(early).arg(late)));
+        std::vector<std::pair<long long, double>> history; // from scratch, the best improves several times
+        const QString bad = badBestHistory(reports, history);
+        QVERIFY2(bad.isEmpty(), qPrintable(bad));
+        QVERIFY2(history.size() >= 2, qPrintable(QString::number(history.size())));
         QVERIFY(r.makespan <= *std::min_element(sampled.begin(), sampled.end()) + 1e-12);
         const bool restricted = params.contains("candidates=");
         QCOMPARE(std::any_of(r.notes.begin(), r.notes.end(),
