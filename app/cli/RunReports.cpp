@@ -81,8 +81,8 @@ void ConvergenceCurve::add(const Progress &p)
 
 void ConvergenceCurve::write(const std::string &path) const
 {
-    std::string text = "iteration,wall_s,evaluations,sample_mean_s,sample_best_s,best_feasible_s,loss,entropy,best_"
-                       "found_at,improvements\n";
+    std::string text = "iteration,wall_s,evaluations,sample_mean_s,sample_best_s,best_feasible_s,loss,entropy,"
+                       "best_found_at,improvements\n";
     auto number = [](double x) {
         if (!std::isfinite(x))
             return std::string();
