@@ -178,22 +178,51 @@ void runWarmStart(std::vector<TrainGraph> &graphs, const Cluster &cluster, RunCl
 // op's start device is also one of its input features, so the encoder sees where an op and its
 // neighbours start and the correction can be a move relative to the start (which transfers
 // between graphs), not only a preference for a device number.
+// With `links` > 0 a move from start device s to d has the logit links * log(bandwidth(s, d) /
+// the fastest link from s), so moves go rather over fast links (within a node), and the margin on
+// s is log(W_s (n / moves - 1)) with W_s the sum of those moves' exp(logit) (k - 1 without), so an
+// untrained sample still moves about `moves` ops.
 struct Anchor
 {
     int devices = 1;
     double floor = 3, moves = 4;
     bool startFeatures = false;
+    double links = 0;
 };
+
+// Row s: the prior logits of an op that starts on device s.
+torch::Tensor priorRows(const Cluster &cluster, double n, const Anchor &a)
+{
+    const int k = a.devices;
+    const double spread = std::max(1.0, n / std::max(a.moves, 1e-9) - 1);
+    std::vector<float> rows(static_cast<size_t>(k) * k, 0.0f);
+    for (int s = 0; s < k; ++s) {
+        double fastest = 0, weight = 0;
+        for (int d = 0; d < k; ++d)
+            if (d != s)
+                fastest = std::max(fastest, cluster.link(s, d).bandwidthBytesPerS);
+        for (int d = 0; d < k; ++d) {
+            if (d == s)
+                continue;
+            const double logit =
+                a.links > 0 && fastest > 0
+                    ? a.links * std::log(std::max(cluster.link(s, d).bandwidthBytesPerS, 1e-300) / fastest)
+                    : 0.0;
+            rows[static_cast<size_t>(s) * k + d] = static_cast<float>(logit);
+            weight += std::exp(logit);
+        }
+        rows[static_cast<size_t>(s) * k + s] =
+            static_cast<float>(std::max(a.floor, std::log(std::max(1.0, weight) * spread)));
+    }
+    return torch::from_blob(rows.data(), {k, k}, torch::kFloat32).clone();
+}
 
 void anchorAt(TrainGraph &t, const std::vector<int> &start, const Anchor &a)
 {
     t.start = start;
-    const double n = t.graph->nodeCount();
-    const double margin =
-        std::max(a.floor, std::log(std::max(1, a.devices - 1) * std::max(1.0, n / std::max(a.moves, 1e-9) - 1)));
     const torch::Tensor choice = torch::tensor(std::vector<int64_t>(start.begin(), start.end()));
     const torch::Tensor oneHot = torch::one_hot(choice, a.devices).to(torch::kFloat32).to(t.data.x.device());
-    t.prior = oneHot * margin;
+    t.prior = priorRows(t.judge->cluster(), t.graph->nodeCount(), a).index_select(0, choice).to(oneHot.device());
     if (a.startFeatures) {
         const int64_t base = kFeatureCount;
         t.data.x = torch::cat({t.data.x.slice(1, 0, base), oneHot}, 1);
@@ -471,6 +500,17 @@ public:
                                      {},
                                      "with a prior: ops an untrained sample moves off the start (sets the prior's "
                                      "margin from the graph's size)"}));
+        // 0.5 was 0.995 of 0 over the 10 cases of the 60 s matrix whose links differ (3 seeds; within
+        // the noise) and no faster to converge: off by default (docs/performance.md).
+        f.params.push_back(linearTuned({"link_prior",
+                                        T::Real,
+                                        0,
+                                        10,
+                                        0,
+                                        {},
+                                        "with a prior: a move's logit to a device is this times the log of its link's "
+                                        "bandwidth from the start device over the fastest such link (0: every device "
+                                        "alike)"}));
         f.params.push_back({"reanchor",
                             T::Int,
                             0,
@@ -553,7 +593,7 @@ public:
         std::string warm = params.choice("warm_start");
         double prior = warm == "best" || warm == "heft" ? params.number("prior") : 0.0;
         bool startFeatures = prior > 0 && params.choice("start_features") == "on";
-        double moves = params.number("moves");
+        double moves = params.number("moves"), linkPrior = params.number("link_prior");
         std::string load = params.text("checkpoint");
         if (load == "pretrained")
             load = pretrainedCheckpoint("gdp", k);
@@ -566,12 +606,13 @@ public:
             requireDeviceCount(load, stored.value("devices", k), k);
             startFeatures = prior > 0 && stored.value("start_features", false);
             moves = stored.value("moves", 0.0) > 0 ? stored.value("moves", 0.0) : moves;
+            linkPrior = stored.value("link_prior", 0.0); // the prior it learned over (none before link_prior)
         }
         if (hidden % heads != 0)
             throw InputError("gdp: hidden (" + std::to_string(hidden) + ") must be a multiple of heads (" +
                              std::to_string(heads) + ")");
         const int inputs = kFeatureCount + (startFeatures ? k : 0);
-        const Anchor anchor{k, prior, moves, startFeatures};
+        const Anchor anchor{k, prior, moves, startFeatures, linkPrior};
         GdpNet net = run.seeded([&] { return GdpNet(inputs, hidden, k, heads); });
         if (!load.empty())
             loadCheckpoint(load, "gdp", *net);
@@ -615,9 +656,9 @@ public:
         ppo.seed = run.seed;
         ppo.gst = gst;
         const std::string saveTo = params.text("save_checkpoint");
-        nlohmann::json stored{{"hidden", hidden}, {"heads", heads},     {"devices", k},
-                              {"prior", prior},   {"warm_start", warm}, {"start_features", startFeatures},
-                              {"moves", moves}};
+        nlohmann::json stored{{"hidden", hidden}, {"heads", heads},         {"devices", k},
+                              {"prior", prior},   {"warm_start", warm},     {"start_features", startFeatures},
+                              {"moves", moves},   {"link_prior", linkPrior}};
         auto save = [&] { saveCheckpoint(saveTo, "gdp", stored.dump(), *net); };
         PeriodicCheckpoint periodic(saveTo, collective.leader() && collective.size() > 1,
                                     params.number("checkpoint_every"));

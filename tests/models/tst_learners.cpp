@@ -666,6 +666,24 @@ private Q_SLOTS:
         QVERIFY2(many.sampleMean > 1.2 * heft.makespan, qPrintable(QString::number(many.sampleMean)));
     }
 
+    // Over two nodes (50 GB/s within, 1.25 GB/s between), the untrained prior's moves to the other
+    // node put tensors on the slow link. With link_prior a move goes rather within its node, so the
+    // first samples are far nearer the start; on a cluster whose links are all alike it changes
+    // nothing.
+    void gdpMovesGoRatherOverFastLinks()
+    {
+        auto firstMean = [](const PlacementProblem &problem, const std::string &links) {
+            return firstIteration("gdp", problem, {"iterations=1", "samples=16", "hidden=16", "link_prior=" + links})
+                .sampleMean;
+        };
+        const test::PresetProblem twoNodes("moe", {}, "8gpu-2node");
+        const double plain = firstMean(twoNodes.problem, "0"), near = firstMean(twoNodes.problem, "1");
+        qInfo("first samples' mean over two nodes: %.4g ms, %.4g ms with link_prior=1", plain * 1e3, near * 1e3);
+        QVERIFY2(near < 0.7 * plain, qPrintable(QString("%1 %2").arg(near).arg(plain)));
+        const test::PresetProblem alike("moe", {}, "4gpu");
+        QCOMPARE(firstMean(alike.problem, "1"), firstMean(alike.problem, "0"));
+    }
+
     // After another stage ("round-robin+gdp", "best-fast+local-search+gdp"), gdp's residual prior
     // anchors at that stage's placement, not at a warm start of its own: its first samples are near
     // round-robin's placement (far worse than HEFT's on the RNN LM), and alone they are near the
