@@ -269,9 +269,8 @@ double Judge::keep(const std::vector<int> &devices)
         m_bestMakespan = m_lastMakespan;
         m_bestScore = score;
         m_bestFeasible = m_lastFeasible;
-        m_bestAt = m_clock ? m_clock->evaluations() : m_simulator.evaluations();
         if (m_bestFeasible)
-            m_improvements.emplace_back(m_bestAt, m_bestMakespan);
+            m_improvements.emplace_back(m_clock ? m_clock->evaluations() : m_simulator.evaluations(), m_bestMakespan);
     }
     return score;
 }

@@ -174,12 +174,12 @@ public:
     const std::vector<int> &best() const { return m_best; }
     double bestMakespan() const { return m_bestMakespan; }
     bool bestFeasible() const { return m_bestFeasible; }
-    // The simulator run that judged best(), counted as the run's clock counts (warm start
-    // included; without a clock, this judge's runs); -1 before any.
-    long long bestFoundAt() const { return m_bestAt; }
     // Every improvement of the best feasible placement, in order: (the run that found it, counted
-    // as bestFoundAt is, and its makespan).
+    // as the run's clock counts, warm start included (without a clock, this judge's runs), and
+    // its makespan).
     const std::vector<std::pair<long long, double>> &improvements() const { return m_improvements; }
+    // The run that found the best feasible placement; -1 before any.
+    long long bestFoundAt() const { return m_improvements.empty() ? -1 : m_improvements.back().first; }
     // The best placement's rank among all judged: feasible ones first, then by score (lower is
     // better); +inf when nothing was judged.
     double bestKey() const;
@@ -201,7 +201,6 @@ private:
     std::vector<int> m_best;
     double m_bestMakespan = std::numeric_limits<double>::infinity(), m_bestScore = m_bestMakespan;
     bool m_bestFeasible = false;
-    long long m_bestAt = -1;
     std::vector<std::pair<long long, double>> m_improvements;
     double m_lastMakespan = 0;
     bool m_lastFeasible = false;
