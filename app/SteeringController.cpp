@@ -202,7 +202,7 @@ void SteeringController::runRounds(int rounds, int perRound, long long evaluatio
     if (!m_session || m_running)
         return;
     m_session->setPerRound(std::max(1, perRound));
-    m_session->setRoundEvaluations(std::max(1LL, evaluations));
+    evaluations = std::max(1LL, evaluations);
     SteeringSession *session = m_session.get();
     try {
         startWorkers();
@@ -210,7 +210,7 @@ void SteeringController::runRounds(int rounds, int perRound, long long evaluatio
         Q_EMIT failed(QString::fromStdString(e.what()));
     }
     const int wanted = static_cast<int>(m_workerProcesses.size());
-    startWork([this, session, rounds, wanted](const RunControl &control) {
+    startWork([this, session, rounds, wanted, evaluations](const RunControl &control) {
         if (wanted > 0 && !m_runner) { // joins in the work thread: the window stays responsive
             WorkerOptions o;
             o.port = m_workerPort;
@@ -219,7 +219,12 @@ void SteeringController::runRounds(int rounds, int perRound, long long evaluatio
             m_runner = makeWorkerRunner(o, *m_graph, m_cluster);
         }
         session->setRunner(m_runner.get());
+        // The rounds share rounds x evaluations, as `placement-cli steer` shares its total: what a
+        // round leaves (or a learned candidate's longer run takes) moves the later rounds' budgets.
+        const long long total = evaluations * rounds, before = session->evaluationsSpent();
         for (int r = 0; r < rounds && !control.cancelled(); ++r) {
+            const long long left = std::max(1LL, total - (session->evaluationsSpent() - before));
+            session->setRoundEvaluations(std::max(1LL, left / (rounds - r)), left);
             RunControl each = control;
             each.progress = [&control, r, rounds](const Progress &p) {
                 Progress q = p;

@@ -72,7 +72,10 @@ def main():
     ap.add_argument("--cases", help="only these graph:cluster pairs (comma-separated), e.g. moe:4gpu,gnmt:4gpu")
     ap.add_argument("--efficiency", action="store_true")
     ap.add_argument("--save", help="write every run's figures (JSON) here")
-    ap.add_argument("--steer-families", help="steer's --families (default: steer's own, the classical ones)")
+    ap.add_argument("--steer-families", help="steer's --families (default: steer's own)")
+    ap.add_argument("--learned", default="",
+                    help="learned families (e.g. gdp) that also run as baselines, each alone with the same E "
+                         "(`place --evaluations E`), among which the best family is picked")
     ap.add_argument("--check-strong", action="store_true",
                     help="heft-c+local-search and human+local-search at E for every case and seed, to check "
                          "that the three baselines per case missed no stronger one")
@@ -83,6 +86,7 @@ def main():
     if a.cases:
         graphs = [g for g in GRAPHS if any(p.split(":")[0] == g[0] for p in a.cases.split(","))]
     clusters = a.clusters.split(",")
+    learned = [f for f in a.learned.split(",") if f]
     pool = cf.ThreadPoolExecutor(a.jobs)
     with tempfile.TemporaryDirectory() as tmp:
         cases = []
@@ -134,6 +138,10 @@ def main():
             for name, gpath, c, cpath in cases:
                 jobs = []
                 for s in seeds:
+                    for f in learned:
+                        jobs.append(("base", s, f, pool.submit(
+                            run, a.cli, "place", gpath, cpath, "--model", f, "--evaluations", str(e), "--seed",
+                            str(s), "--out", os.path.join(tmp, "l-%s-%s-%s-%d.json" % (name, c, f, s)))))
                     for f in starts[(name, c)]:
                         jobs.append(("base", s, f, pool.submit(
                             run, a.cli, "place", gpath, cpath, "--model", family(f) + "+local-search",

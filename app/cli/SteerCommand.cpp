@@ -206,10 +206,11 @@ int steerCommand(const CliArgs &args, std::ostream &out, std::ostream &err)
                 session.apply(resolveFeedback(f, graph, cluster, session, args.value("feedback").value_or("the log")));
         // What earlier rounds left unspent (a round of constructive families spends little)
         // goes to the rounds still to come.
-        session.setRoundEvaluations(
-            replay
-                ? replayed.roundBudgets[r - 1]
-                : std::max(1LL, (evaluations - ensembleEvaluations - session.evaluationsSpent()) / (rounds - r + 1)));
+        const long long left = evaluations - ensembleEvaluations - session.evaluationsSpent();
+        if (replay)
+            session.setRoundEvaluations(replayed.roundBudgets[r - 1], replayed.roundLeft[r - 1]);
+        else
+            session.setRoundEvaluations(std::max(1LL, left / (rounds - r + 1)), std::max(1LL, left));
         control.progress = [&](const Progress &p) {
             bar.update((r - 1 + p.fraction) / rounds, "round " + std::to_string(r) + ": " + p.message);
         };

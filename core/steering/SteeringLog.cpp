@@ -315,6 +315,7 @@ std::string steeringLogJson(const SteeringSession &session, const Graph &graph, 
                           {"feedback", feedbackList(r.feedback, r.round, graph, cluster)},
                           {"candidates", r.candidates},
                           {"budget", r.budget},
+                          {"left", r.left},
                           {"evaluations", r.evaluations}});
     j["rounds"] = rounds;
     j["pending"] =
@@ -383,6 +384,7 @@ SteeringLogDoc parseSteeringLog(const std::string &text, const std::string &sour
                 doc.feedback.push_back(feedbackFrom(f, source));
             doc.roundCandidates.push_back(r.at("candidates").get<std::vector<int>>());
             doc.roundBudgets.push_back(r.at("budget").get<long long>());
+            doc.roundLeft.push_back(r.value("left", -1LL)); // logs before it: open-ended
         }
         if (j.contains("pending"))
             for (const Json &f : j["pending"])

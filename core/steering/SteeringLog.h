@@ -39,6 +39,7 @@ struct SteeringLogDoc
     std::vector<FeedbackText> feedback;   // in the order given, each with its round
     std::vector<std::vector<int>> roundCandidates;
     std::vector<long long> roundBudgets;
+    std::vector<long long> roundLeft; // what the session had left at each round (-1: open-ended)
     std::vector<Candidate> candidates;
     bool haveEnsemble = false;
     EnsembleResult ensemble;

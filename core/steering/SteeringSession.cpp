@@ -24,7 +24,8 @@ struct SteeringSession::Arm
     ParamSpace space;
     bool refine = false;
     bool trains = false;
-    bool searches = false; // has a local-search stage: takes an evaluation budget
+    bool searches = false; // has a local-search stage, or is `budgeted`: takes an evaluation budget
+    bool budgeted = false; // a learned placer the simulator judges: takes a share of what is left
     double weight = 1;
     int duplicates = 0; // proposals that found an already known placement
     int earned = 0;     // learned arms: rounds in which they placed in the top three
@@ -96,7 +97,6 @@ SteeringSession::SteeringSession(const Graph &graph, const Cluster &cluster, con
         arm.space = ParamSpace(registry, name); // throws on an unknown family
         const Placer &first = registry.require(name.substr(0, name.find('+')), "model");
         arm.refine = first.refines();
-        arm.searches = hasStage(name, "local-search");
         for (size_t pos = 0; pos != std::string::npos;) {
             const size_t plus = name.find('+', pos);
             arm.trains =
@@ -105,6 +105,11 @@ SteeringSession::SteeringSession(const Graph &graph, const Cluster &cluster, con
                                   .trains;
             pos = plus == std::string::npos ? plus : plus + 1;
         }
+        const std::vector<HyperParam> declared = first.info().params;
+        arm.budgeted =
+            arm.trains && name.find('+') == std::string::npos &&
+            std::any_of(declared.begin(), declared.end(), [](const HyperParam &h) { return h.name == "evaluations"; });
+        arm.searches = hasStage(name, "local-search") || arm.budgeted;
         m_arms.push_back(std::move(arm));
     }
     m_settings.families = names;
@@ -457,9 +462,18 @@ std::vector<Candidate> SteeringSession::proposeRound(int round) const
     const double bestScore = ranked.empty() ? 1.0 : m_candidates[ranked.front()].score;
     const bool haveBase = chooseBase(rng, {}) >= 0;
 
+    // A learned placer learns little in fewer runs than this (gdp: docs/performance.md, "Steering
+    // with gdp"), so it is not proposed when its share of what is left would be smaller.
+    constexpr long long kLearnedRuns = 1000;
+    auto learnedBudget = [&](const Arm &a, long long perSearch) {
+        if (m_left < 0)
+            return perSearch;
+        return std::min(m_left, std::max(perSearch, m_left / (a.earned > 0 ? 2 : 4)));
+    };
     std::vector<int> active;
     for (size_t i = 0; i < m_arms.size(); ++i)
-        if (m_arms[i].weight > 0 && (!m_arms[i].refine || haveBase))
+        if (m_arms[i].weight > 0 && (!m_arms[i].refine || haveBase) &&
+            !(m_arms[i].budgeted && m_left >= 0 && learnedBudget(m_arms[i], 0) < kLearnedRuns))
             active.push_back(static_cast<int>(i));
     if (active.empty())
         throw InputError("every family is excluded (or only refiners remain and nothing to refine yet)");
@@ -492,9 +506,21 @@ std::vector<Candidate> SteeringSession::proposeRound(int round) const
         }
     }
     const int probes = static_cast<int>(picked.size());
+    auto armTried = [&](int i) {
+        return std::any_of(m_candidates.begin(), m_candidates.end(),
+                           [&](const Candidate &c) { return c.arm == m_arms[i].name; });
+    };
     for (int s = 0; s < slots; ++s) {
-        int arm;
-        if (s >= slots - explore && probes == 0) {
+        int arm = -1;
+        // A learned placer is screened in the first round it may run in (it makes its own warm
+        // start from the fast placers), taking the round's first search slot.
+        if (s == 0)
+            for (int i : active)
+                if (m_arms[i].budgeted && share[i] > 0 && !armTried(i)) {
+                    arm = i;
+                    break;
+                }
+        if (arm < 0 && s >= slots - explore && probes == 0) {
             // Exploration ignores scores, not what arms have shown: unproven arms first, then
             // arms with something to tune, then repeats.
             std::vector<double> w;
@@ -511,7 +537,7 @@ std::vector<Candidate> SteeringSession::proposeRound(int round) const
                 w.push_back(a.weight * (tried ? open * std::pow(0.5, a.duplicates) : 1.0));
             }
             arm = active[std::discrete_distribution<size_t>(w.begin(), w.end())(rng)];
-        } else {
+        } else if (arm < 0) {
             std::vector<double> w;
             for (int i : active)
                 w.push_back(share[i]);
@@ -584,11 +610,14 @@ std::vector<Candidate> SteeringSession::proposeRound(int round) const
             // A screening search (a lineage's first while the top three are screened) runs half a
             // search: enough to rank the lineage, and what it leaves goes to later rounds, where the
             // best lineage is searched further (a quarter ranked lineages worse; measured on ten cases).
-            const long long budget = screening ? std::max(1LL, perSearch / 2) : perSearch;
+            const long long budget = arm.budgeted ? learnedBudget(arm, perSearch)
+                                     : screening  ? std::max(1LL, perSearch / 2)
+                                                  : perSearch;
             c.params.push_back("evaluations=" + std::to_string(budget - c.recombineEvaluations));
         }
         if (arm.trains) {
-            c.params.push_back("iterations=" + std::to_string(4 << std::min(arm.earned, 6)));
+            if (!arm.budgeted)
+                c.params.push_back("iterations=" + std::to_string(4 << std::min(arm.earned, 6)));
             c.params.push_back("threads=1");
         }
         batch.push_back(std::move(c));
@@ -679,6 +708,7 @@ std::vector<int> SteeringSession::runRound(const RunControl &control)
     RoundRecord record;
     record.round = round;
     record.budget = m_settings.roundEvaluations;
+    record.left = m_left;
     record.feedback = std::move(m_pending);
     m_pending.clear();
     for (Candidate &c : batch) {
@@ -747,6 +777,7 @@ void SteeringSession::restore(const SteeringLogDoc &doc, const Graph &graph, con
         RoundRecord rec;
         rec.round = r;
         rec.budget = doc.roundBudgets[r - 1];
+        rec.left = doc.roundLeft[r - 1];
         rec.candidates = doc.roundCandidates[r - 1];
         for (int id : rec.candidates)
             rec.evaluations += m_candidates.at(static_cast<size_t>(id)).evaluations;

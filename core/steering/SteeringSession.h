@@ -4,8 +4,10 @@
 // the round follows the best score it has reached under the current objective, a quarter goes to
 // exploration, and the person may weight or exclude arms. Within an arm, hyperparameters come
 // from ConfigSearch (predictor + region estimate). Local search refines the best candidates so
-// far; learned families are expensive arms whose training budget grows only when they place in
-// the top three. Candidates are evaluated in parallel, identical placements are found by hash,
+// far; learned families are expensive arms: the placers the simulator judges (gdp, giph,
+// rl-seq2seq) are screened in the first round with a quarter of what the session has left and
+// get half of it only after placing in the top three; the others' training iterations grow the
+// same way. Candidates are evaluated in parallel, identical placements are found by hash,
 // and every candidate is kept with its objective terms, so a change of weights re-ranks them
 // without a simulator run. Feedback (weights, pins, preferences, accept/reject) is recorded with
 // the round it preceded: the same settings and feedback reproduce the same candidates.
@@ -62,7 +64,14 @@ public:
     // without running anything). InputError when the log does not fit this graph and cluster.
     void restore(const SteeringLogDoc &doc, const Graph &graph, const Cluster &cluster);
     const SteeringSettings &settings() const { return m_settings; }
-    void setRoundEvaluations(long long evaluations) { m_settings.roundEvaluations = evaluations; }
+    // The next round's budget, and what the whole session has left (this round's included; -1:
+    // open-ended, as in the app). A learned arm's run takes a share of what is left (a round's
+    // share is too short for it to learn), so a session with a total passes it.
+    void setRoundEvaluations(long long evaluations, long long left = -1)
+    {
+        m_settings.roundEvaluations = evaluations;
+        m_left = left;
+    }
     void setPerRound(int perRound) { m_settings.perRound = perRound; }
     const Objective &objective() const { return m_objective; }
     const Constraints &constraints() const { return m_constraints; }
@@ -118,6 +127,7 @@ private:
     std::vector<RoundRecord> m_rounds;
     std::vector<SteeringFeedback> m_pending; // feedback since the last round, in order
     long long m_evaluations = 0;
+    long long m_left = -1; // see setRoundEvaluations
     CandidateRunner *m_runner = nullptr;
 };
 

@@ -79,6 +79,7 @@ struct RoundRecord
     std::vector<SteeringFeedback> feedback; // applied before the round's proposals, in order
     std::vector<int> candidates;
     long long budget = 0;      // the simulator runs it was given
+    long long left = -1;       // what the session had left then, this round's included (-1: open-ended)
     long long evaluations = 0; // and spent
 };
 

@@ -159,7 +159,7 @@ public:
                      "GAP (Nazi et al. 2019): GraphSAGE + softmax partition module, trained on the expected "
                      "normalized cut and balance; one forward pass to partition",
                      {}};
-        f.params = commonParams(300);
+        f.params = commonParams(300, 8, false);
         f.params.erase(
             std::remove_if(f.params.begin(), f.params.end(), [](const HyperParam &h) { return h.name == "samples"; }),
             f.params.end());
@@ -201,7 +201,7 @@ public:
         RunControl training = control;
         if (params.flag("refine"))
             training.budget.timeLimitS *= 0.9;
-        RunClock clock(training, params);
+        RunClock clock(training, params, false);
         const RunStart run = startRun(params, control);
         Collective collective(control.distribution);
         const torch::Device device = run.device;

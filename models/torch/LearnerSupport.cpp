@@ -275,10 +275,25 @@ double Judge::keep(const std::vector<int> &devices)
     return score;
 }
 
-RunClock::RunClock(const RunControl &control, const ParamValues &params)
-    : m_control(control), m_iterations(params.given("iterations") || !std::isfinite(control.budget.timeLimitS)
-                                           ? params.integer("iterations")
-                                           : std::numeric_limits<int>::max()),
+namespace {
+
+long long evaluationBudget(const RunControl &control, const ParamValues &params)
+{
+    long long budget = control.budget.maxEvaluations;
+    if (params.given("evaluations") && params.number("evaluations") > 0)
+        budget = std::min(budget, static_cast<long long>(params.number("evaluations")));
+    return budget;
+}
+
+} // namespace
+
+RunClock::RunClock(const RunControl &control, const ParamValues &params, bool simulated)
+    : m_control(control), m_maxEvaluations(evaluationBudget(control, params)),
+      m_iterations(params.given("iterations") ||
+                           !(std::isfinite(control.budget.timeLimitS) ||
+                             (simulated && m_maxEvaluations != std::numeric_limits<long long>::max()))
+                       ? params.integer("iterations")
+                       : std::numeric_limits<int>::max()),
       m_start(std::chrono::steady_clock::now())
 {}
 
@@ -296,7 +311,8 @@ bool RunClock::next(int iteration) const
 
 bool RunClock::exhausted() const
 {
-    return m_control.exhausted(elapsed(), m_evaluations + m_elsewhere);
+    return m_control.exhausted(elapsed(), m_evaluations + m_elsewhere) ||
+           m_evaluations + m_elsewhere >= m_maxEvaluations;
 }
 
 bool RunClock::inFinalShare(int iteration, double share) const
@@ -307,8 +323,8 @@ bool RunClock::inFinalShare(int iteration, double share) const
     const Budget &b = m_control.budget;
     return (m_iterations != std::numeric_limits<int>::max() && iteration >= left * m_iterations) ||
            (std::isfinite(b.timeLimitS) && elapsed() >= left * b.timeLimitS) ||
-           (b.maxEvaluations != std::numeric_limits<long long>::max() &&
-            static_cast<double>(m_evaluations + m_elsewhere) >= left * static_cast<double>(b.maxEvaluations));
+           (m_maxEvaluations != std::numeric_limits<long long>::max() &&
+            static_cast<double>(m_evaluations + m_elsewhere) >= left * static_cast<double>(m_maxEvaluations));
 }
 
 void RunClock::setRanks(const std::vector<double> &evaluations)
@@ -353,6 +369,8 @@ void RunClock::report(int iteration, const Judge *judge, const std::vector<doubl
     p.wallS = elapsed();
     p.fraction = std::max(static_cast<double>(iteration + 1) / std::max(1, m_iterations),
                           std::isfinite(m_control.budget.timeLimitS) ? p.wallS / m_control.budget.timeLimitS : 0.0);
+    if (m_maxEvaluations != std::numeric_limits<long long>::max())
+        p.fraction = std::max(p.fraction, static_cast<double>(p.evaluations) / static_cast<double>(m_maxEvaluations));
     p.fraction = std::min(1.0, p.fraction);
     if (judge && judge->bestFeasible()) {
         p.bestMakespan = judge->bestMakespan();
@@ -448,7 +466,7 @@ PlacerResult warmStartPlacement(const PlacementProblem &problem, bool best, cons
     return runPlacer(PlacerRegistry::builtin(), "heft", problem, {}, {});
 }
 
-std::vector<HyperParam> commonParams(int defaultIterations, int defaultSamples)
+std::vector<HyperParam> commonParams(int defaultIterations, int defaultSamples, bool simulated)
 {
     using T = HyperParam::Type;
     std::vector<HyperParam> p;
@@ -484,6 +502,15 @@ std::vector<HyperParam> commonParams(int defaultIterations, int defaultSamples)
                  10,
                  {},
                  "seconds between rank 0's checkpoints in a data-parallel run (kept when a rank is lost)"});
+    if (simulated)
+        p.push_back({"evaluations",
+                     T::Int,
+                     0,
+                     1e12,
+                     0,
+                     {},
+                     "at most this many simulator runs, the warm start's included and the final judgement aside; "
+                     "training runs until they are spent unless `iterations` is given (0: no limit of its own)"});
     return p;
 }
 

@@ -95,9 +95,11 @@ TORCH_MODULE(SageEncoder);
 class RunClock
 {
 public:
-    // Training iterations: the `iterations` parameter, unless a time limit is given and the
-    // parameter is not (a time limit is a budget to use, not a cap over the default count).
-    RunClock(const RunControl &control, const ParamValues &params);
+    // Training iterations: the `iterations` parameter, unless a time limit or (for a family the
+    // simulator judges, `simulated`) an evaluation budget is given and the parameter is not: a
+    // budget is there to be used, not capped by the default count. The evaluation budget is the
+    // control's, or the `evaluations` parameter where that is given and smaller.
+    RunClock(const RunControl &control, const ParamValues &params, bool simulated = true);
     double elapsed() const;
     // False once cancelled, out of time, of evaluations or of iterations (waits while paused).
     bool next(int iteration) const;
@@ -120,6 +122,7 @@ public:
 
 private:
     const RunControl &m_control;
+    long long m_maxEvaluations;
     int m_iterations;
     std::chrono::steady_clock::time_point m_start;
     long long m_evaluations = 0, m_elsewhere = 0;
@@ -220,7 +223,8 @@ std::string checkpointParams(const std::string &path, const std::string &family)
 // simulator runs). Its evaluations are what it cost.
 PlacerResult warmStartPlacement(const PlacementProblem &problem, bool best, const RunControl &control);
 
-// Hyperparameters every learned placer shares.
-std::vector<HyperParam> commonParams(int defaultIterations, int defaultSamples = 8);
+// Hyperparameters every learned family shares; `simulated` (the placers the simulator judges) adds
+// `evaluations`, a budget of simulator runs (what steering gives a learned candidate).
+std::vector<HyperParam> commonParams(int defaultIterations, int defaultSamples = 8, bool simulated = true);
 
 } // namespace ps::learn

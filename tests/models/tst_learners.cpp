@@ -129,6 +129,12 @@ Cluster skewed()
 
 const std::vector<std::string> kQuick = {"iterations=4", "samples=2", "hidden=16"};
 
+std::vector<std::string> withParams(std::vector<std::string> base, const std::vector<std::string> &more)
+{
+    base.insert(base.end(), more.begin(), more.end());
+    return base;
+}
+
 } // namespace
 
 class TestLearners : public QObject
@@ -588,6 +594,46 @@ private Q_SLOTS:
         }
     }
 
+    // The `evaluations` parameter (what steering gives a learned candidate) is a budget to use:
+    // with no `iterations` given, training runs past the default count until it is spent, and
+    // never beyond it; with `iterations` given, that count still caps the run.
+    void evaluationsParameterIsABudgetToUse_data()
+    {
+        QTest::addColumn<QString>("model");
+        for (const char *m : {"rl-seq2seq", "gdp", "giph"})
+            QTest::newRow(m) << m;
+    }
+    void evaluationsParameterIsABudgetToUse()
+    {
+        QFETCH(QString, model);
+        const Graph g = smallGraph();
+        const Cluster c = gpus(3);
+        const Constraints cons = Constraints::fromGraph(g, c);
+        const PlacementProblem problem{g, c, cons, {}};
+        std::vector<std::string> small = {"samples=2", "hidden=16"};
+        if (model == "giph")
+            small.push_back("episode_steps=2");
+        const PlacerResult capped =
+            runPlacer(PlacerRegistry::builtin(), model.toStdString(), problem, withParams(small, {"iterations=3"}), {});
+        // The default count of iterations (50-200) at 2 samples spends a few hundred runs at most.
+        const long long budget = 1200;
+        const PlacerResult used = runPlacer(PlacerRegistry::builtin(), model.toStdString(), problem,
+                                            withParams(small, {"evaluations=" + std::to_string(budget)}), {});
+        QVERIFY2(used.evaluations <= budget + 1, qPrintable(QString::number(used.evaluations))); // + judgement
+        QVERIFY2(used.evaluations >= budget - 3, qPrintable(QString::number(used.evaluations)));
+        const PlacerResult both =
+            runPlacer(PlacerRegistry::builtin(), model.toStdString(), problem,
+                      withParams(small, {"iterations=3", "evaluations=" + std::to_string(budget)}), {});
+        QCOMPARE(both.evaluations, capped.evaluations);
+        // A control's smaller budget wins over the parameter.
+        RunControl control;
+        control.budget.maxEvaluations = 40;
+        const PlacerResult tighter = runPlacer(PlacerRegistry::builtin(), model.toStdString(), problem,
+                                               withParams(small, {"evaluations=" + std::to_string(budget)}), control);
+        QVERIFY2(tighter.evaluations <= 40 && tighter.evaluations >= 37,
+                 qPrintable(QString::number(tighter.evaluations)));
+    }
+
     // A warm-started learner never hands back worse than the placement it started from, even
     // when it trains for two iterations only, on a graph where HEFT is far from the best.
     void neverWorseThanTheWarmStart_data()
@@ -878,8 +924,10 @@ private Q_SLOTS:
         settings.threads = 2;
         settings.families = {"heft", "m-etf", "gdp", "giph", "local-search"};
         SteeringSession first(g, c, PlacerRegistry::builtin(), settings);
-        for (int r = 0; r < 2; ++r)
+        for (int r = 0; r < 2; ++r) {
+            first.setRoundEvaluations(400, 8000 - first.evaluationsSpent());
             first.runRound(RunControl{});
+        }
         int learned = 0;
         for (const Candidate &cand : first.candidates())
             learned += cand.spec == "gdp" || cand.spec == "giph";
@@ -888,8 +936,9 @@ private Q_SLOTS:
         writeSteeringLog(path, first, g, c, nullptr);
         const SteeringLogDoc doc = readSteeringLog(path);
         SteeringSession again(g, c, PlacerRegistry::builtin(), doc.settings);
-        for (long long budget : doc.roundBudgets) {
-            again.setRoundEvaluations(budget);
+        QCOMPARE(doc.roundLeft.size(), doc.roundBudgets.size());
+        for (size_t r = 0; r < doc.roundBudgets.size(); ++r) {
+            again.setRoundEvaluations(doc.roundBudgets[r], doc.roundLeft[r]);
             again.runRound(RunControl{});
         }
         QCOMPARE(again.candidates().size(), first.candidates().size());
@@ -900,6 +949,36 @@ private Q_SLOTS:
             QVERIFY2(b.devices == a.devices, (a.spec + " differs on replay").c_str());
             QCOMPARE(b.score, a.score);
         }
+    }
+
+    // A learned placer the simulator judges is a steering arm with an evaluation budget: screened
+    // in the first round with a quarter of what the session has left, and not proposed at all
+    // when that quarter would be under a thousand runs.
+    void steeringGivesLearnedArmsAShareOfWhatIsLeft()
+    {
+        const Graph g = smallGraph();
+        const Cluster c = gpus(3);
+        SteeringSettings settings;
+        settings.perRound = 4;
+        settings.seed = 3;
+        settings.families = {"heft", "m-etf", "gdp", "local-search"};
+        SteeringSession session(g, c, PlacerRegistry::builtin(), settings);
+        session.setRoundEvaluations(100, 8000);
+        const std::vector<Candidate> first = session.propose();
+        const auto gdp = std::find_if(first.begin(), first.end(), [](const Candidate &x) { return x.arm == "gdp"; });
+        QVERIFY2(gdp != first.end(), "gdp is screened in the first round");
+        QVERIFY(std::find(gdp->params.begin(), gdp->params.end(), "evaluations=2000") != gdp->params.end());
+        QVERIFY(std::none_of(gdp->params.begin(), gdp->params.end(),
+                             [](const std::string &p) { return p.rfind("iterations=", 0) == 0; }));
+        const std::vector<int> ids = session.runRound(RunControl{});
+        for (int id : ids)
+            if (session.candidate(id).arm == "gdp")
+                QVERIFY2(session.candidate(id).evaluations <= 2001, // + the judgement
+                         qPrintable(QString::number(session.candidate(id).evaluations)));
+        // With too little left, no learned candidate.
+        session.setRoundEvaluations(100, 3000);
+        for (const Candidate &x : session.propose())
+            QVERIFY(x.arm != "gdp");
     }
 
     void opClassesSeparateTheOps()
