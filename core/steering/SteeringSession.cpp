@@ -461,9 +461,16 @@ std::vector<Candidate> SteeringSession::proposeRound(int round) const
     const std::vector<int> ranked = ranking();
     const double bestScore = ranked.empty() ? 1.0 : m_candidates[ranked.front()].score;
     const bool haveBase = chooseBase(rng, {}) >= 0;
+    // Whether the best lineages have all had their first search (a copy of the stream: asking
+    // must not change the round's draws).
+    bool screeningLeft = false;
+    std::mt19937_64 asking = rng;
+    chooseBase(asking, {}, &screeningLeft);
 
     // A learned placer learns little in fewer runs than this (gdp: docs/performance.md, "Steering
-    // with gdp"), so it is not proposed when its share of what is left would be smaller.
+    // with gdp"), so it is not proposed when its share of what is left would be smaller. It joins
+    // once the best lineages were searched, so that its first run is judged against searched
+    // placements, not against raw starts.
     constexpr long long kLearnedRuns = 1000;
     auto learnedBudget = [&](const Arm &a, long long perSearch) {
         if (m_left < 0)
@@ -473,7 +480,8 @@ std::vector<Candidate> SteeringSession::proposeRound(int round) const
     std::vector<int> active;
     for (size_t i = 0; i < m_arms.size(); ++i)
         if (m_arms[i].weight > 0 && (!m_arms[i].refine || haveBase) &&
-            !(m_arms[i].budgeted && m_left >= 0 && learnedBudget(m_arms[i], 0) < kLearnedRuns))
+            !(m_arms[i].budgeted &&
+              (!haveBase || screeningLeft || (m_left >= 0 && learnedBudget(m_arms[i], 0) < kLearnedRuns))))
             active.push_back(static_cast<int>(i));
     if (active.empty())
         throw InputError("every family is excluded (or only refiners remain and nothing to refine yet)");
@@ -585,6 +593,14 @@ std::vector<Candidate> SteeringSession::proposeRound(int round) const
         bool screening = false;
         if (arm.refine)
             c.refines = chooseBase(rng, batch, &screening);
+        // A learned placer's later runs go on from the best placement it made (a fresh policy
+        // from there did as well as one run of the same length; docs/performance.md).
+        if (arm.budgeted && !firstOfArm)
+            for (int id : ranked)
+                if (m_candidates[static_cast<size_t>(id)].arm == arm.name) {
+                    c.refines = id;
+                    break;
+                }
         // A base whose search came back unchanged is recombined with another lineage's best
         // first; the recombination takes a quarter of the search's budget.
         if (arm.refine && !screening && c.refines >= 0 && perSearch >= 40) {

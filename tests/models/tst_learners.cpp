@@ -924,13 +924,16 @@ private Q_SLOTS:
         settings.threads = 2;
         settings.families = {"heft", "m-etf", "gdp", "giph", "local-search"};
         SteeringSession first(g, c, PlacerRegistry::builtin(), settings);
-        for (int r = 0; r < 2; ++r) {
-            first.setRoundEvaluations(400, 8000 - first.evaluationsSpent());
-            first.runRound(RunControl{});
-        }
         int learned = 0;
-        for (const Candidate &cand : first.candidates())
-            learned += cand.spec == "gdp" || cand.spec == "giph";
+        for (int r = 0; r < 8 && learned < 2; ++r) {
+            first.setRoundEvaluations(400, 16000 - first.evaluationsSpent());
+            learned = 0;
+            for (int id : first.runRound(RunControl{}))
+                learned += first.candidate(id).spec == "gdp" || first.candidate(id).spec == "giph";
+            for (const Candidate &cand : first.candidates())
+                learned +=
+                    cand.round < static_cast<int>(first.rounds().size()) && (cand.spec == "gdp" || cand.spec == "giph");
+        }
         QVERIFY2(learned >= 2, qPrintable(QString::number(learned)));
         const std::string path = m_dir.filePath("steer.json").toStdString();
         writeSteeringLog(path, first, g, c, nullptr);
@@ -951,9 +954,10 @@ private Q_SLOTS:
         }
     }
 
-    // A learned placer the simulator judges is a steering arm with an evaluation budget: screened
-    // in the first round with a quarter of what the session has left, and not proposed at all
-    // when that quarter would be under a thousand runs.
+    // A learned placer the simulator judges is a steering arm with an evaluation budget: it joins
+    // once the best lineages have had their first search, with a quarter of what the session has
+    // left (not `iterations`), its later runs go on from the best placement it made, and it is not
+    // proposed when its share would be under a thousand runs.
     void steeringGivesLearnedArmsAShareOfWhatIsLeft()
     {
         const Graph g = smallGraph();
@@ -961,24 +965,62 @@ private Q_SLOTS:
         SteeringSettings settings;
         settings.perRound = 4;
         settings.seed = 3;
-        settings.families = {"heft", "m-etf", "gdp", "local-search"};
+        settings.families = {"heft", "m-etf", "round-robin", "gdp", "local-search"};
         SteeringSession session(g, c, PlacerRegistry::builtin(), settings);
-        session.setRoundEvaluations(100, 8000);
-        const std::vector<Candidate> first = session.propose();
-        const auto gdp = std::find_if(first.begin(), first.end(), [](const Candidate &x) { return x.arm == "gdp"; });
-        QVERIFY2(gdp != first.end(), "gdp is screened in the first round");
-        QVERIFY(std::find(gdp->params.begin(), gdp->params.end(), "evaluations=2000") != gdp->params.end());
-        QVERIFY(std::none_of(gdp->params.begin(), gdp->params.end(),
-                             [](const std::string &p) { return p.rfind("iterations=", 0) == 0; }));
-        const std::vector<int> ids = session.runRound(RunControl{});
-        for (int id : ids)
-            if (session.candidate(id).arm == "gdp")
-                QVERIFY2(session.candidate(id).evaluations <= 2001, // + the judgement
-                         qPrintable(QString::number(session.candidate(id).evaluations)));
+        auto gdpIn = [](const std::vector<Candidate> &batch) {
+            return std::find_if(batch.begin(), batch.end(), [](const Candidate &x) { return x.arm == "gdp"; });
+        };
+        const long long total = 40000;
+        int joined = 0;
+        for (int round = 1; round <= 6 && !joined; ++round) {
+            const long long left = total - session.evaluationsSpent();
+            session.setRoundEvaluations(100, left);
+            const std::vector<Candidate> next = session.propose();
+            const auto gdp = gdpIn(next);
+            if (gdp == next.end()) {
+                session.runRound(RunControl{});
+                continue;
+            }
+            joined = round;
+            QVERIFY2(round > 1, "not before a lineage was searched");
+            QVERIFY(std::find(gdp->params.begin(), gdp->params.end(), "evaluations=" + std::to_string(left / 4)) !=
+                    gdp->params.end());
+            QVERIFY(std::none_of(gdp->params.begin(), gdp->params.end(),
+                                 [](const std::string &p) { return p.rfind("iterations=", 0) == 0; }));
+            QCOMPARE(gdp->refines, -1); // its first run makes its own warm start
+            for (int id : session.runRound(RunControl{}))
+                if (session.candidate(id).arm == "gdp")
+                    QVERIFY2(session.candidate(id).evaluations <= left / 4 + 1, // + the judgement
+                             qPrintable(QString::number(session.candidate(id).evaluations)));
+        }
+        QVERIFY2(joined > 0, "gdp joins within six rounds");
+        // Later runs start from gdp's best placement (local search excluded, so that gdp is the
+        // only arm that searches).
+        SteeringFeedback onlyGdp;
+        onlyGdp.familyWeights = {{"local-search", 0.0}};
+        session.apply(onlyGdp);
+        bool again = false;
+        for (int round = 0; round < 12 && !again; ++round) {
+            session.setRoundEvaluations(100, total - session.evaluationsSpent());
+            const std::vector<Candidate> next = session.propose();
+            if (const auto gdp = gdpIn(next); gdp != next.end()) {
+                int best = -1; // gdp's best placement (none when it only found known ones)
+                for (int id : session.ranking())
+                    if (session.candidate(id).arm == "gdp") {
+                        best = id;
+                        break;
+                    }
+                QCOMPARE(gdp->refines, best);
+                again = true;
+                continue;
+            }
+            session.runRound(RunControl{});
+        }
+        QVERIFY(again);
         // With too little left, no learned candidate.
         session.setRoundEvaluations(100, 3000);
-        for (const Candidate &x : session.propose())
-            QVERIFY(x.arm != "gdp");
+        const std::vector<Candidate> late = session.propose();
+        QVERIFY(gdpIn(late) == late.end());
     }
 
     void opClassesSeparateTheOps()
