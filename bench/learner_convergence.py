@@ -35,12 +35,14 @@ def curve(graph, cluster, family, seconds, seed, extra, tmp):
     return improvements(path)
 
 
-def improvements(path):
+def improvements(path, with_wall=False):
+    """A `--curve` file's improvements of the best: (run, makespan), or (run, makespan, wall_s of
+    the iteration it came in)."""
     rows = []
     for r in csv.DictReader(open(path)):
         for item in filter(None, (r.get("improvements") or "").split(";")):
             run, makespan = item.split(":")
-            rows.append((int(run), float(makespan)))
+            rows.append((int(run), float(makespan), float(r["wall_s"])) if with_wall else (int(run), float(makespan)))
     return rows
 
 

@@ -29,6 +29,8 @@ import os
 import subprocess
 import tempfile
 
+from learner_convergence import improvements
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 GRAPHS = ["rnnlm", "gnmt", "inception-v3", "transformer", "moe"]
 CLUSTERS = ["2gpu", "4gpu", "8gpu-2node", "hetero-edge"]
@@ -51,11 +53,9 @@ def within5(curve_path):
     if not best:
         return None, None
     final = best[-1]
-    for r in rows:
-        for item in filter(None, r["improvements"].split(";")):
-            run, makespan = item.split(":")
-            if float(makespan) <= 1.05 * final:
-                return int(run), float(r["wall_s"])
+    for run, makespan, wall in improvements(curve_path, with_wall=True):
+        if makespan <= 1.05 * final:
+            return run, wall
     return None, None
 
 

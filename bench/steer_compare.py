@@ -14,7 +14,9 @@ Two baselines are reported. "Best of three" takes, per seed, the best of the thr
 runs: an oracle that also picks the luckiest of three searches, each with E runs. "Best family"
 picks, per case, the one family whose runs have the best geomean over the seeds and compares each
 seed with that family's run of the same seed: the best single family given the same E, which is
-what the steering issue names. `--save FILE` keeps every run's figures as JSON.
+what the steering issue names. `--save FILE` keeps every run's figures as JSON. `--learned gdp`
+also runs gdp alone with the same E per seed as a baseline family (the strongest single family on
+several cases; docs/performance.md, "Steering with gdp"); steering names it with `--steer-families`.
 
     python3 bench/steer_compare.py [--evaluations 2000,10000] [--seeds 1,2,3] [--jobs 2]
     python3 bench/steer_compare.py --efficiency   # guided vs uniform hyperparameter sampling

@@ -277,10 +277,11 @@ double Judge::keep(const std::vector<int> &devices)
 
 namespace {
 
-long long evaluationBudget(const RunControl &control, const ParamValues &params)
+// (`simulated`: the family declares `evaluations`.)
+long long evaluationBudget(const RunControl &control, const ParamValues &params, bool simulated)
 {
     long long budget = control.budget.maxEvaluations;
-    if (params.given("evaluations") && params.number("evaluations") > 0)
+    if (simulated && params.given("evaluations") && params.number("evaluations") > 0)
         budget = std::min(budget, static_cast<long long>(params.number("evaluations")));
     return budget;
 }
@@ -288,7 +289,7 @@ long long evaluationBudget(const RunControl &control, const ParamValues &params)
 } // namespace
 
 RunClock::RunClock(const RunControl &control, const ParamValues &params, bool simulated)
-    : m_control(control), m_maxEvaluations(evaluationBudget(control, params)),
+    : m_control(control), m_maxEvaluations(evaluationBudget(control, params, simulated)),
       m_iterations(params.given("iterations") ||
                            !(std::isfinite(control.budget.timeLimitS) ||
                              (simulated && m_maxEvaluations != std::numeric_limits<long long>::max()))
