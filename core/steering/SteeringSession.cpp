@@ -82,12 +82,19 @@ SteeringSession::SteeringSession(const Graph &graph, const Cluster &cluster, con
     if (!m_constraints.unknownPins().empty())
         throw InputError("node '" + graph.id(m_constraints.unknownPins().front()) +
                          "' is pinned to a device the cluster lacks");
+    // By default: every classical constructive family and local search, and the learned placers
+    // with a weight of 0 (listed, so that a person can weigh them in, but never proposed until
+    // then: a candidate of theirs costs seconds where a classical one costs milliseconds).
+    const bool byDefault = m_settings.families.empty();
     std::vector<std::string> names = m_settings.families;
-    if (names.empty()) {
+    if (byDefault) {
         for (const Placer *p : registry.all())
             if (!p->refines() && !p->info().trains && !p->info().portfolio)
                 names.push_back(p->info().name);
         names.push_back("local-search");
+        for (const Placer *p : registry.all())
+            if (p->info().trains && !p->info().portfolio)
+                names.push_back(p->info().name);
     }
     for (const std::string &name : names) {
         if (std::any_of(m_arms.begin(), m_arms.end(), [&](const Arm &a) { return a.name == name; }))
@@ -110,9 +117,11 @@ SteeringSession::SteeringSession(const Graph &graph, const Cluster &cluster, con
             arm.trains && name.find('+') == std::string::npos &&
             std::any_of(declared.begin(), declared.end(), [](const HyperParam &h) { return h.name == "evaluations"; });
         arm.searches = hasStage(name, "local-search") || arm.budgeted;
+        arm.weight = byDefault && arm.trains ? 0 : 1;
         m_arms.push_back(std::move(arm));
     }
-    m_settings.families = names;
+    // The defaults stay unnamed in the settings (and so in a log), so that a replay or a worker
+    // makes the same arms with the same weights.
 }
 
 SteeringSession::~SteeringSession() = default;

@@ -16,7 +16,8 @@ struct SteeringSettings
     uint64_t seed = 1;
     int perRound = 8;                  // candidates proposed per round
     long long roundEvaluations = 2000; // simulator runs a round may spend (all candidates)
-    std::vector<std::string> families; // arms; empty: every classical constructive family + local-search
+    std::vector<std::string> families; // arms; empty: every classical constructive family + local-search,
+                                       // and the learned families with a weight of 0
     int threads = 1;                   // candidates evaluated at once
     bool guided = true;                // predictor and region estimate; false: uniform hyperparameters
     double exploration = 0.25;         // share of a round given to arms regardless of their scores

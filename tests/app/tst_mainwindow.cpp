@@ -759,6 +759,18 @@ private Q_SLOTS:
         for (const auto &[name, weight] : s->arms())
             if (name == "cpop")
                 QCOMPARE(weight, 1.0);
+        // The learned placers are listed, weighed out until the person weighs one in (one undo step).
+        auto weightOf = [&](const std::string &family) {
+            for (const auto &[name, weight] : s->arms())
+                if (name == family)
+                    return weight;
+            return -1.0;
+        };
+        QCOMPARE(weightOf("gdp"), 0.0);
+        panel->setFamilyWeight("gdp", 2);
+        QCOMPARE(weightOf("gdp"), 2.0);
+        w.document()->undoStack()->undo();
+        QCOMPARE(weightOf("gdp"), 0.0);
 
         // The session keeps the steering session.
         const QString path = m_dir.filePath("steered.pstudio");
