@@ -507,11 +507,13 @@ std::vector<Candidate> SteeringSession::proposeRound(int round) const
     // refinement), so a probe runs each with its defaults and then with each switch flipped:
     // flips[slot] is the coordinate a probe flips (-1: none).
     std::vector<int> flips;
+    auto armTried = [&](int i) {
+        return std::any_of(m_candidates.begin(), m_candidates.end(),
+                           [&](const Candidate &c) { return c.arm == m_arms[i].name; });
+    };
     for (int i : active) {
         const Arm &a = m_arms[i];
-        const bool tried =
-            std::any_of(m_candidates.begin(), m_candidates.end(), [&](const Candidate &c) { return c.arm == a.name; });
-        if (!tried && !a.refine && !a.searches && !a.trains) {
+        if (!armTried(i) && !a.refine && !a.searches && !a.trains) {
             picked.push_back(i);
             flips.push_back(-1);
             share[i] *= 0.05;
@@ -523,10 +525,6 @@ std::vector<Candidate> SteeringSession::proposeRound(int round) const
         }
     }
     const int probes = static_cast<int>(picked.size());
-    auto armTried = [&](int i) {
-        return std::any_of(m_candidates.begin(), m_candidates.end(),
-                           [&](const Candidate &c) { return c.arm == m_arms[i].name; });
-    };
     for (int s = 0; s < slots; ++s) {
         int arm = -1;
         // A learned placer is screened in the first round it may run in (it makes its own warm
@@ -547,9 +545,7 @@ std::vector<Candidate> SteeringSession::proposeRound(int round) const
                     w.push_back(0);
                     continue;
                 }
-                const bool tried = std::any_of(m_candidates.begin(), m_candidates.end(),
-                                               [&](const Candidate &c) { return c.arm == a.name; }) ||
-                                   std::count(picked.begin(), picked.end(), i) > 0;
+                const bool tried = armTried(i) || std::count(picked.begin(), picked.end(), i) > 0;
                 const double open = a.space.dimension() > 0 || a.refine ? 0.3 : 0.01;
                 w.push_back(a.weight * (tried ? open * std::pow(0.5, a.duplicates) : 1.0));
             }

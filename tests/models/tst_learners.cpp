@@ -129,6 +129,16 @@ Cluster skewed()
 
 const std::vector<std::string> kQuick = {"iterations=4", "samples=2", "hidden=16"};
 
+// A data column "model" with one row per learned placer (and `more`).
+void addLearnerRows(std::initializer_list<const char *> more = {})
+{
+    QTest::addColumn<QString>("model");
+    for (const char *m : {"rl-seq2seq", "gdp", "giph"})
+        QTest::newRow(m) << m;
+    for (const char *m : more)
+        QTest::newRow(m) << m;
+}
+
 std::vector<std::string> withParams(std::vector<std::string> base, const std::vector<std::string> &more)
 {
     base.insert(base.end(), more.begin(), more.end());
@@ -155,9 +165,7 @@ private Q_SLOTS:
 
     void placesHonouringConstraints_data()
     {
-        QTest::addColumn<QString>("model");
-        for (const char *m : {"rl-seq2seq", "gdp", "giph", "gdp+local-search"})
-            QTest::newRow(m) << m;
+        addLearnerRows({"gdp+local-search"});
         // A move's options from 4 of the 14 ops: the pin and the group masked through the subset.
         QTest::newRow("giph, candidate ops") << "giph candidates=4 candidates_above=4";
     }
@@ -571,12 +579,7 @@ private Q_SLOTS:
 
     // An evaluation budget holds too, all simulator runs counted (HEFT's for a warm start, the
     // final judgement).
-    void evaluationBudgetHolds_data()
-    {
-        QTest::addColumn<QString>("model");
-        for (const char *m : {"rl-seq2seq", "gdp", "giph", "gdp+local-search"})
-            QTest::newRow(m) << m;
-    }
+    void evaluationBudgetHolds_data() { addLearnerRows({"gdp+local-search"}); }
     void evaluationBudgetHolds()
     {
         QFETCH(QString, model);
@@ -597,12 +600,7 @@ private Q_SLOTS:
     // The `evaluations` parameter (what steering gives a learned candidate) is a budget to use:
     // with no `iterations` given, training runs past the default count until it is spent, and
     // never beyond it; with `iterations` given, that count still caps the run.
-    void evaluationsParameterIsABudgetToUse_data()
-    {
-        QTest::addColumn<QString>("model");
-        for (const char *m : {"rl-seq2seq", "gdp", "giph"})
-            QTest::newRow(m) << m;
-    }
+    void evaluationsParameterIsABudgetToUse_data() { addLearnerRows(); }
     void evaluationsParameterIsABudgetToUse()
     {
         QFETCH(QString, model);
@@ -882,12 +880,7 @@ private Q_SLOTS:
 
     // LibTorch's random state and thread count are process-wide; runs going concurrently must
     // still place exactly as each does alone.
-    void concurrentRunsReproduceRunsAlone_data()
-    {
-        QTest::addColumn<QString>("model");
-        for (const char *m : {"rl-seq2seq", "gdp", "giph"})
-            QTest::newRow(m) << m;
-    }
+    void concurrentRunsReproduceRunsAlone_data() { addLearnerRows(); }
     void concurrentRunsReproduceRunsAlone()
     {
         QFETCH(QString, model);
