@@ -163,7 +163,7 @@ void runWarmStart(std::vector<TrainGraph> &graphs, const Cluster &cluster, RunCl
             continue;
         }
         const PlacementProblem pb{*t.graph, cluster, *t.constraints, &t == &graphs[0] ? objective : Objective{}};
-        const PlacerResult r = warmStartPlacement(pb, best, control);
+        const PlacerResult r = warmStartPlacement(pb, best, control, clock);
         t.start = r.placement.devices();
         clock.countEvaluations(r.evaluations);
     }

@@ -460,9 +460,10 @@ std::string loadCheckpoint(const std::string &path, const std::string &family, t
     return header["params"].dump();
 }
 
-PlacerResult warmStartPlacement(const PlacementProblem &problem, bool best, const RunControl &control)
+PlacerResult warmStartPlacement(const PlacementProblem &problem, bool best, const RunControl &control,
+                                const RunClock &clock)
 {
-    if (best && control.budget.maxEvaluations >= 100)
+    if (best && clock.maxEvaluations() >= 100)
         return bestFastPlacement(problem, control);
     return runPlacer(PlacerRegistry::builtin(), "heft", problem, {}, {});
 }

@@ -630,6 +630,16 @@ private Q_SLOTS:
                                                withParams(small, {"evaluations=" + std::to_string(budget)}), control);
         QVERIFY2(tighter.evaluations <= 40 && tighter.evaluations >= 37,
                  qPrintable(QString::number(tighter.evaluations)));
+        // The parameter and the control's budget are one budget: under 100 runs either makes the
+        // warm start HEFT's (one run) rather than the best fast placer's (a dozen), so one
+        // iteration costs the same either way.
+        const std::vector<std::string> once = withParams(small, {"iterations=1"});
+        const PlacerResult byControl =
+            runPlacer(PlacerRegistry::builtin(), model.toStdString(), problem, once, control);
+        const PlacerResult byParam = runPlacer(PlacerRegistry::builtin(), model.toStdString(), problem,
+                                               withParams(once, {"evaluations=40"}), {});
+        QCOMPARE(byParam.evaluations, byControl.evaluations);
+        QCOMPARE(byParam.placement.devices(), byControl.placement.devices());
     }
 
     // A warm-started learner never hands back worse than the placement it started from, even
