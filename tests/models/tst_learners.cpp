@@ -736,6 +736,24 @@ private Q_SLOTS:
         QVERIFY2(near < 0.7 * plain, qPrintable(QString("%1 %2").arg(near).arg(plain)));
         const test::PresetProblem alike("moe", {}, "4gpu");
         QCOMPARE(firstMean(alike.problem, "1"), firstMean(alike.problem, "0"));
+        // A checkpoint keeps the link prior its policy learned over, and loading it restores that
+        // prior whatever the run is given (the shipped policies, saved before it existed, read 0).
+        auto saved = [&](const std::string &links) {
+            const std::string path = m_dir.filePath(QString("links-%1.ckpt").arg(links.c_str())).toStdString();
+            runPlacer(PlacerRegistry::builtin(), "gdp", twoNodes.problem,
+                      {"iterations=1", "samples=2", "hidden=16", "link_prior=" + links, "save_checkpoint=" + path}, {});
+            return path;
+        };
+        const std::string fast = saved("1"), plainLinks = saved("0");
+        auto loadedMean = [&](const std::string &path, const std::string &links) {
+            return firstIteration("gdp", twoNodes.problem,
+                                  {"iterations=1", "samples=16", "checkpoint=" + path, "link_prior=" + links})
+                .sampleMean;
+        };
+        const double storedNear = loadedMean(fast, "0");
+        QCOMPARE(storedNear, loadedMean(fast, "1"));
+        QVERIFY2(storedNear < 0.7 * loadedMean(plainLinks, "1"),
+                 qPrintable(QString("%1 %2").arg(storedNear).arg(loadedMean(plainLinks, "1"))));
     }
 
     // After another stage ("round-robin+gdp", "best-fast+local-search+gdp"), gdp's residual prior
