@@ -292,7 +292,7 @@ SteeringFeedback resolveFeedback(const FeedbackText &t, const Graph &graph, cons
 }
 
 std::string steeringLogJson(const SteeringSession &session, const Graph &graph, const Cluster &cluster,
-                            const EnsembleResult *ensemble)
+                            const EnsembleResult *ensemble, const std::string &policyDir)
 {
     const SteeringSettings &s = session.settings();
     Json j{{"format", "steering-log"}, {"version", 1}, {"graph", graph.name()}, {"cluster", cluster.name()}};
@@ -304,6 +304,8 @@ std::string steeringLogJson(const SteeringSession &session, const Graph &graph, 
                          {"guided", s.guided},
                          {"exploration", s.exploration}};
     j["objective"] = session.objective().weightsText();
+    if (!policyDir.empty())
+        j["policy_dir"] = policyDir;
     j["evaluations"] = session.evaluationsSpent();
     Json devices = Json::array();
     for (int d = 0; d < cluster.deviceCount(); ++d)
@@ -369,6 +371,7 @@ SteeringLogDoc parseSteeringLog(const std::string &text, const std::string &sour
     try {
         doc.graphName = j.value("graph", "");
         doc.clusterName = j.value("cluster", "");
+        doc.policyDir = j.value("policy_dir", "");
         const Json &s = j.at("settings");
         doc.settings.seed = s.at("seed").get<uint64_t>();
         doc.settings.perRound = s.at("per_round").get<int>();

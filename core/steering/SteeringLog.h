@@ -43,6 +43,7 @@ struct SteeringLogDoc
     std::vector<Candidate> candidates;
     bool haveEnsemble = false;
     EnsembleResult ensemble;
+    std::string policyDir; // a round's state for workers: where the session keeps learned policies
 };
 
 // Feedback files: a JSON array of feedback objects, each with "round". InputError on bad input.
@@ -52,8 +53,9 @@ SteeringFeedback resolveFeedback(const FeedbackText &text, const Graph &graph, c
 
 void writeSteeringLog(const std::string &path, const SteeringSession &session, const Graph &graph,
                       const Cluster &cluster, const EnsembleResult *ensemble);
+// `policyDir` (a round's state for workers only) says where the session keeps learned policies.
 std::string steeringLogJson(const SteeringSession &session, const Graph &graph, const Cluster &cluster,
-                            const EnsembleResult *ensemble);
+                            const EnsembleResult *ensemble, const std::string &policyDir = {});
 SteeringLogDoc readSteeringLog(const std::string &path);
 
 // A candidate to run elsewhere (family, hyperparameters, seed, what it refines) and what the run

@@ -6,6 +6,7 @@
 #include "core/placers/PlacerRegistry.h"
 #include "core/sim/Simulator.h"
 #include "core/steering/CandidateRunner.h"
+#include "core/steering/PolicyStore.h"
 #include "core/steering/Recombination.h"
 #include "core/steering/SteeringLog.h"
 
@@ -71,7 +72,8 @@ uint64_t placementHash(const std::vector<int> &devices)
 SteeringSession::SteeringSession(const Graph &graph, const Cluster &cluster, const PlacerRegistry &registry,
                                  SteeringSettings settings)
     : m_graph(graph), m_cluster(cluster), m_registry(registry), m_settings(std::move(settings)),
-      m_constraints(Constraints::fromGraph(graph, cluster)), m_personPins(graph.nodeCount(), -1)
+      m_constraints(Constraints::fromGraph(graph, cluster)), m_personPins(graph.nodeCount(), -1),
+      m_policies(std::make_unique<PolicyStore>())
 {
     if (graph.nodeCount() == 0)
         throw InputError("the graph has no nodes to place");
@@ -125,6 +127,16 @@ SteeringSession::SteeringSession(const Graph &graph, const Cluster &cluster, con
 }
 
 SteeringSession::~SteeringSession() = default;
+
+void SteeringSession::borrowPolicies(const std::string &dir)
+{
+    m_policies->borrow(dir);
+}
+
+std::string SteeringSession::policyDir() const
+{
+    return m_policies->dir();
+}
 
 std::vector<std::pair<std::string, double>> SteeringSession::arms() const
 {
@@ -664,7 +676,21 @@ void SteeringSession::runCandidate(Candidate &c, const RunControl &control) cons
             recombined = child.evaluations;
         }
         const Placement start(std::move(startDevices));
-        const PlacerResult r = runPlacer(m_registry, c.spec, problem, c.params, rc, c.refines >= 0 ? &start : nullptr);
+        // A learned candidate keeps its trained policy, and one that goes on from a candidate of
+        // its arm continues that candidate's policy (where it was kept) rather than a fresh one.
+        std::vector<std::string> params = c.params;
+        if (armNamed(c.arm).budgeted) {
+            const std::string own = m_policies->path(c.seed);
+            if (!own.empty())
+                params.push_back("save_checkpoint=" + own);
+            if (c.refines >= 0) {
+                const Candidate &from = m_candidates.at(static_cast<size_t>(c.refines));
+                const std::string kept = m_policies->path(from.seed);
+                if (from.arm == c.arm && PolicyStore::exists(kept))
+                    params.push_back("checkpoint=" + kept);
+            }
+        }
+        const PlacerResult r = runPlacer(m_registry, c.spec, problem, params, rc, c.refines >= 0 ? &start : nullptr);
         c.devices = r.placement.devices();
         c.terms = r.terms;
         c.score = r.score;
@@ -703,7 +729,8 @@ void SteeringSession::evaluate(std::vector<Candidate> &batch, const RunControl &
         finished(c);
     };
     if (m_runner) {
-        m_runner->run(batch, steeringLogJson(*this, m_graph, m_cluster, nullptr), runHere, finished, control);
+        m_runner->run(batch, steeringLogJson(*this, m_graph, m_cluster, nullptr, m_policies->dir()), runHere, finished,
+                      control);
         return;
     }
     std::atomic<size_t> next{0};

@@ -6,7 +6,8 @@
 // from ConfigSearch (predictor + region estimate). Local search refines the best candidates so
 // far; learned families are expensive arms: the placers the simulator judges (gdp, giph,
 // rl-seq2seq) join once the best lineages were searched, with a quarter of what the session has
-// left (half after placing in the top three), later runs going on from their best placement; the
+// left (half after placing in the top three), later runs going on from their best placement and
+// the policy that made it; the
 // others' training iterations grow the same way. Candidates are evaluated in parallel, identical placements are found
 // by hash, and every candidate is kept with its objective terms, so a change of weights re-ranks them without a
 // simulator run. Feedback (weights, pins, preferences, accept/reject) is recorded with the round it preceded: the same
@@ -28,6 +29,7 @@ class Graph;
 class Cluster;
 class PlacerRegistry;
 class CandidateRunner;
+class PolicyStore;
 struct SteeringLogDoc;
 
 class SteeringSession
@@ -52,6 +54,11 @@ public:
     // Rounds run their candidates through `runner` (e.g. worker processes) instead of this
     // session's threads; null: back to the threads. The runner must outlive its use.
     void setRunner(CandidateRunner *runner) { m_runner = runner; }
+    // Where learned candidates keep their policies for later candidates of their arm to continue
+    // (PolicyStore): a private temporary directory, or `dir` where it exists (a worker uses the
+    // steer process's, from the round's state).
+    void borrowPolicies(const std::string &dir);
+    std::string policyDir() const;
 
     // Usable candidates, best first: feasible before infeasible, then by score, then by id.
     std::vector<int> ranking() const;
@@ -129,6 +136,7 @@ private:
     long long m_evaluations = 0;
     long long m_left = -1; // see setRoundEvaluations
     CandidateRunner *m_runner = nullptr;
+    std::unique_ptr<PolicyStore> m_policies;
 };
 
 } // namespace ps

@@ -979,6 +979,47 @@ private Q_SLOTS:
     // once the best lineages have had their first search, with a quarter of what the session has
     // left (not `iterations`), its later runs go on from the best placement it made, and it is not
     // proposed when its share would be under a thousand runs.
+    // Every learned candidate kept its policy in the session's policy directory, and a candidate
+    // that goes on from one continues that policy: it runs as gdp given the kept checkpoint does,
+    // and a kept file that is not a policy makes it fail, naming the file.
+    static void checkContinuesThePolicy(const SteeringSession &session, const Candidate &next, const Graph &g,
+                                        const Cluster &c)
+    {
+        const QDir dir(QString::fromStdString(session.policyDir()));
+        int learned = 0;
+        for (const Candidate &x : session.candidates())
+            learned += x.arm == "gdp";
+        QCOMPARE(static_cast<int>(dir.entryList({"policy-*.ckpt"}, QDir::Files).size()), learned);
+        const Candidate &from = session.candidate(next.refines);
+        const QString kept = dir.filePath(QString("policy-%1.ckpt").arg(from.seed, 16, 16, QChar('0')));
+        QFile file(kept);
+        QVERIFY2(file.open(QIODevice::ReadOnly), qPrintable(kept));
+        const QByteArray policy = file.readAll();
+        file.close();
+        Candidate run = next;
+        session.runCandidate(run, RunControl{});
+        QVERIFY2(run.error.empty(), run.error.c_str());
+        RunControl control;
+        control.seed = next.seed;
+        const Placement start(from.devices);
+        std::vector<std::string> params = next.params;
+        params.push_back("checkpoint=" + kept.toStdString());
+        const Constraints cons = Constraints::fromGraph(g, c);
+        const PlacerResult direct =
+            runPlacer(PlacerRegistry::builtin(), "gdp", {g, c, cons, {}}, params, control, &start);
+        QCOMPARE(run.devices, direct.placement.devices());
+        QCOMPARE(run.evaluations, direct.evaluations);
+        // Not a policy where the kept one was: the continuation fails and names the file.
+        QVERIFY(file.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        file.write("not a policy");
+        file.close();
+        Candidate broken = next;
+        session.runCandidate(broken, RunControl{});
+        QVERIFY2(broken.error.find(kept.toStdString()) != std::string::npos, broken.error.c_str());
+        QVERIFY(file.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        file.write(policy);
+    }
+
     void steeringGivesLearnedArmsAShareOfWhatIsLeft()
     {
         const Graph g = smallGraph();
@@ -1010,9 +1051,16 @@ private Q_SLOTS:
                                  [](const std::string &p) { return p.rfind("iterations=", 0) == 0; }));
             QCOMPARE(gdp->refines, -1); // its first run makes its own warm start
             for (int id : session.runRound(RunControl{}))
-                if (session.candidate(id).arm == "gdp")
+                if (session.candidate(id).arm == "gdp") {
                     QVERIFY2(session.candidate(id).evaluations <= left / 4 + 1, // + the judgement
                              qPrintable(QString::number(session.candidate(id).evaluations)));
+                    // A run that goes on from this one continues its policy.
+                    Candidate next = session.candidate(id);
+                    next.refines = id;
+                    next.seed ^= 0x5A5A;
+                    next.params = {"evaluations=300"};
+                    checkContinuesThePolicy(session, next, g, c);
+                }
         }
         QVERIFY2(joined > 0, "gdp joins within six rounds");
         // Later runs start from gdp's best placement (local search excluded, so that gdp is the
@@ -1042,6 +1090,14 @@ private Q_SLOTS:
         session.setRoundEvaluations(100, 3000);
         const std::vector<Candidate> late = session.propose();
         QVERIFY(gdpIn(late) == late.end());
+        // A session's policies go with it.
+        QString policies;
+        {
+            const SteeringSession other(g, c, PlacerRegistry::builtin(), settings);
+            policies = QString::fromStdString(other.policyDir());
+            QVERIFY2(QFileInfo(policies).isDir(), qPrintable(policies));
+        }
+        QVERIFY2(!QFileInfo::exists(policies), qPrintable(policies));
     }
 
     void opClassesSeparateTheOps()

@@ -529,6 +529,11 @@ private Q_SLOTS:
 
         const SteeringLogDoc doc = readSteeringLog(path);
         QCOMPARE(doc.candidates.size(), s.candidates().size());
+        // Where learned policies are kept goes only into a round's state for workers, not a log.
+        QVERIFY(doc.policyDir.empty());
+        const std::string state = steeringLogJson(s, g, c, nullptr, s.policyDir());
+        QCOMPARE(parseSteeringLog(state, "state").policyDir, s.policyDir());
+        QVERIFY(!s.policyDir().empty());
         QCOMPARE(doc.feedback.size(), size_t(1));
         QCOMPARE(doc.feedback.front().round, 2);
         SteeringSession again(g, c, PlacerRegistry::builtin(), doc.settings);
