@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstdlib>
 #include <cmath>
 #include <mutex>
 #include <numeric>
@@ -496,7 +497,8 @@ std::vector<Candidate> SteeringSession::proposeRound(int round) const
     auto learnedBudget = [&](const Arm &a, long long perSearch) {
         if (m_left < 0)
             return perSearch;
-        return std::min(m_left, std::max(perSearch, m_left / (a.earned > 0 ? 2 : 4)));
+        static const long long firstDiv = std::getenv("PS_EXP_FIRST") ? std::atoll(std::getenv("PS_EXP_FIRST")) : 4;
+        return std::min(m_left, std::max(perSearch, m_left / (a.earned > 0 ? 2 : firstDiv)));
     };
     std::vector<int> active;
     for (size_t i = 0; i < m_arms.size(); ++i)
@@ -543,7 +545,7 @@ std::vector<Candidate> SteeringSession::proposeRound(int round) const
         // start from the fast placers), taking the round's first search slot.
         if (s == 0)
             for (int i : active)
-                if (m_arms[i].budgeted && share[i] > 0 && !armTried(i)) {
+                if (m_arms[i].budgeted && share[i] > 0 && (!armTried(i) || (std::getenv("PS_EXP_ALT") && m_arms[i].earned > 0 && std::none_of(m_candidates.begin(), m_candidates.end(), [&](const Candidate &o) { return o.arm == m_arms[i].name && o.round >= round - 1; })))) {
                     arm = i;
                     break;
                 }

@@ -240,6 +240,7 @@ int runSteeringWorker(const WorkerOptions &options, const PlacerRegistry &regist
             const SteeringLogDoc doc = parseSteeringLog(storeText(store->get(roundKey(round, "state"))), "round state");
             SteeringSession replica(graph, cluster, registry, doc.settings);
             replica.restore(doc, graph, cluster);
+            replica.borrowPolicies(doc.policyDir);
             for (int i; (i = static_cast<int>(store->add(roundKey(round, "next"), 1)) - 1) < n;) {
                 store->set(roundKey(round, "owner/" + std::to_string(i)), storeValue(me));
                 if (options.dieAfter > 0 && ++claimed >= options.dieAfter)
