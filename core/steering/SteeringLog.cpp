@@ -446,8 +446,13 @@ SteeringLogDoc readSteeringLog(const std::string &path)
 
 std::string candidateTaskJson(const Candidate &c)
 {
-    return Json{{"spec", c.spec},       {"params", c.params},   {"seed", c.seed},
-                {"refines", c.refines}, {"partner", c.partner}, {"recombine_evaluations", c.recombineEvaluations}}
+    return Json{{"arm", c.arm},
+                {"spec", c.spec},
+                {"params", c.params},
+                {"seed", c.seed},
+                {"refines", c.refines},
+                {"partner", c.partner},
+                {"recombine_evaluations", c.recombineEvaluations}}
         .dump();
 }
 
@@ -457,6 +462,7 @@ Candidate candidateFromTask(const std::string &text)
     Candidate c;
     try {
         c.spec = j.at("spec").get<std::string>();
+        c.arm = j.value("arm", c.spec);
         c.params = j.at("params").get<std::vector<std::string>>();
         c.seed = j.at("seed").get<uint64_t>();
         c.refines = j.at("refines").get<int>();

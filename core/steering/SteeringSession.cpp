@@ -12,7 +12,6 @@
 
 #include <algorithm>
 #include <atomic>
-#include <cstdlib>
 #include <cmath>
 #include <mutex>
 #include <numeric>
@@ -497,8 +496,7 @@ std::vector<Candidate> SteeringSession::proposeRound(int round) const
     auto learnedBudget = [&](const Arm &a, long long perSearch) {
         if (m_left < 0)
             return perSearch;
-        static const long long firstDiv = std::getenv("PS_EXP_FIRST") ? std::atoll(std::getenv("PS_EXP_FIRST")) : 4;
-        return std::min(m_left, std::max(perSearch, m_left / (a.earned > 0 ? 2 : firstDiv)));
+        return std::min(m_left, std::max(perSearch, m_left / (a.earned > 0 ? 2 : 4)));
     };
     std::vector<int> active;
     for (size_t i = 0; i < m_arms.size(); ++i)
@@ -545,7 +543,7 @@ std::vector<Candidate> SteeringSession::proposeRound(int round) const
         // start from the fast placers), taking the round's first search slot.
         if (s == 0)
             for (int i : active)
-                if (m_arms[i].budgeted && share[i] > 0 && (!armTried(i) || (std::getenv("PS_EXP_ALT") && m_arms[i].earned > 0 && std::none_of(m_candidates.begin(), m_candidates.end(), [&](const Candidate &o) { return o.arm == m_arms[i].name && o.round >= round - 1; })))) {
+                if (m_arms[i].budgeted && share[i] > 0 && !armTried(i)) {
                     arm = i;
                     break;
                 }
@@ -681,7 +679,8 @@ void SteeringSession::runCandidate(Candidate &c, const RunControl &control) cons
         // A learned candidate keeps its trained policy, and one that goes on from a candidate of
         // its arm continues that candidate's policy (where it was kept) rather than a fresh one.
         std::vector<std::string> params = c.params;
-        if (armNamed(c.arm).budgeted) {
+        const auto arm = std::find_if(m_arms.begin(), m_arms.end(), [&](const Arm &a) { return a.name == c.arm; });
+        if (arm != m_arms.end() && arm->budgeted) {
             const std::string own = m_policies->path(c.seed);
             if (!own.empty())
                 params.push_back("save_checkpoint=" + own);
