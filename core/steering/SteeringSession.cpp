@@ -666,6 +666,7 @@ void SteeringSession::runCandidate(Candidate &c, const RunControl &control) cons
         rc.seed = c.seed;
         rc.cancel = control.cancel;
         rc.pause = control.pause;
+        rc.progress = control.progress;
         std::vector<int> startDevices =
             c.refines >= 0 ? m_candidates.at(static_cast<size_t>(c.refines)).devices : std::vector<int>{};
         long long recombined = 0;
@@ -707,26 +708,41 @@ void SteeringSession::evaluate(std::vector<Candidate> &batch, const RunControl &
     std::mutex lock;
     size_t done = 0;
     long long spent = 0;
-    double best = std::numeric_limits<double>::infinity();
-    // Progress after each candidate, wherever it ran.
+    double best = std::numeric_limits<double>::infinity(), shown = 0;
+    // Progress after each candidate, wherever it ran, and in between from the candidates that run
+    // here (a learner's iterations, a search's reports), so that a long candidate does not freeze
+    // it; the fraction never goes back while candidates run side by side.
+    auto report = [&](double fraction, long long evaluations, const std::string &message) {
+        shown = std::max(shown, std::min(1.0, fraction));
+        Progress p;
+        p.fraction = shown;
+        p.evaluations = evaluations;
+        p.bestMakespan = best;
+        p.message = message;
+        control.report(p);
+    };
     auto finished = [&](const Candidate &c) {
         std::lock_guard<std::mutex> guard(lock);
         ++done;
         spent += c.evaluations;
         if (c.error.empty() && c.terms.feasible)
             best = std::min(best, c.score);
-        Progress p;
-        p.fraction = double(done) / double(batch.size());
-        p.evaluations = spent;
-        p.bestMakespan = best;
-        p.message = "candidate " + std::to_string(done) + "/" + std::to_string(batch.size()) + ": " + c.spec;
-        control.report(p);
+        report(double(done) / double(batch.size()), spent,
+               "candidate " + std::to_string(done) + "/" + std::to_string(batch.size()) + ": " + c.spec);
     };
     auto runHere = [&](Candidate &c) {
-        if (control.cancelled())
+        if (control.cancelled()) {
             c.error = "cancelled";
-        else
-            runCandidate(c, control);
+        } else {
+            RunControl within = control;
+            within.progress = [&](const Progress &q) {
+                std::lock_guard<std::mutex> guard(lock);
+                const double part = std::clamp(q.fraction, 0.0, 1.0);
+                report((double(done) + part) / double(batch.size()), spent + q.evaluations,
+                       c.spec + ": " + std::to_string(static_cast<int>(100 * part)) + "% (" + q.message + ")");
+            };
+            runCandidate(c, control.progress ? within : control);
+        }
         finished(c);
     };
     if (m_runner) {

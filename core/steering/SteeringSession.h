@@ -49,7 +49,7 @@ public:
     std::vector<Candidate> propose() const;
     // Runs one candidate here under the session's constraints and objective, refining the
     // placement of the candidate it names: fills its placement, terms, score, evaluations and
-    // wall time, or its error.
+    // wall time, or its error. The run's own progress goes to the control's callback.
     void runCandidate(Candidate &c, const RunControl &control) const;
     // Rounds run their candidates through `runner` (e.g. worker processes) instead of this
     // session's threads; null: back to the threads. The runner must outlive its use.

@@ -1050,7 +1050,21 @@ private Q_SLOTS:
             QVERIFY(std::none_of(gdp->params.begin(), gdp->params.end(),
                                  [](const std::string &p) { return p.rfind("iterations=", 0) == 0; }));
             QCOMPARE(gdp->refines, -1); // its first run makes its own warm start
-            for (int id : session.runRound(RunControl{}))
+            // The round's progress moves while gdp trains (its iterations), and never goes back.
+            std::vector<Progress> reports;
+            RunControl watched;
+            watched.progress = [&](const Progress &p) { reports.push_back(p); };
+            const std::vector<int> ran = session.runRound(watched);
+            QVERIFY2(reports.size() > ran.size() + 2, qPrintable(QString::number(reports.size())));
+            int during = 0;
+            for (size_t i = 0; i < reports.size(); ++i) {
+                during += reports[i].message.rfind("gdp: ", 0) == 0;
+                if (i > 0)
+                    QVERIFY(reports[i].fraction >= reports[i - 1].fraction);
+            }
+            QVERIFY2(during >= 2, qPrintable(QString::number(during)));
+            QCOMPARE(reports.back().fraction, 1.0);
+            for (int id : ran)
                 if (session.candidate(id).arm == "gdp") {
                     QVERIFY2(session.candidate(id).evaluations <= left / 4 + 1, // + the judgement
                              qPrintable(QString::number(session.candidate(id).evaluations)));
