@@ -25,8 +25,9 @@ struct SteeringSession::Arm
     ParamSpace space;
     bool refine = false;
     bool trains = false;
-    bool searches = false; // has a local-search stage, or is `budgeted`: takes an evaluation budget
-    bool budgeted = false; // a learned placer the simulator judges: takes a share of what is left
+    bool searches = false;   // has a local-search stage, or is `budgeted`: takes an evaluation budget
+    bool budgeted = false;   // a learned placer the simulator judges: takes a share of what is left
+    bool takesStart = false; // starts from a given placement (refiners, gdp, giph; not rl-seq2seq)
     double weight = 1;
     int duplicates = 0; // proposals that found an already known placement
     int earned = 0;     // learned arms: rounds in which they placed in the top three
@@ -106,6 +107,7 @@ SteeringSession::SteeringSession(const Graph &graph, const Cluster &cluster, con
         arm.space = ParamSpace(registry, name); // throws on an unknown family
         const Placer &first = registry.require(name.substr(0, name.find('+')), "model");
         arm.refine = first.refines();
+        arm.takesStart = first.takesStart() && name.find('+') == std::string::npos;
         for (size_t pos = 0; pos != std::string::npos;) {
             const size_t plus = name.find('+', pos);
             arm.trains =
@@ -487,6 +489,9 @@ std::vector<Candidate> SteeringSession::proposeRound(int round) const
     bool screeningLeft = false;
     std::mt19937_64 asking = rng;
     chooseBase(asking, {}, &screeningLeft);
+    // Only a refiner searches them: with none weighed in, learned arms do not wait for it.
+    if (std::none_of(m_arms.begin(), m_arms.end(), [](const Arm &a) { return a.refine && a.weight > 0; }))
+        screeningLeft = false;
 
     // A learned placer learns little in fewer runs than this (gdp: docs/performance.md, "Steering
     // with gdp"), so it is not proposed when its share of what is left would be smaller. It joins
@@ -610,9 +615,10 @@ std::vector<Candidate> SteeringSession::proposeRound(int round) const
         bool screening = false;
         if (arm.refine)
             c.refines = chooseBase(rng, batch, &screening);
-        // A learned placer's later runs go on from the best placement it made (a fresh policy
-        // from there did as well as one run of the same length; docs/performance.md).
-        if (arm.budgeted && !firstOfArm)
+        // A learned placer's later runs go on from the best placement it made, and continue the
+        // policy that made it (runCandidate); one that cannot start from a given placement
+        // (rl-seq2seq) makes its own start each time.
+        if (arm.budgeted && arm.takesStart && !firstOfArm)
             for (int id : ranked)
                 if (m_candidates[static_cast<size_t>(id)].arm == arm.name) {
                     c.refines = id;

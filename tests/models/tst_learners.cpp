@@ -1114,6 +1114,44 @@ private Q_SLOTS:
         QVERIFY2(!QFileInfo::exists(policies), qPrintable(policies));
     }
 
+    // rl-seq2seq cannot start from a given placement: its later steering runs make their own
+    // start (they went on from its best placement and failed before). With only learned arms
+    // weighed in, they are proposed (no refiner is there to screen the lineages first).
+    void steeringRunsRlSeq2SeqAgainFromItsOwnStart()
+    {
+        const Graph g = generate("rnnlm", {{"steps", 4}}, 1); // where it finds placements of its own
+        const Cluster c = gpus(4);
+        SteeringSettings settings;
+        settings.perRound = 4;
+        settings.seed = 3;
+        settings.families = {"heft", "m-etf", "rl-seq2seq", "local-search"};
+        SteeringSession session(g, c, PlacerRegistry::builtin(), settings);
+        const long long total = 16000; // rl-seq2seq runs a quarter of what is left, at least 1,000
+        auto ran = [&] {
+            return std::count_if(session.candidates().begin(), session.candidates().end(),
+                                 [](const Candidate &x) { return x.arm == "rl-seq2seq"; });
+        };
+        for (int round = 1; round <= 6 && ran() == 0; ++round) {
+            session.setRoundEvaluations(100, total - session.evaluationsSpent());
+            session.runRound(RunControl{});
+        }
+        QCOMPARE(ran(), 1L);
+        SteeringFeedback only;
+        only.familyWeights = {{"local-search", 0.0}, {"heft", 0.0}, {"m-etf", 0.0}};
+        session.apply(only);
+        session.setRoundEvaluations(100, total - session.evaluationsSpent());
+        const auto own = std::find_if(session.candidates().begin(), session.candidates().end(),
+                                      [](const Candidate &x) { return x.arm == "rl-seq2seq"; });
+        QVERIFY2(own->duplicateOf < 0, "its first run made a placement of its own");
+        for (const Candidate &x : session.propose())
+            QCOMPARE(x.refines, -1);
+        for (int id : session.runRound(RunControl{})) {
+            QCOMPARE(session.candidate(id).arm, std::string("rl-seq2seq"));
+            QVERIFY2(session.candidate(id).error.empty(), session.candidate(id).error.c_str());
+        }
+        QVERIFY(ran() >= 2);
+    }
+
     void opClassesSeparateTheOps()
     {
         // The RNN ops that a hash folded together are apart, and exporters' spellings agree.
