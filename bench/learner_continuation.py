@@ -8,10 +8,11 @@ continue their policy").
                                           [--first 1700] [--more 2200] [--model gdp]
 """
 import argparse
-import json
 import os
 import subprocess
 import tempfile
+
+from steer_compare import run as run_cli
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -27,11 +28,7 @@ def main():
     a = ap.parse_args()
 
     def run(*args):
-        p = subprocess.run([a.cli, *args], capture_output=True, text=True)
-        lines = [l for l in p.stdout.splitlines() if l.startswith("{")]
-        if p.returncode != 0 or not lines:
-            raise RuntimeError(" ".join(args[:4]) + ": " + (p.stderr.strip().splitlines() or ["failed"])[-1])
-        return json.loads(lines[-1])["ratio"]
+        return run_cli(a.cli, *args)["ratio"]
 
     print("| graph | cluster | seed | first %d | + %d, fresh policy | + %d, continued policy | one run of %d |" % (
         a.first, a.more, a.more, a.first + a.more))

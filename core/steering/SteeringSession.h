@@ -7,10 +7,10 @@
 // far; learned families are expensive arms: the placers the simulator judges (gdp, giph,
 // rl-seq2seq) join once the best lineages were searched, with a quarter of what the session has
 // left (half after placing in the top three), later runs going on from their best placement and
-// the policy that made it; the
-// others' training iterations grow the same way. Candidates are evaluated in parallel, identical placements are found
-// by hash, and every candidate is kept with its objective terms, so a change of weights re-ranks them without a
-// simulator run. Feedback (weights, pins, preferences, accept/reject) is recorded with the round it preceded: the same
+// the policy that made it; the others' training iterations grow the same way. Candidates are
+// evaluated in parallel, identical placements are found by hash, and every candidate is kept with
+// its objective terms, so a change of weights re-ranks them without a simulator run. Feedback
+// (weights, pins, preferences, accept/reject) is recorded with the round it preceded: the same
 // settings and feedback reproduce the same candidates.
 #include "core/family/ModelFamily.h"
 #include "core/placement/Constraints.h"
