@@ -4,6 +4,8 @@
 // a learned arm's budget then grows across rounds as one run's would. A private temporary
 // directory made on first use and removed with the store, or one borrowed from the steer process
 // (a worker process on the same machine; elsewhere the path is absent and each run starts fresh).
+// The private directory's name carries the process id; making one removes those of processes that
+// no longer run (a session killed before it could clean up).
 #include <cstdint>
 #include <mutex>
 #include <string>

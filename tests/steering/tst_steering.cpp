@@ -12,10 +12,14 @@
 #include "core/steering/ConfigSearch.h"
 #include "core/steering/Ensemble.h"
 #include "core/steering/ParamSpace.h"
+#include "core/steering/PolicyStore.h"
 #include "core/steering/Recombination.h"
 #include "core/steering/SteeringLog.h"
 #include "core/steering/SteeringSession.h"
 
+#include <QDir>
+#include <QFileInfo>
+#include <QProcess>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -741,6 +745,46 @@ private Q_SLOTS:
         t.pins = {};
         t.reject = {"best"};
         QVERIFY_THROWS_EXCEPTION(InputError, resolveFeedback(t, g, c, s, "f.json")); // no candidate yet
+    }
+    void policyDirectoriesOfEndedProcessesAreRemoved()
+    {
+        // A session killed before it removed its policy directory leaves it behind; the next
+        // store made in that temporary folder removes it, and leaves a running process's alone.
+        QTemporaryDir tmp;
+        QVERIFY(tmp.isValid());
+        const QByteArray saved = qgetenv("TMPDIR");
+        qputenv("TMPDIR", tmp.path().toUtf8());
+        QProcess ended; // a process id that has ended
+        ended.start("sh", {"-c", "echo $$"});
+        QVERIFY(ended.waitForFinished(10000));
+        const qint64 gone = ended.readAllStandardOutput().trimmed().toLongLong();
+        QVERIFY(gone > 1);
+        QDir base(tmp.path());
+        const QString orphan = QString("placement-steering-%1-00000000deadbeef").arg(gone);
+        const QString alive = QString("placement-steering-%1-00000000cafef00d").arg(QCoreApplication::applicationPid());
+        const QString other = "placement-steering-notapid";
+        for (const QString &d : {orphan, alive, other}) {
+            QVERIFY(base.mkpath(d));
+            QFile f(base.filePath(d + "/policy-0000000000000001.ckpt"));
+            QVERIFY(f.open(QIODevice::WriteOnly));
+        }
+        QString made;
+        {
+            PolicyStore store;
+            made = QString::fromStdString(store.dir());
+            QVERIFY2(made.startsWith(base.filePath("placement-steering-" +
+                                                   QString::number(QCoreApplication::applicationPid()) + "-")),
+                     qPrintable(made));
+            QVERIFY(QFileInfo(made).isDir());
+        }
+        QVERIFY(!QFileInfo::exists(made)); // its own goes with the store
+        QVERIFY2(!QFileInfo::exists(base.filePath(orphan)), qPrintable(orphan));
+        QVERIFY(QFileInfo(base.filePath(alive)).isDir());
+        QVERIFY(QFileInfo(base.filePath(other)).isDir());
+        if (saved.isNull())
+            qunsetenv("TMPDIR");
+        else
+            qputenv("TMPDIR", saved);
     }
 };
 
