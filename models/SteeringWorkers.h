@@ -3,8 +3,8 @@
 // TCPStore kept by the steer process). The steer process publishes the graph and cluster once,
 // then each round's session state and candidates; workers claim candidates one at a time, run
 // them as the steer process would, and send the results back. The steer process claims
-// candidates too. A worker whose heartbeat stops loses only the candidates it had claimed: the
-// steer process runs them itself. The results are those of one process with the same seed.
+// candidates too, unless it only coordinates. A worker whose heartbeat stops loses only the candidates it had claimed:
+// the steer process runs them itself. The results are those of one process with the same seed.
 #include <memory>
 #include <string>
 
@@ -22,6 +22,9 @@ struct WorkerOptions
     double timeoutS = 60;         // joining the store
     double heartbeatTimeoutS = 5; // a worker silent this long is taken for lost
     int waitFor = 0;              // the steer process waits (up to timeoutS) until this many have joined
+    // The steer process only hands out candidates and collects them; it runs one itself only when
+    // its worker was lost, or when every worker has been silent for heartbeatTimeoutS.
+    bool coordinateOnly = false;
     // Fault injection for tests: a worker exits without answering after claiming this many
     // candidates (0: never). Read from PS_STEER_WORKER_DIE_AFTER by runSteeringWorker's caller.
     int dieAfter = 0;

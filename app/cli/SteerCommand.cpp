@@ -89,11 +89,15 @@ void startWorkers(const CliArgs &args, const Graph &graph, const Cluster &cluste
 {
     const auto launch = args.integer("launch");
     const auto at = args.value("workers");
-    if (!launch && !at)
+    if (!launch && !at) {
+        if (args.flag("coordinate-only"))
+            throw InputError("--coordinate-only needs workers: --workers HOST:PORT or --launch N");
         return;
+    }
     if (launch && at)
         throw InputError("give either --workers HOST:PORT or --launch N, not both");
     WorkerOptions o;
+    o.coordinateOnly = args.flag("coordinate-only");
     if (auto t = args.real("worker-timeout")) {
         if (*t <= 0)
             throw InputError("--worker-timeout needs a positive number of seconds");

@@ -340,6 +340,8 @@ std::string steeringLogJson(const SteeringSession &session, const Graph &graph, 
             cj["terms"] = termsJson(c.terms);
             cj["evaluations"] = c.evaluations;
             cj["wall_s"] = c.wallS;
+            if (c.continued)
+                cj["continued_policy"] = true;
             cj["verdict"] = verdictName(c.verdict);
             cj["placement"] = c.devices;
         }
@@ -413,6 +415,7 @@ SteeringLogDoc parseSteeringLog(const std::string &text, const std::string &sour
                 c.terms = termsFrom(cj.at("terms"));
                 c.evaluations = cj.at("evaluations").get<long long>();
                 c.wallS = cj.at("wall_s").get<double>();
+                c.continued = cj.value("continued_policy", false);
                 const std::string v = cj.at("verdict").get<std::string>();
                 c.verdict = v == "accepted"   ? Candidate::Verdict::Accepted
                             : v == "rejected" ? Candidate::Verdict::Rejected
@@ -478,11 +481,8 @@ std::string candidateResultJson(const Candidate &c)
 {
     if (!c.error.empty())
         return Json{{"error", c.error}}.dump();
-    return Json{{"placement", c.devices},
-                {"terms", termsJson(c.terms)},
-                {"score", c.score},
-                {"evaluations", c.evaluations},
-                {"wall_s", c.wallS}}
+    return Json{{"placement", c.devices},       {"terms", termsJson(c.terms)}, {"score", c.score},
+                {"evaluations", c.evaluations}, {"wall_s", c.wallS},           {"continued_policy", c.continued}}
         .dump();
 }
 
@@ -499,6 +499,7 @@ void readCandidateResult(const std::string &text, Candidate &c)
         c.score = j.at("score").get<double>();
         c.evaluations = j.at("evaluations").get<long long>();
         c.wallS = j.at("wall_s").get<double>();
+        c.continued = j.value("continued_policy", false);
     } catch (const Json::exception &e) {
         throw InputError(std::string("malformed steering result (") + e.what() + ")");
     }

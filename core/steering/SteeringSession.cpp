@@ -694,8 +694,10 @@ void SteeringSession::runCandidate(Candidate &c, const RunControl &control) cons
             if (c.refines >= 0) {
                 const Candidate &from = m_candidates.at(static_cast<size_t>(c.refines));
                 const std::string kept = m_policies->path(from.seed);
-                if (from.arm == c.arm && PolicyStore::exists(kept))
+                if (from.arm == c.arm && PolicyStore::exists(kept)) {
                     params.push_back("checkpoint=" + kept);
+                    c.continued = true;
+                }
             }
         }
         const PlacerResult r = runPlacer(m_registry, c.spec, problem, params, rc, c.refines >= 0 ? &start : nullptr);

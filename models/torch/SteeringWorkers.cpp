@@ -107,13 +107,19 @@ public:
             done[static_cast<size_t>(i)] = 1;
         };
         // This process's share: it claims like a worker.
-        for (int i; (i = static_cast<int>(m_store->add(roundKey(round, "next"), 1)) - 1) < n;) {
-            m_store->set(roundKey(round, "owner/" + std::to_string(i)), storeValue("steer"));
-            runHere(i);
-        }
+        auto claimHere = [&] {
+            for (int i; (i = static_cast<int>(m_store->add(roundKey(round, "next"), 1)) - 1) < n;) {
+                m_store->set(roundKey(round, "owner/" + std::to_string(i)), storeValue("steer"));
+                runHere(i);
+            }
+        };
+        if (!m_options.coordinateOnly)
+            claimHere();
         // The workers' results; a lost worker's candidates run here.
         const auto waiting = Clock::now();
         for (int left = static_cast<int>(std::count(done.begin(), done.end(), 0)); left > 0;) {
+            if (m_options.coordinateOnly && secondsSince(waiting) > m_options.heartbeatTimeoutS && everyWorkerLost())
+                claimHere(); // no worker left to claim the rest
             for (int i = 0; i < n; ++i) {
                 if (done[static_cast<size_t>(i)])
                     continue;
@@ -160,6 +166,15 @@ private:
         if (!fresh && beat != it->second.value)
             it->second = Beat{beat, Clock::now()};
         return secondsSince(it->second.seen) > m_options.heartbeatTimeoutS;
+    }
+
+    bool everyWorkerLost()
+    {
+        const int64_t joined = m_store->add("steer/workers", 0);
+        for (int64_t w = 1; w <= joined; ++w)
+            if (!lost(std::to_string(w)))
+                return false;
+        return true;
     }
 
     void tally(const std::string &who, long long evaluations, double busyS)

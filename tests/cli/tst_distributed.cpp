@@ -272,7 +272,8 @@ private Q_SLOTS:
                                                                {"refines", o["refines"]},
                                                                {"hash", o["hash"]},
                                                                {"score", o["score"]},
-                                                               {"evaluations", o["evaluations"]}})
+                                                               {"evaluations", o["evaluations"]},
+                                                               {"continued_policy", o["continued_policy"]}})
                                          .toJson(QJsonDocument::Compact));
         }
         return out;
@@ -322,6 +323,49 @@ private Q_SLOTS:
         QVERIFY(lost["requeued"].toInt() >= 1);
         QVERIFY(lost["failed"].toString().contains("exit status 1"));
         QCOMPARE(candidates(path("lost.steer.json")), expected);
+    }
+
+    // A learned arm's later candidate continues the policy an earlier one kept, also when both ran
+    // in workers (they share the steer process's policy directory), and the steer process that only
+    // coordinates runs nothing itself.
+    void steeringWorkersContinueALearnedArmsPolicy()
+    {
+        const QStringList steer{"steer",
+                                m_graph,
+                                kCluster,
+                                "--families",
+                                "heft,m-etf,round-robin,gdp",
+                                "--rounds",
+                                "6",
+                                "--per-round",
+                                "4",
+                                "--evaluations",
+                                "12000",
+                                "--seed",
+                                "4"};
+        const auto one = cli(steer + QStringList{"--log", path("learned-one.steer.json")});
+        QVERIFY2(one.exitCode == 0, one.err.constData());
+        const QStringList expected = candidates(path("learned-one.steer.json"));
+        int continued = 0;
+        QFile f(path("learned-one.steer.json"));
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        for (const QJsonValue &c : QJsonDocument::fromJson(f.readAll()).object()["candidates"].toArray())
+            if (c.toObject()["continued_policy"].toBool()) {
+                QCOMPARE(c.toObject()["spec"].toString(), QString("gdp"));
+                ++continued;
+            }
+        QVERIFY2(continued >= 1, "a gdp candidate goes on from another's policy");
+
+        const auto two =
+            cli(steer + QStringList{"--log", path("learned-two.steer.json"), "--launch", "2", "--coordinate-only"});
+        QVERIFY2(two.exitCode == 0, two.err.constData());
+        QCOMPARE(candidates(path("learned-two.steer.json")), expected); // continued_policy included
+        for (const QJsonValue &w : report(two.out)["workers"].toObject()["workers"].toArray())
+            QVERIFY2(w.toObject()["worker"].toString() != "steer", two.out.constData());
+
+        const auto alone = cli({"steer", m_graph, kCluster, "--coordinate-only"});
+        QCOMPARE(alone.exitCode, 2);
+        QVERIFY2(alone.err.contains("--coordinate-only needs workers"), alone.err.constData());
     }
 
     void steeringWorkerFaultsAreClear()
