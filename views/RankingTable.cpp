@@ -54,6 +54,8 @@ void RankingTable::setRows(const std::vector<Candidate> &ranked, const std::vect
             params += (params.isEmpty() ? "" : " ") + QString::fromStdString(p);
         if (c.refines >= 0 && c.partner >= 0)
             params += QStringLiteral(" (refines #%1 recombined with #%2)").arg(c.refines).arg(c.partner);
+        else if (c.refines >= 0 && c.continued)
+            params += QStringLiteral(" (refines #%1, continuing its policy)").arg(c.refines);
         else if (c.refines >= 0)
             params += QStringLiteral(" (refines #%1)").arg(c.refines);
         const double ratio = c.terms.bound > 0 ? c.terms.makespan / c.terms.bound : 0;

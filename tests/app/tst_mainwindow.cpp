@@ -644,7 +644,7 @@ private Q_SLOTS:
     {
         // A search's row says what it refined, and what it recombined that with; the full text is
         // the tooltip (the column is often narrower).
-        Candidate plain, mixed;
+        Candidate plain, mixed, learned;
         plain.id = 4;
         plain.arm = "local-search";
         plain.params = {"initial_temperature=0.002"};
@@ -653,12 +653,18 @@ private Q_SLOTS:
         mixed = plain;
         mixed.id = 6;
         mixed.partner = 5;
+        learned = plain;
+        learned.id = 7;
+        learned.arm = "gdp";
+        learned.params = {"lr=0.01"};
+        learned.continued = true;
         RankingTable table;
-        table.setRows({plain, mixed}, {1.0, 1.0});
+        table.setRows({plain, mixed, learned}, {1.0, 1.0, 1.0});
         QCOMPARE(table.item(0, RankingTable::Params)->text(), QString("initial_temperature=0.002 (refines #3)"));
         const QString text = table.item(1, RankingTable::Params)->text();
         QCOMPARE(text, QString("initial_temperature=0.002 (refines #3 recombined with #5)"));
         QCOMPARE(table.item(1, RankingTable::Params)->toolTip(), text);
+        QCOMPARE(table.item(2, RankingTable::Params)->text(), QString("lr=0.01 (refines #3, continuing its policy)"));
     }
 
     void steeringDockSteersAndUndoes()
