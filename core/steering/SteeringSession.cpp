@@ -148,11 +148,18 @@ std::vector<std::pair<std::string, double>> SteeringSession::arms() const
     return out;
 }
 
-const SteeringSession::Arm &SteeringSession::armNamed(const std::string &name) const
+const SteeringSession::Arm *SteeringSession::findArm(const std::string &name) const
 {
     for (const Arm &a : m_arms)
         if (a.name == name)
-            return a;
+            return &a;
+    return nullptr;
+}
+
+const SteeringSession::Arm &SteeringSession::armNamed(const std::string &name) const
+{
+    if (const Arm *a = findArm(name))
+        return *a;
     std::string known;
     for (const Arm &a : m_arms)
         known += (known.empty() ? "" : ", ") + a.name;
@@ -686,8 +693,8 @@ void SteeringSession::runCandidate(Candidate &c, const RunControl &control) cons
         // A learned candidate keeps its trained policy, and one that goes on from a candidate of
         // its arm continues that candidate's policy (where it was kept) rather than a fresh one.
         std::vector<std::string> params = c.params;
-        const auto arm = std::find_if(m_arms.begin(), m_arms.end(), [&](const Arm &a) { return a.name == c.arm; });
-        if (arm != m_arms.end() && arm->budgeted) {
+        const Arm *arm = findArm(c.arm); // null: a task or log names an arm this session lacks
+        if (arm && arm->budgeted) {
             const std::string own = m_policies->path(c.seed);
             if (!own.empty())
                 params.push_back("save_checkpoint=" + own);

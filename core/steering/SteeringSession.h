@@ -120,7 +120,8 @@ private:
     std::vector<double> bestConfig(const Arm &arm) const;
     std::vector<ConfigObservation> observations(const Arm &arm) const;
     std::vector<std::vector<double>> rejectedPoints(const Arm &arm) const;
-    const Arm &armNamed(const std::string &name) const;
+    const Arm *findArm(const std::string &name) const;  // null when the session has no such arm
+    const Arm &armNamed(const std::string &name) const; // InputError naming the arms it has
 
     const Graph &m_graph;
     const Cluster &m_cluster;
