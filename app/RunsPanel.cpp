@@ -61,8 +61,9 @@ RunsPanel::RunsPanel(RunManager *manager, QWidget *parent) : QWidget(parent), m_
         m_model->addItem(tr("%1 (pretrained)").arg(family));
         m_model->setItemData(m_model->count() - 1,
                              tr("%1 with the policy shipped for this cluster's device count (%2), zero-shot: the "
-                                "graph is placed in one pass from the best fast placement; add iterations=N to "
-                                "fine-tune it on this graph")
+                                "graph is placed in one pass, in about a second; on graphs unlike its training corpus "
+                                "it gains little over the fast placers. Add iterations=N to fine-tune it on this "
+                                "graph, or run %1 with a time limit to search further")
                                  .arg(family, shipped.join(", ")),
                              Qt::ToolTipRole);
     }
