@@ -765,18 +765,21 @@ private Q_SLOTS:
         for (const auto &[name, weight] : s->arms())
             if (name == "cpop")
                 QCOMPARE(weight, 1.0);
-        // The learned placers are listed, weighed out until the person weighs one in (one undo step).
+        // The learned placers are listed; gdp is weighed in, the others weighed out until the
+        // person weighs one in (one undo step).
         auto weightOf = [&](const std::string &family) {
             for (const auto &[name, weight] : s->arms())
                 if (name == family)
                     return weight;
             return -1.0;
         };
-        QCOMPARE(weightOf("gdp"), 0.0);
-        panel->setFamilyWeight("gdp", 2);
-        QCOMPARE(weightOf("gdp"), 2.0);
+        QCOMPARE(weightOf("gdp"), 1.0);
+        QCOMPARE(weightOf("rl-seq2seq"), 0.0);
+        QCOMPARE(weightOf("giph"), 0.0);
+        panel->setFamilyWeight("giph", 2);
+        QCOMPARE(weightOf("giph"), 2.0);
         w.document()->undoStack()->undo();
-        QCOMPARE(weightOf("gdp"), 0.0);
+        QCOMPARE(weightOf("giph"), 0.0);
 
         // The session keeps the steering session.
         const QString path = m_dir.filePath("steered.pstudio");
