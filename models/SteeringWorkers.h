@@ -3,8 +3,9 @@
 // TCPStore kept by the steer process). The steer process publishes the graph and cluster once,
 // then each round's session state and candidates; workers claim candidates one at a time, run
 // them as the steer process would, and send the results back. The steer process claims
-// candidates too, unless it only coordinates. A worker whose heartbeat stops loses only the candidates it had claimed:
-// the steer process runs them itself. The results are those of one process with the same seed.
+// candidates too, unless it only coordinates. A worker whose heartbeat stops loses only the
+// candidates it had claimed: the steer process runs them itself. The results are those of one
+// process with the same seed.
 #include <memory>
 #include <string>
 
