@@ -155,7 +155,7 @@ TrainGraph prepare(std::shared_ptr<const Graph> graph, const Cluster &cluster, c
 // (bestFastPlacement, judged under the target's objective); their simulator runs count on the
 // clock. The target graph's is offered to its judge: a warm-started run never returns worse.
 void runWarmStart(std::vector<TrainGraph> &graphs, const Cluster &cluster, RunClock &clock, bool best,
-                  const Objective &objective, const RunControl &control, const Placement *given)
+                  const Objective &objective, const Placement *given)
 {
     for (TrainGraph &t : graphs) {
         if (given && &t == &graphs[0]) {
@@ -163,7 +163,7 @@ void runWarmStart(std::vector<TrainGraph> &graphs, const Cluster &cluster, RunCl
             continue;
         }
         const PlacementProblem pb{*t.graph, cluster, *t.constraints, &t == &graphs[0] ? objective : Objective{}};
-        const PlacerResult r = warmStartPlacement(pb, best, control, clock);
+        const PlacerResult r = warmStartPlacement(pb, best, clock);
         t.start = r.placement.devices();
         clock.countEvaluations(r.evaluations);
     }
@@ -638,7 +638,7 @@ public:
             // A residual prior anchors at a start, imitation learns it: a given one (a composition's
             // input), else HEFT's or the best fast placer's.
             const bool residual = warm == "best" || warm == "heft";
-            runWarmStart(graphs, problem.cluster, clock, warm == "best", problem.objective, control, given);
+            runWarmStart(graphs, problem.cluster, clock, warm == "best", problem.objective, given);
             if (residual) {
                 for (TrainGraph &t : graphs)
                     anchorAt(t, t.start, anchor);

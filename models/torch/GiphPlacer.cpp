@@ -262,7 +262,7 @@ public:
         Judge judge(graph, problem.cluster, problem.constraints, problem.objective, &clock);
         std::vector<int> warmStart;
         if (!given && (params.choice("start") == "heft" || params.choice("start") == "best")) {
-            const PlacerResult warm = warmStartPlacement(problem, params.choice("start") == "best", control, clock);
+            const PlacerResult warm = warmStartPlacement(problem, params.choice("start") == "best", clock);
             warmStart = warm.placement.devices();
             clock.countEvaluations(warm.evaluations);
         }

@@ -460,11 +460,10 @@ std::string loadCheckpoint(const std::string &path, const std::string &family, t
     return header["params"].dump();
 }
 
-PlacerResult warmStartPlacement(const PlacementProblem &problem, bool best, const RunControl &control,
-                                const RunClock &clock)
+PlacerResult warmStartPlacement(const PlacementProblem &problem, bool best, const RunClock &clock)
 {
     if (best && clock.maxEvaluations() >= 100)
-        return bestFastPlacement(problem, control);
+        return bestFastPlacement(problem, clock.control());
     return runPlacer(PlacerRegistry::builtin(), "heft", problem, {}, {});
 }
 

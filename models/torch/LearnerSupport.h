@@ -112,6 +112,7 @@ public:
     long long evaluations() const { return m_evaluations; }
     // The most simulator runs this run may spend (the control's or the parameter's, the smaller).
     long long maxEvaluations() const { return m_maxEvaluations; }
+    const RunControl &control() const { return m_control; }
     // Every rank's simulator runs so far (by rank; this one's included): sets elsewhere() and the
     // per-rank counts of the reports.
     void setRanks(const std::vector<double> &evaluations);
@@ -223,9 +224,8 @@ std::string checkpointParams(const std::string &path, const std::string &family)
 // A learner's warm start: the best of the fast placers (bestFastPlacement), or HEFT's placement
 // when `best` is false or the run's evaluation budget (the clock's: the control's or the
 // `evaluations` parameter, whichever is smaller) is under 100 (the best costs a few dozen simulator
-// runs). Its evaluations are what it cost.
-PlacerResult warmStartPlacement(const PlacementProblem &problem, bool best, const RunControl &control,
-                                const RunClock &clock);
+// runs). It runs under the clock's control (time limit, cancel); its evaluations are what it cost.
+PlacerResult warmStartPlacement(const PlacementProblem &problem, bool best, const RunClock &clock);
 
 // Hyperparameters every learned family shares; `simulated` (the placers the simulator judges) adds
 // `evaluations`, a budget of simulator runs (what steering gives a learned candidate).

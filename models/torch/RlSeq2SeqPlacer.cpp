@@ -252,7 +252,7 @@ public:
         Judge judge(graph, problem.cluster, problem.constraints, problem.objective, &clock);
         WarmPrior warmStart;
         if (warm != "none") {
-            const PlacerResult r = warmStartPlacement(problem, warm == "best", control, clock);
+            const PlacerResult r = warmStartPlacement(problem, warm == "best", clock);
             clock.countEvaluations(r.evaluations);
             judge.offer(r.placement.devices());
             warmStart = warmPrior(graph, r.placement.devices(), scopeGroup, groups, k, prior);
