@@ -36,6 +36,9 @@ struct SteeringSession::Arm
 namespace {
 
 constexpr const char *kDefaultLearnedArm = "gdp"; // the learned arm weighed in by default
+// ... on graphs of up to this many ops: measured to pay up to the 11.6k-op GNMT, to cost 2-3% on
+// the 58k-op one (docs/performance.md, "gdp weighed in by default").
+constexpr int kDefaultLearnedArmMaxOps = 20000;
 
 uint64_t mix(uint64_t a, uint64_t b)
 {
@@ -90,9 +93,10 @@ SteeringSession::SteeringSession(const Graph &graph, const Cluster &cluster, con
     // By default: every classical constructive family and local search, gdp, and the other learned
     // placers with a weight of 0 (listed, so that a person can weigh them in, but never proposed
     // until then: a candidate of theirs costs seconds where a classical one costs milliseconds).
-    // gdp is weighed in: at 10,000 simulator runs steering with it ended 0.7% lower on the
-    // geomean of the 36-case matrix (docs/performance.md), and below about 4,000 runs left a
-    // learned arm is never proposed, so small sessions are unchanged.
+    // gdp is weighed in on graphs up to kDefaultLearnedArmMaxOps: at 10,000 simulator runs
+    // steering with it ended 0.7% lower on the geomean of the 36-case matrix (docs/performance.md),
+    // and below about 4,000 runs left a learned arm is never proposed, so small sessions are
+    // unchanged.
     const bool byDefault = m_settings.families.empty();
     std::vector<std::string> names = m_settings.families;
     if (byDefault) {
@@ -126,7 +130,8 @@ SteeringSession::SteeringSession(const Graph &graph, const Cluster &cluster, con
             arm.trains && name.find('+') == std::string::npos &&
             std::any_of(declared.begin(), declared.end(), [](const HyperParam &h) { return h.name == "evaluations"; });
         arm.searches = hasStage(name, "local-search") || arm.budgeted;
-        arm.weight = byDefault && arm.trains && name != kDefaultLearnedArm ? 0 : 1;
+        const bool weighedIn = name == kDefaultLearnedArm && graph.nodeCount() <= kDefaultLearnedArmMaxOps;
+        arm.weight = byDefault && arm.trains && !weighedIn ? 0 : 1;
         m_arms.push_back(std::move(arm));
     }
     // The defaults stay unnamed in the settings (and so in a log), so that a replay or a worker

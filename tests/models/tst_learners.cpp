@@ -1117,6 +1117,30 @@ private Q_SLOTS:
     // rl-seq2seq cannot start from a given placement: its later steering runs make their own
     // start (they went on from its best placement and failed before). With only learned arms
     // weighed in, they are proposed (no refiner is there to screen the lineages first).
+    // By default gdp is a steering arm with weight 1 on graphs up to 20,000 ops (where it was
+    // measured to pay), with weight 0 above, and the other learned families with weight 0.
+    void steeringWeighsGdpInByDefaultUpToALargeGraph()
+    {
+        const Cluster c = gpus(4);
+        auto weightOf = [&](const Graph &g, const std::string &family) {
+            const SteeringSession s(g, c, PlacerRegistry::builtin(), SteeringSettings{});
+            for (const auto &[name, weight] : s.arms())
+                if (name == family)
+                    return weight;
+            return -1.0;
+        };
+        const Graph small = generate("layered-random", {{"nodes", 20000.0}}, 1);
+        QCOMPARE(small.nodeCount(), 20000);
+        QCOMPARE(weightOf(small, "gdp"), 1.0);
+        QCOMPARE(weightOf(small, "giph"), 0.0);
+        QCOMPARE(weightOf(small, "rl-seq2seq"), 0.0);
+        const Graph large = generate("layered-random", {{"nodes", 20001.0}}, 1);
+        QCOMPARE(weightOf(large, "gdp"), 0.0);
+        SteeringSettings named;
+        named.families = {"heft", "gdp"};
+        QCOMPARE(SteeringSession(large, c, PlacerRegistry::builtin(), named).arms().back().second, 1.0);
+    }
+
     void steeringRunsRlSeq2SeqAgainFromItsOwnStart()
     {
         const Graph g = generate("rnnlm", {{"steps", 4}}, 1); // where it finds placements of its own
