@@ -113,13 +113,19 @@ public:
                 runHere(i);
             }
         };
-        if (!m_options.coordinateOnly)
+        bool claimed = !m_options.coordinateOnly; // this process has claimed what was left
+        if (claimed)
             claimHere();
         // The workers' results; a lost worker's candidates run here.
         const auto waiting = Clock::now();
         for (int left = static_cast<int>(std::count(done.begin(), done.end(), 0)); left > 0;) {
-            if (m_options.coordinateOnly && secondsSince(waiting) > m_options.heartbeatTimeoutS && everyWorkerLost())
+            if (!claimed && secondsSince(waiting) > m_options.heartbeatTimeoutS && everyWorkerLost()) {
                 claimHere(); // no worker left to claim the rest
+                claimed = true;
+            }
+            // Candidates below the claim counter were claimed; one of them without an owner was
+            // claimed by a worker that died before it said so. Those above wait for a claim.
+            const int64_t taken = m_store->add(roundKey(round, "next"), 0);
             for (int i = 0; i < n; ++i) {
                 if (done[static_cast<size_t>(i)])
                     continue;
@@ -132,7 +138,7 @@ public:
                     tally(storeText(m_store->get(owner)), batch[i].evaluations, batch[i].wallS);
                     remote(batch[i]);
                 } else if (m_store->check({owner}) ? lost(storeText(m_store->get(owner)))
-                                                   : secondsSince(waiting) > m_options.heartbeatTimeoutS) {
+                                                   : i < taken && secondsSince(waiting) > m_options.heartbeatTimeoutS) {
                     ++m_requeued;
                     runHere(i);
                 } else {

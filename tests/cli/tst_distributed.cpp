@@ -326,7 +326,7 @@ private Q_SLOTS:
     }
 
     // A learned arm's later candidate continues the policy an earlier one kept, also when both ran
-    // in workers (they share the steer process's policy directory), and the steer process that only
+    // in a worker (it shares the steer process's policy directory), and the steer process that only
     // coordinates runs nothing itself.
     void steeringWorkersContinueALearnedArmsPolicy()
     {
@@ -356,12 +356,15 @@ private Q_SLOTS:
             }
         QVERIFY2(continued >= 1, "a gdp candidate goes on from another's policy");
 
-        const auto two =
-            cli(steer + QStringList{"--log", path("learned-two.steer.json"), "--launch", "2", "--coordinate-only"});
+        // One worker, busy for longer than the heartbeat timeout on a gdp candidate while the
+        // round's others wait for it: a coordinator takes none of them.
+        const auto two = cli(steer + QStringList{"--log", path("learned-two.steer.json"), "--launch", "1",
+                                                 "--coordinate-only", "--worker-timeout", "2"});
         QVERIFY2(two.exitCode == 0, two.err.constData());
         QCOMPARE(candidates(path("learned-two.steer.json")), expected); // continued_policy included
         for (const QJsonValue &w : report(two.out)["workers"].toObject()["workers"].toArray())
             QVERIFY2(w.toObject()["worker"].toString() != "steer", two.out.constData());
+        QCOMPARE(report(two.out)["workers"].toObject()["requeued"].toInt(), 0);
 
         const auto alone = cli({"steer", m_graph, kCluster, "--coordinate-only"});
         QCOMPARE(alone.exitCode, 2);
