@@ -649,13 +649,15 @@ std::vector<Candidate> SteeringSession::proposeRound(int round) const
                 c.recombineEvaluations = perSearch / 4;
         }
         // A lineage's first search is judged by its start, so it runs the best settings known, not
-        // a gamble; later searches of a lineage take them half of the time (guided mode).
+        // a gamble; later searches of a lineage take them half of the time (guided mode). A learned
+        // arm runs a few times a session at a thousand runs or more each, too few to learn its
+        // settings from: it always runs its best (and goes on training the policy made with them).
         if (s < flips.size() && flips[s] >= 0) {
             c.x = arm.space.defaults();
             c.x[flips[s]] = c.x[flips[s]] >= 0.5 ? 0.0 : 1.0;
         } else if (firstOfArm)
             c.x = arm.space.defaults();
-        else if (screening ||
+        else if (screening || arm.budgeted ||
                  (arm.refine && m_settings.guided && std::uniform_real_distribution<double>(0.0, 1.0)(rng) < 0.5))
             c.x = m_settings.guided ? bestConfig(arm) : arm.space.defaults();
         else
