@@ -3,6 +3,7 @@
 #include "core/graph/Graph.h"
 #include "core/placement/Constraints.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace ps {
@@ -54,6 +55,75 @@ std::vector<int> BlockGrower::grow(const std::vector<int> &devices, int v, int d
                         m_seen[w] = stamp;
                         frontier.push_back(w);
                     }
+    }
+    return block;
+}
+
+int BlockGrower::scopeDepth(int v) const
+{
+    return m_graph.scopes().scope(m_graph.scopeIndex(v)).depth;
+}
+
+std::vector<int> BlockGrower::scopeBlock(const std::vector<int> &devices, int v, int device, int depth)
+{
+    const ScopeTree &tree = m_graph.scopes();
+    if (m_byScope.empty()) {
+        // Preorder of the scopes, then the nodes by their scope's place in it: a scope's subtree
+        // is one stretch.
+        std::vector<int> pre(static_cast<size_t>(tree.size()), 0), last(static_cast<size_t>(tree.size()), 0);
+        int next = 0;
+        std::vector<std::pair<int, bool>> stack{{0, false}};
+        while (!stack.empty()) {
+            auto [s, done] = stack.back();
+            stack.pop_back();
+            if (done) {
+                last[s] = next;
+                continue;
+            }
+            pre[s] = next++;
+            stack.push_back({s, true});
+            const auto &kids = tree.scope(s).children;
+            for (auto it = kids.rbegin(); it != kids.rend(); ++it)
+                stack.push_back({*it, false});
+        }
+        const int n = m_graph.nodeCount();
+        m_byScope.resize(static_cast<size_t>(n));
+        for (int u = 0; u < n; ++u)
+            m_byScope[u] = u;
+        std::stable_sort(m_byScope.begin(), m_byScope.end(),
+                         [&](int a, int b) { return pre[m_graph.scopeIndex(a)] < pre[m_graph.scopeIndex(b)]; });
+        // A scope's nodes are those whose scope's preorder index lies in [pre, last).
+        m_scopeFirst.resize(static_cast<size_t>(tree.size()));
+        m_scopeEnd.resize(static_cast<size_t>(tree.size()));
+        for (int s = 0; s < tree.size(); ++s) {
+            auto key = [&](int u) { return pre[m_graph.scopeIndex(u)]; };
+            m_scopeFirst[s] = static_cast<int>(
+                std::lower_bound(m_byScope.begin(), m_byScope.end(), pre[s], [&](int u, int x) { return key(u) < x; }) -
+                m_byScope.begin());
+            m_scopeEnd[s] = static_cast<int>(std::lower_bound(m_byScope.begin(), m_byScope.end(), last[s],
+                                                              [&](int u, int x) { return key(u) < x; }) -
+                                             m_byScope.begin());
+        }
+    }
+    int s = m_graph.scopeIndex(v);
+    if (s <= 0 || depth < 1)
+        return {};
+    while (tree.scope(s).depth > depth)
+        s = tree.scope(s).parent;
+    const long long stamp = ++m_stamp;
+    std::vector<int> block;
+    for (int i = m_scopeFirst[s]; i < m_scopeEnd[s]; ++i) {
+        const int u = m_byScope[i];
+        if (devices[u] != device || m_taken[u] == stamp)
+            continue;
+        const std::vector<int> unit = unitOf(u);
+        if (!movable(unit))
+            return {};
+        for (int w : unit)
+            if (m_taken[w] != stamp) {
+                m_taken[w] = stamp;
+                block.push_back(w);
+            }
     }
     return block;
 }

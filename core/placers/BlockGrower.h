@@ -18,6 +18,13 @@ public:
     // unit that holds a pinned node, at most `size` nodes (v's unit always, whatever its size).
     // Empty when v's unit holds a pinned node.
     std::vector<int> grow(const std::vector<int> &devices, int v, int device, int size);
+    // The nodes on `device` in `devices` whose scope lies in v's scope's ancestor at `depth` (1: the
+    // top scope; at most v's own depth), each with its unit; empty when v has no scope, or a unit
+    // holds a pinned node. A whole layer or expert that moves or swaps at once: experts, layers
+    // and stages are what a person places, and scopes name them.
+    std::vector<int> scopeBlock(const std::vector<int> &devices, int v, int device, int depth);
+    // The depth of v's scope (0: none).
+    int scopeDepth(int v) const;
     // A block size of at most `most` + 1 nodes, log-uniform from 2, for a uniform draw u in [0, 1].
     static int drawSize(int most, double u);
     // The nodes a move of v carries along: its colocation group, or v alone.
@@ -31,6 +38,9 @@ private:
     // The call that saw a node, and the one that took it into its block.
     std::vector<long long> m_seen, m_taken;
     long long m_stamp = 0;
+    // Nodes in the scope tree's preorder, and each scope's stretch of them [first, end); built on
+    // the first scope block.
+    std::vector<int> m_byScope, m_scopeFirst, m_scopeEnd;
 };
 
 } // namespace ps

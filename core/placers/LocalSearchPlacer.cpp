@@ -77,7 +77,16 @@ public:
                            4096,
                            1024,
                            {},
-                           "most nodes a block move carries (sizes drawn log-uniformly from 2)"})}};
+                           "most nodes a block move carries (sizes drawn log-uniformly from 2)"}),
+                 linearTuned({"scope_share",
+                              HyperParam::Type::Real,
+                              0,
+                              1,
+                              0.7,
+                              {},
+                              "share of moves that carry a node's scope (a layer, an expert: its ops on the node's "
+                              "device, at a depth drawn from the node's scope path), or swap it with another "
+                              "device's"})}};
     }
     bool refines() const override { return true; }
 
@@ -141,7 +150,8 @@ PlacerOutput LocalSearchPlacer::place(const PlacementProblem &pb, const ParamVal
     const int restarts = static_cast<int>(params.integer("restarts"));
     int segment = 0;
     const double swapShare = params.number("swap_share"), criticalShare = params.number("critical_share"),
-                 neighbourShare = params.number("neighbour_share"), blockShare = params.number("block_share");
+                 neighbourShare = params.number("neighbour_share"), blockShare = params.number("block_share"),
+                 scopeShare = params.number("scope_share");
     const int blockSize = static_cast<int>(params.integer("block_size"));
     long long accepted = 0, attempts = 0;
     const long long maxAttempts = 50 * std::min<long long>(maxEvals, 1LL << 40) + 1000; // few moves possible
@@ -176,10 +186,13 @@ PlacerOutput LocalSearchPlacer::place(const PlacementProblem &pb, const ParamVal
         const int v = !critical.empty() && unit(rng) < criticalShare
                           ? critical[std::uniform_int_distribution<size_t>(0, critical.size() - 1)(rng)]
                           : std::uniform_int_distribution<int>(0, n - 1)(rng);
-        const bool blockMove = blockShare > 0 && unit(rng) < blockShare;
+        const bool scopeMove = scopeShare > 0 && blocks.scopeDepth(v) > 0 && unit(rng) < scopeShare;
+        const int depth = scopeMove ? std::uniform_int_distribution<int>(1, blocks.scopeDepth(v))(rng) : 0;
+        const bool blockMove = !scopeMove && blockShare > 0 && unit(rng) < blockShare;
         const std::vector<int> moving =
-            blockMove ? blocks.grow(current, v, current[v], BlockGrower::drawSize(blockSize, unit(rng)))
-                      : blocks.unitOf(v);
+            scopeMove   ? blocks.scopeBlock(current, v, current[v], depth)
+            : blockMove ? blocks.grow(current, v, current[v], BlockGrower::drawSize(blockSize, unit(rng)))
+                        : blocks.unitOf(v);
         if (moving.empty() || !blocks.movable(moving))
             continue;
         undo.clear();
@@ -194,7 +207,18 @@ PlacerOutput LocalSearchPlacer::place(const PlacementProblem &pb, const ParamVal
                 current[u] = to;
             }
         };
-        if (!blockMove && unit(rng) < swapShare && moving.size() == 1) {
+        if (scopeMove && unit(rng) < swapShare) {
+            // The same depth of scope, of a node on another device.
+            const int w = std::uniform_int_distribution<int>(0, n - 1)(rng);
+            if (current[w] == current[v] || blocks.scopeDepth(w) == 0)
+                continue;
+            const int dv = current[v], dw = current[w];
+            const std::vector<int> other = blocks.scopeBlock(current, w, dw, std::min(depth, blocks.scopeDepth(w)));
+            if (other.empty())
+                continue;
+            moveAll(moving, dw);
+            moveAll(other, dv);
+        } else if (!blockMove && !scopeMove && unit(rng) < swapShare && moving.size() == 1) {
             const int w = std::uniform_int_distribution<int>(0, n - 1)(rng);
             if (current[w] == current[v] || cons.groupOf(w) >= 0 || cons.pinnedDevice(w) >= 0)
                 continue;

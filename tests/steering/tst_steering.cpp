@@ -303,7 +303,7 @@ private Q_SLOTS:
             names << QString::fromStdString(h.name);
         // evaluations is a budget: never tuned.
         QCOMPARE(names, QStringList({"insertion", "initial_temperature", "swap_share", "critical_share",
-                                     "neighbour_share", "block_share", "block_size"}));
+                                     "neighbour_share", "block_share", "block_size", "scope_share"}));
         // Log scale: 1e-6 .. 0.1, the midpoint is sqrt(1e-7).
         QVERIFY(std::abs(space.value(1, 0.5) - std::sqrt(1e-7)) < 1e-12);
         QCOMPARE(space.value(0, 0.2), 0.0);
