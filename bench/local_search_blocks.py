@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
-"""Local search's move kinds at an equal budget of simulator evaluations.
+"""Local search's move kinds (single nodes, blocks, scopes) at an equal budget of simulator evaluations.
 
 Runs `START+local-search` on the cases where the steering tables left room (RNN LMs, MoE, GNMT,
 Inception-V3; the start is the family that did best there), once per setting of the move
 hyperparameters and per seed, each with the same E simulator runs, and prints makespan / lower
 bound (geomean over the seeds) per case and over all. A setting is comma-separated `key=value`
-pairs of local-search parameters, e.g. `block_share=0` (single-node moves and swaps only).
+pairs of local-search parameters, e.g. `block_share=0,scope_share=0` (single-node moves and swaps
+only) or `scope_share=0` (no scope moves).
 
     python3 bench/local_search_blocks.py [--evaluations 10000] [--seeds 1,2,3] [--jobs 2] \
         block_share=0 block_share=0.3,block_size=64 ''
