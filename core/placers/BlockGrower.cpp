@@ -3,7 +3,6 @@
 #include "core/graph/Graph.h"
 #include "core/placement/Constraints.h"
 
-#include <algorithm>
 #include <cmath>
 
 namespace ps {
@@ -86,23 +85,23 @@ std::vector<int> BlockGrower::scopeBlock(const std::vector<int> &devices, int v,
             for (auto it = kids.rbegin(); it != kids.rend(); ++it)
                 stack.push_back({*it, false});
         }
+        // Nodes by their scope's preorder index (a counting sort, node order kept within a scope):
+        // a scope's nodes are those whose scope's index lies in [pre, last).
+        std::vector<int> first(static_cast<size_t>(tree.size()) + 1, 0);
         const int n = m_graph.nodeCount();
-        m_byScope.resize(static_cast<size_t>(n));
         for (int u = 0; u < n; ++u)
-            m_byScope[u] = u;
-        std::stable_sort(m_byScope.begin(), m_byScope.end(),
-                         [&](int a, int b) { return pre[m_graph.scopeIndex(a)] < pre[m_graph.scopeIndex(b)]; });
-        // A scope's nodes are those whose scope's preorder index lies in [pre, last).
+            ++first[pre[m_graph.scopeIndex(u)] + 1];
+        for (size_t i = 1; i < first.size(); ++i)
+            first[i] += first[i - 1];
+        m_byScope.resize(static_cast<size_t>(n));
+        std::vector<int> cursor(first.begin(), first.end() - 1);
+        for (int u = 0; u < n; ++u)
+            m_byScope[cursor[pre[m_graph.scopeIndex(u)]]++] = u;
         m_scopeFirst.resize(static_cast<size_t>(tree.size()));
         m_scopeEnd.resize(static_cast<size_t>(tree.size()));
-        for (int s = 0; s < tree.size(); ++s) {
-            auto key = [&](int u) { return pre[m_graph.scopeIndex(u)]; };
-            m_scopeFirst[s] = static_cast<int>(
-                std::lower_bound(m_byScope.begin(), m_byScope.end(), pre[s], [&](int u, int x) { return key(u) < x; }) -
-                m_byScope.begin());
-            m_scopeEnd[s] = static_cast<int>(std::lower_bound(m_byScope.begin(), m_byScope.end(), last[s],
-                                                              [&](int u, int x) { return key(u) < x; }) -
-                                             m_byScope.begin());
+        for (int t = 0; t < tree.size(); ++t) {
+            m_scopeFirst[t] = first[pre[t]];
+            m_scopeEnd[t] = first[last[t]];
         }
     }
     int s = m_graph.scopeIndex(v);

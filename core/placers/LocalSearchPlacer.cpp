@@ -210,9 +210,10 @@ PlacerOutput LocalSearchPlacer::place(const PlacementProblem &pb, const ParamVal
         if (scopeMove && unit(rng) < swapShare) {
             // The same depth of scope, of a node on another device.
             const int w = std::uniform_int_distribution<int>(0, n - 1)(rng);
-            if (current[w] == current[v] || blocks.scopeDepth(w) == 0)
+            if (current[w] == current[v])
                 continue;
             const int dv = current[v], dw = current[w];
+            // Empty when w has no scope (depth 0).
             const std::vector<int> other = blocks.scopeBlock(current, w, dw, std::min(depth, blocks.scopeDepth(w)));
             if (other.empty())
                 continue;
