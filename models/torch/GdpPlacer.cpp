@@ -284,12 +284,15 @@ void imitateStart(GdpNet &net, std::vector<TrainGraph> &graphs, int64_t segment,
 // probability `share`, the connected ops that stay on its start device in the sample, breadth first,
 // up to a size drawn log-uniformly from 2 to `size` (local search's block moves). The policy
 // decides which op goes where; the block it drags is the environment's, so PPO's actions and
-// their probabilities stay the policy's per-op choices. Without a start (no residual prior) a
-// sample is left as drawn.
+// their probabilities stay the policy's per-op choices. A `scope` share of the carried blocks are
+// the op's scope instead (at a depth drawn from its scope path: its layer or expert, the ops of it
+// that stay on the start device), as local search's scope moves. Without a start (no residual
+// prior) a sample is left as drawn.
 struct BlockSampling
 {
     double share = 0;
     int size = 1;
+    double scope = 0;
 };
 
 // Sample s of step `step` draws its blocks from a generator of its own, so every rank draws the same.
@@ -307,9 +310,12 @@ void carryBlocks(TrainGraph &t, std::vector<int> &devices, const BlockSampling &
     for (int v : moved) {
         if (unit(rng) >= blocks.share)
             continue;
-        const int size = BlockGrower::drawSize(blocks.size, unit(rng));
-        const int to = devices[v];
-        for (int u : t.blocks->grow(devices, v, t.start[v], size))
+        const int to = devices[v], depth = t.blocks->scopeDepth(v);
+        const bool scope = blocks.scope > 0 && depth > 0 && unit(rng) < blocks.scope;
+        const std::vector<int> carried =
+            scope ? t.blocks->scopeBlock(devices, v, t.start[v], std::uniform_int_distribution<int>(1, depth)(rng))
+                  : t.blocks->grow(devices, v, t.start[v], BlockGrower::drawSize(blocks.size, unit(rng)));
+        for (int u : carried)
             devices[u] = to;
     }
 }
@@ -561,6 +567,15 @@ public:
                                      1024,
                                      {},
                                      "most ops a carried block holds (sizes drawn log-uniformly from 2)"}));
+        f.params.push_back(
+            linearTuned({"scope_share",
+                         T::Real,
+                         0,
+                         1,
+                         0.5,
+                         {},
+                         "share of the carried blocks that are the moved op's scope (a layer or an "
+                         "expert, at a depth drawn from its scope path) rather than a connected block"}));
         f.params.push_back({"warm_steps", T::Int, 0, 10000, 60, {}, "at most this many imitation steps"});
         HyperParam graphs{"train_graphs", T::Text, 0, 0, 0, {}, "more graph files to train on, separated by ';'"};
         f.params.push_back(graphs);
@@ -648,7 +663,8 @@ public:
                 imitateStart(net, graphs, segment, optimizer, params.integer("warm_steps"), clock, control, collective);
         }
         const int samples = params.integer("samples"), epochs = params.integer("ppo_epochs");
-        const BlockSampling blocks{params.number("block_share"), static_cast<int>(params.integer("block_size"))};
+        const BlockSampling blocks{params.number("block_share"), static_cast<int>(params.integer("block_size")),
+                                   params.number("scope_share")};
         PpoSettings ppo;
         ppo.segment = segment;
         ppo.clip = params.number("clip");
