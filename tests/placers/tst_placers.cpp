@@ -1,6 +1,7 @@
 // The placement families: HEFT on the example of its paper, constraints honoured by every
 // family, memory-awareness, composition and the registry's errors.
 #include "common/PresetProblem.h"
+#include "common/SeedPairs.h"
 #include "core/InputError.h"
 #include "core/cluster/Cluster.h"
 #include "core/generators/Generators.h"
@@ -506,20 +507,13 @@ private Q_SLOTS:
         // two find far better placements with the same runs (measured at 3,000 runs, seeds 1-3:
         // 0.68, 0.84 and 0.95 of the makespan without them, geomean 0.81).
         const test::PresetProblem moe("moe", {}, "4gpu");
-        double logRatio = 0;
-        for (uint64_t seed : {1, 2, 3}) {
-            RunControl control;
-            control.seed = seed;
-            auto search = [&](const char *scopeShare) {
-                return runPlacer(PlacerRegistry::builtin(), "heft-c+local-search", moe.problem,
-                                 {"evaluations=3000", std::string("scope_share=") + scopeShare}, control);
-            };
-            const PlacerResult without = search("0"), with = search("0.7");
-            QVERIFY(with.feasible);
-            QCOMPARE(with.evaluations, without.evaluations); // the same budget, spent
-            logRatio += std::log(with.makespan / without.makespan) / 3;
+        const std::vector<test::SeedPair> pairs = test::runSeedPairs(
+            "heft-c+local-search", moe.problem, {"evaluations=3000"}, "scope_share=0", "scope_share=0.7");
+        for (const test::SeedPair &p : pairs) {
+            QVERIFY(p.after.feasible);
+            QCOMPARE(p.after.evaluations, p.before.evaluations); // the same budget, spent
         }
-        QVERIFY2(std::exp(logRatio) < 0.9, qPrintable(QString::number(std::exp(logRatio))));
+        QVERIFY2(test::geomeanRatio(pairs) < 0.9, qPrintable(QString::number(test::geomeanRatio(pairs))));
     }
 
     void restartsLeaveTheBasinOfTheFirstSearch()
@@ -531,20 +525,13 @@ private Q_SLOTS:
         // basins by itself: 0.986).
         const test::PresetProblem rnnlm8("rnnlm", {{"layers", 8}}, "4gpu");
         const PlacementProblem &problem = rnnlm8.problem;
-        double logRatio = 0;
-        for (uint64_t seed : {1, 2, 3}) {
-            RunControl control;
-            control.seed = seed;
-            auto search = [&](const char *restarts) {
-                return runPlacer(PlacerRegistry::builtin(), "human+local-search", problem,
-                                 {"evaluations=2000", "scope_share=0", std::string("restarts=") + restarts}, control);
-            };
-            const PlacerResult one = search("1"), four = search("4");
-            logRatio += std::log(four.makespan / one.makespan) / 3;
-            QVERIFY(four.feasible);
-            QVERIFY(four.evaluations >= 2000);
+        const std::vector<test::SeedPair> pairs = test::runSeedPairs(
+            "human+local-search", problem, {"evaluations=2000", "scope_share=0"}, "restarts=1", "restarts=4");
+        for (const test::SeedPair &p : pairs) {
+            QVERIFY(p.after.feasible);
+            QVERIFY(p.after.evaluations >= 2000);
         }
-        QVERIFY2(std::exp(logRatio) < 0.98, qPrintable(QString::number(std::exp(logRatio))));
+        QVERIFY2(test::geomeanRatio(pairs) < 0.98, qPrintable(QString::number(test::geomeanRatio(pairs))));
         // A restart costs runs of its own: on small budgets it never takes the search past its cap.
         const Placement expert = runPlacer(PlacerRegistry::builtin(), "human", problem, {}, RunControl{}).placement;
         for (int budget : {5, 10, 11, 12, 20, 40}) {
