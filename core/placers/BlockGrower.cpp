@@ -12,6 +12,14 @@ BlockGrower::BlockGrower(const Graph &graph, const Constraints &constraints)
       m_taken(static_cast<size_t>(graph.nodeCount()), -1)
 {}
 
+int BlockGrower::drawScopeDepth(int v, double share, std::mt19937_64 &rng) const
+{
+    const int depth = scopeDepth(v);
+    if (share <= 0 || depth == 0 || std::uniform_real_distribution<double>(0.0, 1.0)(rng) >= share)
+        return 0;
+    return std::uniform_int_distribution<int>(1, depth)(rng);
+}
+
 int BlockGrower::drawSize(int most, double u)
 {
     return 1 + static_cast<int>(std::lround(std::pow(double(most), u)));

@@ -2,6 +2,7 @@
 // Connected blocks of nodes that move to another device at once: a stretch of a layer or a
 // pipeline stage changes device together, which no sequence of single-node moves that each
 // improve can do. Local search's block moves and gdp's samples grow them the same way.
+#include <random>
 #include <vector>
 
 namespace ps {
@@ -25,6 +26,10 @@ public:
     std::vector<int> scopeBlock(const std::vector<int> &devices, int v, int device, int depth);
     // The depth of v's scope (0: none).
     int scopeDepth(int v) const;
+    // A scope move's depth: with probability `share`, drawn uniformly from 1 to v's scope depth;
+    // 0 (no scope move) otherwise. Draws nothing when `share` is 0 or v has no scope. Local
+    // search's moves and gdp's carried blocks draw it the same way.
+    int drawScopeDepth(int v, double share, std::mt19937_64 &rng) const;
     // A block size of at most `most` + 1 nodes, log-uniform from 2, for a uniform draw u in [0, 1].
     static int drawSize(int most, double u);
     // The nodes a move of v carries along: its colocation group, or v alone.

@@ -186,8 +186,8 @@ PlacerOutput LocalSearchPlacer::place(const PlacementProblem &pb, const ParamVal
         const int v = !critical.empty() && unit(rng) < criticalShare
                           ? critical[std::uniform_int_distribution<size_t>(0, critical.size() - 1)(rng)]
                           : std::uniform_int_distribution<int>(0, n - 1)(rng);
-        const bool scopeMove = scopeShare > 0 && blocks.scopeDepth(v) > 0 && unit(rng) < scopeShare;
-        const int depth = scopeMove ? std::uniform_int_distribution<int>(1, blocks.scopeDepth(v))(rng) : 0;
+        const int depth = blocks.drawScopeDepth(v, scopeShare, rng);
+        const bool scopeMove = depth > 0;
         const bool blockMove = !scopeMove && blockShare > 0 && unit(rng) < blockShare;
         const std::vector<int> moving =
             scopeMove   ? blocks.scopeBlock(current, v, current[v], depth)

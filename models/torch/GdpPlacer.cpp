@@ -310,11 +310,10 @@ void carryBlocks(TrainGraph &t, std::vector<int> &devices, const BlockSampling &
     for (int v : moved) {
         if (unit(rng) >= blocks.share)
             continue;
-        const int to = devices[v], depth = t.blocks->scopeDepth(v);
-        const bool scope = blocks.scope > 0 && depth > 0 && unit(rng) < blocks.scope;
+        const int to = devices[v], depth = t.blocks->drawScopeDepth(v, blocks.scope, rng);
         const std::vector<int> carried =
-            scope ? t.blocks->scopeBlock(devices, v, t.start[v], std::uniform_int_distribution<int>(1, depth)(rng))
-                  : t.blocks->grow(devices, v, t.start[v], BlockGrower::drawSize(blocks.size, unit(rng)));
+            depth > 0 ? t.blocks->scopeBlock(devices, v, t.start[v], depth)
+                      : t.blocks->grow(devices, v, t.start[v], BlockGrower::drawSize(blocks.size, unit(rng)));
         for (int u : carried)
             devices[u] = to;
     }

@@ -29,8 +29,7 @@ inline std::vector<SeedPair> runSeedPairs(const std::string &spec, const Placeme
             all.push_back(setting);
             return runPlacer(PlacerRegistry::builtin(), spec, problem, all, control);
         };
-        PlacerResult first = run(before);
-        pairs.push_back({std::move(first), run(after)});
+        pairs.push_back({run(before), run(after)}); // a braced list runs them in order
     }
     return pairs;
 }

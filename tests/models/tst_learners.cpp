@@ -838,7 +838,8 @@ private Q_SLOTS:
             QVERIFY2(ratio < 1, qPrintable(QString::number(ratio)));
             QCOMPARE(p.after.evaluations, p.before.evaluations);
         }
-        QVERIFY2(test::geomeanRatio(pairs) < 0.97, qPrintable(QString::number(test::geomeanRatio(pairs))));
+        const double geomean = test::geomeanRatio(pairs);
+        QVERIFY2(geomean < 0.97, qPrintable(QString::number(geomean)));
     }
 
     // A policy that has collapsed onto one placement, or stalls, starts again from the incumbent:
