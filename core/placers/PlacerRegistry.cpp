@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <iterator>
 #include <limits>
 
 namespace ps {
@@ -211,11 +212,11 @@ const std::vector<std::string> &fastPlacers()
     return names;
 }
 
-PlacerResult bestFastPlacement(const PlacementProblem &problem, const RunControl &control)
+PlacerResult bestFastPlacement(const PlacementProblem &problem, const RunControl &control,
+                               std::vector<PlacerResult> *others)
 {
     const auto t0 = std::chrono::steady_clock::now();
-    PlacerResult best;
-    bool have = false;
+    std::vector<PlacerResult> results;
     std::string why;
     long long spent = 0;
     size_t tried = 0;
@@ -226,28 +227,27 @@ PlacerResult bestFastPlacement(const PlacementProblem &problem, const RunControl
         // Each placer costs at least one simulator run (its judgement); once one result is in hand, the
         // budget, the clock and a cancel stop the probing.
         const double used = secondsSince(t0);
-        if (have && control.exhausted(used, spent))
+        if (!results.empty() && control.exhausted(used, spent))
             break;
         ++tried;
         RunControl rest; // what is left of the budget (each placer honours it after its first run)
         rest.cancel = control.cancel;
         rest.budget.timeLimitS = std::max(0.0, control.budget.timeLimitS - used);
         rest.budget.maxEvaluations = std::max(0LL, control.budget.maxEvaluations - spent);
-        PlacerResult r;
         try {
-            r = runPlacer(PlacerRegistry::builtin(), name, problem, {}, rest);
+            results.push_back(runPlacer(PlacerRegistry::builtin(), name, problem, {}, rest));
         } catch (const InputError &e) {
             why = e.what();
             continue;
         }
-        spent += r.evaluations;
-        if (!have || betterResult(r, best)) {
-            best = std::move(r);
-            have = true;
-        }
+        spent += results.back().evaluations;
     }
-    if (!have)
+    if (results.empty())
         throw InputError("no fast placer could place the graph: " + why);
+    std::stable_sort(results.begin(), results.end(), betterResult); // ties: the earlier placer first
+    PlacerResult best = std::move(results.front());
+    if (others)
+        others->assign(std::make_move_iterator(results.begin() + 1), std::make_move_iterator(results.end()));
     if (tried < names.size())
         best.notes.push_back("the budget stopped the fast placers after " + std::to_string(tried) + " of " +
                              std::to_string(names.size()));

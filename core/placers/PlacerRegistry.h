@@ -43,9 +43,12 @@ void checkPlacerSpec(const PlacerRegistry &registry, const std::string &spec, co
 // objective (feasible first): what a graph opens with. Its `evaluations` are all the placers'
 // simulator runs (one each). After the first placement, `control`'s cancel, time limit and
 // evaluation budget stop it before the next placer (a note says how many ran); its notes are the
-// chosen placer's. InputError only if none can place it.
+// chosen placer's. InputError only if none can place it. With `others`, the other placers'
+// judged results go there, best first (betterResult; ties in fastPlacers() order), each with its
+// own evaluations (a learner races them as starts).
 const std::vector<std::string> &fastPlacers();
-PlacerResult bestFastPlacement(const PlacementProblem &problem, const RunControl &control = {});
+PlacerResult bestFastPlacement(const PlacementProblem &problem, const RunControl &control = {},
+                               std::vector<PlacerResult> *others = nullptr);
 
 // Whether a judged result beats another: feasible over infeasible, then the lower objective score.
 bool betterResult(const PlacerResult &a, const PlacerResult &b);

@@ -247,13 +247,31 @@ std::vector<int> Judge::criticalOps(std::vector<int> devices)
     return m_simulator.simulate(devices).criticalOps();
 }
 
+namespace {
+
+// A placement's rank: feasible ones first, then by score. Scores are seconds (well under 1e100):
+// an infeasible placement ranks after every feasible one, and among infeasible ones by score.
+double rankKey(bool none, double score, bool feasible)
+{
+    return none ? std::numeric_limits<double>::infinity() : feasible ? score : 1e100 * (1 + score);
+}
+
+// Whether (score, feasible) beats an incumbent (whose score is +inf while there is none).
+bool beats(double score, bool feasible, double incumbent, bool incumbentFeasible)
+{
+    return feasible ? !incumbentFeasible || score < incumbent : !incumbentFeasible && score < incumbent;
+}
+
+} // namespace
+
 double Judge::bestKey() const
 {
-    if (m_best.empty())
-        return std::numeric_limits<double>::infinity();
-    // Scores are seconds (well under 1e100): an infeasible placement ranks after every feasible
-    // one, and among infeasible ones by score.
-    return m_bestFeasible ? m_bestScore : 1e100 * (1 + m_bestScore);
+    return rankKey(m_best.empty(), m_bestScore, m_bestFeasible);
+}
+
+double Judge::segmentBestKey() const
+{
+    return rankKey(m_segment.devices.empty(), m_segment.score, m_segment.feasible);
 }
 
 double Judge::keep(const std::vector<int> &devices)
@@ -263,8 +281,9 @@ double Judge::keep(const std::vector<int> &devices)
         m_objective.terms(m_lastMakespan, m_simulator.lastMovedBytes(), usage, m_objective.busyTime(devices), devices);
     m_lastFeasible = terms.feasible;
     const double score = m_objective.score(terms);
-    if ((m_lastFeasible && (!m_bestFeasible || score < m_bestScore)) ||
-        (!m_bestFeasible && !m_lastFeasible && score < m_bestScore)) {
+    if (beats(score, m_lastFeasible, m_segment.score, m_segment.feasible))
+        m_segment = Incumbent{devices, score, m_lastFeasible};
+    if (beats(score, m_lastFeasible, m_bestScore, m_bestFeasible)) {
         m_best = devices;
         m_bestMakespan = m_lastMakespan;
         m_bestScore = score;
@@ -318,14 +337,20 @@ bool RunClock::exhausted() const
 
 bool RunClock::inFinalShare(int iteration, double share) const
 {
-    if (share <= 0)
-        return false;
-    const double left = 1 - share;
+    return share > 0 && progress(iteration) >= 1 - share;
+}
+
+double RunClock::progress(int iteration) const
+{
     const Budget &b = m_control.budget;
-    return (m_iterations != std::numeric_limits<int>::max() && iteration >= left * m_iterations) ||
-           (std::isfinite(b.timeLimitS) && elapsed() >= left * b.timeLimitS) ||
-           (m_maxEvaluations != std::numeric_limits<long long>::max() &&
-            static_cast<double>(m_evaluations + m_elsewhere) >= left * static_cast<double>(m_maxEvaluations));
+    double p = 0;
+    if (m_iterations != std::numeric_limits<int>::max() && m_iterations > 0)
+        p = std::max(p, double(iteration) / m_iterations);
+    if (std::isfinite(b.timeLimitS) && b.timeLimitS > 0)
+        p = std::max(p, elapsed() / b.timeLimitS);
+    if (m_maxEvaluations != std::numeric_limits<long long>::max() && m_maxEvaluations > 0)
+        p = std::max(p, static_cast<double>(m_evaluations + m_elsewhere) / static_cast<double>(m_maxEvaluations));
+    return p;
 }
 
 void RunClock::setRanks(const std::vector<double> &evaluations)
@@ -460,10 +485,22 @@ std::string loadCheckpoint(const std::string &path, const std::string &family, t
     return header["params"].dump();
 }
 
-PlacerResult warmStartPlacement(const PlacementProblem &problem, bool best, const RunClock &clock)
+PlacerResult warmStartPlacement(const PlacementProblem &problem, bool best, const RunClock &clock,
+                                std::vector<std::vector<int>> *others)
 {
-    if (best && clock.maxEvaluations() >= 100)
-        return bestFastPlacement(problem, clock.control());
+    if (best && clock.maxEvaluations() >= 100) {
+        std::vector<PlacerResult> rest;
+        PlacerResult r = bestFastPlacement(problem, clock.control(), others ? &rest : nullptr);
+        if (others) {
+            std::vector<std::vector<int>> seen{r.placement.devices()};
+            for (const PlacerResult &o : rest)
+                if (std::find(seen.begin(), seen.end(), o.placement.devices()) == seen.end()) {
+                    seen.push_back(o.placement.devices());
+                    others->push_back(o.placement.devices());
+                }
+        }
+        return r;
+    }
     return runPlacer(PlacerRegistry::builtin(), "heft", problem, {}, {});
 }
 

@@ -108,6 +108,9 @@ public:
     // Whether `iteration` (or the time or evaluations spent) lies in the last `share` of the run's
     // budget: where GST fine-tunes the prediction head.
     bool inFinalShare(int iteration, double share) const;
+    // The share of the budget spent at `iteration`: the furthest of iterations, time and
+    // evaluations (0 when none is bounded).
+    double progress(int iteration) const;
     void countEvaluations(long long n = 1) { m_evaluations += n; }
     long long evaluations() const { return m_evaluations; }
     // The most simulator runs this run may spend (the control's or the parameter's, the smaller).
@@ -194,6 +197,11 @@ public:
     const Cluster &cluster() const { return m_cluster; }
     // Offers a placement found another way (e.g. a classical seed).
     void offer(std::vector<int> devices) { evaluate(devices); }
+    // The best placement judged since the last startSegment() (or since the start), by the same
+    // order as best(): a search that starts again from another placement keeps its own incumbent.
+    void startSegment() { m_segment = Incumbent{}; }
+    const std::vector<int> &segmentBest() const { return m_segment.devices; }
+    double segmentBestKey() const;
 
 private:
     const Graph &m_graph;
@@ -204,6 +212,12 @@ private:
     RunClock *m_clock;
     std::vector<int> m_base;
     double keep(const std::vector<int> &devices); // scores the last run, keeps the best
+    struct Incumbent
+    {
+        std::vector<int> devices;
+        double score = std::numeric_limits<double>::infinity();
+        bool feasible = false;
+    } m_segment;
     std::vector<int> m_best;
     double m_bestMakespan = std::numeric_limits<double>::infinity(), m_bestScore = m_bestMakespan;
     bool m_bestFeasible = false;
@@ -225,7 +239,10 @@ std::string checkpointParams(const std::string &path, const std::string &family)
 // when `best` is false or the run's evaluation budget (the clock's: the control's or the
 // `evaluations` parameter, whichever is smaller) is under 100 (the best costs a few dozen simulator
 // runs). It runs under the clock's control (time limit, cancel); its evaluations are what it cost.
-PlacerResult warmStartPlacement(const PlacementProblem &problem, bool best, const RunClock &clock);
+// With `others` (and the best of the fast placers), the other fast placers' placements that differ
+// from it and from each other go there, best first.
+PlacerResult warmStartPlacement(const PlacementProblem &problem, bool best, const RunClock &clock,
+                                std::vector<std::vector<int>> *others = nullptr);
 
 // Hyperparameters every learned family shares; `simulated` (the placers the simulator judges) adds
 // `evaluations`, a budget of simulator runs (what steering gives a learned candidate).
