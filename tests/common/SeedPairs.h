@@ -5,6 +5,7 @@
 #include "core/placers/PlacerRegistry.h"
 
 #include <cmath>
+#include <cstdio>
 #include <string>
 #include <vector>
 
@@ -41,6 +42,27 @@ inline double geomeanRatio(const std::vector<SeedPair> &pairs)
     for (const SeedPair &p : pairs)
         logSum += std::log(p.after.makespan / p.before.makespan);
     return std::exp(logSum / static_cast<double>(pairs.size()));
+}
+
+// What fails the claim that `after` pays on every seed for the same simulator runs: a pair whose
+// makespan is not lower, or whose runs differ, or a geomean ratio not under `most`; empty when
+// nothing does. Prints each pair's ratio, followed by `what`.
+inline std::string lowerOnEverySeed(const std::vector<SeedPair> &pairs, double most, const char *what)
+{
+    std::string failed;
+    for (const SeedPair &p : pairs) {
+        const double ratio = p.after.makespan / p.before.makespan;
+        std::printf("%.4g %s\n", ratio, what);
+        if (!(ratio < 1))
+            failed += "a seed ends at " + std::to_string(ratio) + " " + what + "; ";
+        if (p.after.evaluations != p.before.evaluations)
+            failed += "runs differ: " + std::to_string(p.after.evaluations) + " against " +
+                      std::to_string(p.before.evaluations) + "; ";
+    }
+    const double geomean = geomeanRatio(pairs);
+    if (!(geomean < most))
+        failed += "geomean " + std::to_string(geomean) + ", not under " + std::to_string(most);
+    return failed;
 }
 
 } // namespace ps::test
