@@ -865,7 +865,7 @@ public:
                         anchorAt(t, raceStarts[racer], anchor);
                         judge.startSegment();
                         judge.offer(raceStarts[racer]);
-                        raceFrom = clock.progress(it + 1);
+                        raceFrom = clock.progress(it + 1); // after the start's judgement
                         ++raced;
                     } else
                         anchorAtIncumbent(t); // the race is over: from the best placement found

@@ -491,14 +491,10 @@ PlacerResult warmStartPlacement(const PlacementProblem &problem, bool best, cons
     if (best && clock.maxEvaluations() >= 100) {
         std::vector<PlacerResult> rest;
         PlacerResult r = bestFastPlacement(problem, clock.control(), others ? &rest : nullptr);
-        if (others) {
-            std::vector<std::vector<int>> seen{r.placement.devices()};
-            for (const PlacerResult &o : rest)
-                if (std::find(seen.begin(), seen.end(), o.placement.devices()) == seen.end()) {
-                    seen.push_back(o.placement.devices());
-                    others->push_back(o.placement.devices());
-                }
-        }
+        for (const PlacerResult &o : rest) // (empty without `others`)
+            if (o.placement.devices() != r.placement.devices() &&
+                std::find(others->begin(), others->end(), o.placement.devices()) == others->end())
+                others->push_back(o.placement.devices());
         return r;
     }
     return runPlacer(PlacerRegistry::builtin(), "heft", problem, {}, {});
