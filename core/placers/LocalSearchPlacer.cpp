@@ -8,6 +8,9 @@
 // placement fits; the best feasible placement seen is the result. It optimises the problem's
 // objective (objectiveScore); every simulator run counts against the evaluation budget.
 // `restarts` splits that budget into searches from the start, each with its own cooling.
+// `race_starts` > 1 first races the start and the fast placers' other placements (basins differ:
+// on MoE x 8gpu-2node the fifth-best fast placement is the best start), each searched with its own
+// cooling for an equal part of `race_share`; the restarts then search from the best found.
 #include "core/cluster/Cluster.h"
 #include "core/family/Stopwatch.h"
 #include "core/graph/Graph.h"
@@ -42,6 +45,24 @@ public:
                   1,
                   {},
                   "independent searches from the start, each with an equal share of the budget; the best is kept"},
+                 // Not tuned by steering either: its lineages are the starts, and a race would search
+                 // away from the placement a lineage refines.
+                 {"race_starts",
+                  HyperParam::Type::Int,
+                  1,
+                  16,
+                  1,
+                  {},
+                  "with more than 1, the search first races this many distinct starts: the given one and "
+                  "the fast placers' others, best first, each for an equal part of race_share; then it "
+                  "goes on from the best placement found"},
+                 {"race_share",
+                  HyperParam::Type::Real,
+                  0.05,
+                  0.9,
+                  0.25,
+                  {},
+                  "share of the budget the race over the starts takes (with race_starts > 1)"},
                  logTuned({"initial_temperature",
                            HyperParam::Type::Real,
                            1e-6,
@@ -113,7 +134,25 @@ PlacerOutput LocalSearchPlacer::place(const PlacementProblem &pb, const ParamVal
     const ObjectiveJudge judge(g, c, cons, pb.objective);
     std::vector<int> current = start->devices();
     enforceConstraints(cons, current);
-    const std::vector<int> origin = current;
+    // The race's starts after the given one: the fast placers' placements, found within the budget.
+    std::vector<std::vector<int>> starts{current};
+    long long startsCost = 0;
+    std::vector<std::string> notes;
+    if (params.integer("race_starts") > 1 && maxEvals >= 100 && k > 1) {
+        RunControl probe = control;
+        probe.progress = nullptr;
+        probe.budget.maxEvaluations = maxEvals;
+        std::vector<PlacerResult> others;
+        const PlacerResult fast = bestFastPlacement(pb, probe, &others);
+        startsCost = fast.evaluations;
+        for (std::vector<int> &s : distinctStarts(fast, others, current))
+            if (starts.size() < static_cast<size_t>(params.integer("race_starts")))
+                starts.push_back(std::move(s));
+        notes.push_back(starts.size() > 1 ? "local-search: raced " + std::to_string(starts.size()) +
+                                                " distinct starts (the given one and the fast placers')"
+                                          : "local-search: no race (every fast placement is the start)");
+    }
+    const long long maxSearch = maxEvals - startsCost;
     std::vector<double> usage = memoryUsage(g, c, current);
     std::vector<double> busy = judge.busyTime(current);
     auto score = [&](double makespan, const std::vector<double> &use, const std::vector<double> &load) {
@@ -127,9 +166,11 @@ PlacerOutput LocalSearchPlacer::place(const PlacementProblem &pb, const ParamVal
         return true;
     };
 
-    if (maxEvals < 4 || k < 2) { // the base, its critical path and one move at the least
+    if (maxSearch < 4 || k < 2) { // the base, its critical path and one move at the least
         PlacerOutput out;
         out.placement = Placement(std::move(current));
+        out.evaluations = startsCost;
+        out.notes = std::move(notes);
         return out;
     }
     double currentScore = score(sim.setIncrementalBase(current), usage, busy);
@@ -144,43 +185,76 @@ PlacerOutput LocalSearchPlacer::place(const PlacementProblem &pb, const ParamVal
 
     BlockGrower blocks(g, cons);
 
-    const double temperature0 = params.number("initial_temperature") * currentScore;
-    const double originScore = currentScore;
-    const bool originFits = currentFits;
+    // What a restart returns to: the start, or after a race the best placement it found.
+    std::vector<int> base = current;
+    double baseScore = currentScore;
+    bool baseFits = currentFits;
+    double temperature0 = params.number("initial_temperature") * currentScore;
     const int restarts = static_cast<int>(params.integer("restarts"));
+    // The budget's segments, each cooling from its own start: with a race, one per start over
+    // race_share, then `restarts` over the rest.
+    const int racers = starts.size() > 1 ? static_cast<int>(starts.size()) : 0; // the race's segments
+    const double raceShare = racers > 0 ? params.number("race_share") : 0.0;
+    auto segmentAt = [&](double progress) -> std::pair<int, double> { // (segment, the share of it spent)
+        if (progress < raceShare) {
+            const double x = progress / raceShare * racers;
+            const int i = std::min(racers - 1, static_cast<int>(x));
+            return {i, x - i};
+        }
+        const double x = racers > 0 ? (progress - raceShare) / (1 - raceShare) * restarts : progress * restarts;
+        const int j = std::min(restarts - 1, static_cast<int>(x));
+        return {racers + j, x - j};
+    };
     int segment = 0;
     const double swapShare = params.number("swap_share"), criticalShare = params.number("critical_share"),
                  neighbourShare = params.number("neighbour_share"), blockShare = params.number("block_share"),
                  scopeShare = params.number("scope_share");
     const int blockSize = static_cast<int>(params.integer("block_size"));
     long long accepted = 0, attempts = 0;
-    const long long maxAttempts = 50 * std::min<long long>(maxEvals, 1LL << 40) + 1000; // few moves possible
+    const long long maxAttempts = 50 * std::min<long long>(maxSearch, 1LL << 40) + 1000; // few moves possible
     auto elapsed = [&] { return secondsSince(t0); };
     auto lastReport = t0;
     std::vector<std::pair<int, int>> undo; // (node, old device)
-    while (spent() < maxEvals && k > 1 && n > 0 && ++attempts <= maxAttempts) {
+    while (spent() < maxSearch && k > 1 && n > 0 && ++attempts <= maxAttempts) {
         const double timeShare =
             std::isfinite(control.budget.timeLimitS) ? elapsed() / std::max(1e-9, control.budget.timeLimitS) : 0.0;
-        const double progress = std::max(double(spent()) / double(maxEvals), timeShare);
+        const double progress = std::max(double(spent()) / double(maxSearch), timeShare);
         if (progress >= 1 || control.cancelled())
             break;
-        // Each restart cools through its own share of the budget, from the start again.
-        const int nowSegment = std::min(restarts - 1, static_cast<int>(progress * restarts));
+        // Each segment cools through its own share of the budget, from its start.
+        const auto [nowSegment, segmentSpent] = segmentAt(progress);
         if (nowSegment != segment) {
-            // A restart re-bases the simulator and finds the critical path (a run each), then
+            // A new segment re-bases the simulator and finds the critical path (a run each), then
             // needs a move: with less left, the budget is spent.
-            if (spent() + 3 > maxEvals)
+            if (spent() + 3 > maxSearch)
                 break;
+            if (segment < racers && nowSegment >= racers) { // the race is over
+                base = best;
+                baseScore = bestScore;
+                baseFits = bestFits;
+                temperature0 = params.number("initial_temperature") * baseScore;
+            }
             segment = nowSegment;
-            current = origin;
+            current = segment < racers ? starts[static_cast<size_t>(segment)] : base;
             usage = memoryUsage(g, c, current);
             busy = judge.busyTime(current);
-            currentScore = originScore;
-            currentFits = originFits;
-            sim.setIncrementalBase(current);
+            const double makespan = sim.setIncrementalBase(current);
+            if (segment < racers) { // a racing start: judged, and its own temperature
+                currentScore = score(makespan, usage, busy);
+                currentFits = fitsMemory(usage);
+                temperature0 = params.number("initial_temperature") * currentScore;
+                if ((currentFits && !bestFits) || (currentFits == bestFits && currentScore < bestScore)) {
+                    best = current;
+                    bestScore = currentScore;
+                    bestFits = currentFits;
+                }
+            } else {
+                currentScore = baseScore;
+                currentFits = baseFits;
+            }
             refreshCritical();
         }
-        const double temperature = temperature0 * std::pow(1e-3, progress * restarts - segment);
+        const double temperature = temperature0 * std::pow(1e-3, segmentSpent);
 
         // Pick a move.
         const int v = !critical.empty() && unit(rng) < criticalShare
@@ -278,10 +352,10 @@ PlacerOutput LocalSearchPlacer::place(const PlacementProblem &pb, const ParamVal
             }
             // Re-basing costs a run (from where the move's run resumed), and so does the next
             // move: stop when the budget has not both.
-            if (spent() + 2 > maxEvals)
+            if (spent() + 2 > maxSearch)
                 break;
             sim.acceptChanged(current, changed);
-            if (improved && spent() + 2 <= maxEvals)
+            if (improved && spent() + 2 <= maxSearch)
                 refreshCritical();
         } else {
             revert();
@@ -289,13 +363,15 @@ PlacerOutput LocalSearchPlacer::place(const PlacementProblem &pb, const ParamVal
         const auto now = std::chrono::steady_clock::now();
         if (now - lastReport > std::chrono::milliseconds(100)) {
             lastReport = now;
-            control.report({progress, spent(), bestFits ? bestScore : std::numeric_limits<double>::infinity(),
+            control.report({progress, startsCost + spent(),
+                            bestFits ? bestScore : std::numeric_limits<double>::infinity(),
                             "local-search: " + std::to_string(accepted) + " moves accepted"});
         }
     }
     PlacerOutput out;
     out.placement = Placement(std::move(best));
-    out.evaluations = spent();
+    out.evaluations = startsCost + spent();
+    out.notes = std::move(notes);
     return out;
 }
 

@@ -255,6 +255,20 @@ PlacerResult bestFastPlacement(const PlacementProblem &problem, const RunControl
     return best;
 }
 
+std::vector<std::vector<int>> distinctStarts(const PlacerResult &best, const std::vector<PlacerResult> &others,
+                                             const std::vector<int> &except)
+{
+    std::vector<std::vector<int>> starts;
+    auto add = [&](const std::vector<int> &devices) {
+        if (devices != except && std::find(starts.begin(), starts.end(), devices) == starts.end())
+            starts.push_back(devices);
+    };
+    add(best.placement.devices());
+    for (const PlacerResult &o : others)
+        add(o.placement.devices());
+    return starts;
+}
+
 PlacerResult judgePlacement(const PlacementProblem &problem, Simulator &sim, const ObjectiveJudge &judge,
                             std::vector<int> devices)
 {

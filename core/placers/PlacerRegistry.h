@@ -49,6 +49,10 @@ void checkPlacerSpec(const PlacerRegistry &registry, const std::string &spec, co
 const std::vector<std::string> &fastPlacers();
 PlacerResult bestFastPlacement(const PlacementProblem &problem, const RunControl &control = {},
                                std::vector<PlacerResult> *others = nullptr);
+// The starts a search races: `best` and `others` (bestFastPlacement's), best first, less those equal
+// to `except` (the start the search already has) or to an earlier one.
+std::vector<std::vector<int>> distinctStarts(const PlacerResult &best, const std::vector<PlacerResult> &others,
+                                             const std::vector<int> &except);
 
 // Whether a judged result beats another: feasible over infeasible, then the lower objective score.
 bool betterResult(const PlacerResult &a, const PlacerResult &b);

@@ -491,10 +491,8 @@ PlacerResult warmStartPlacement(const PlacementProblem &problem, bool best, cons
     if (best && clock.maxEvaluations() >= 100) {
         std::vector<PlacerResult> rest;
         PlacerResult r = bestFastPlacement(problem, clock.control(), others ? &rest : nullptr);
-        for (const PlacerResult &o : rest) // (empty without `others`)
-            if (o.placement.devices() != r.placement.devices() &&
-                std::find(others->begin(), others->end(), o.placement.devices()) == others->end())
-                others->push_back(o.placement.devices());
+        if (others)
+            *others = distinctStarts(r, rest, r.placement.devices());
         return r;
     }
     return runPlacer(PlacerRegistry::builtin(), "heft", problem, {}, {});
