@@ -68,7 +68,8 @@ def main():
     ap.add_argument("--seeds", default="1", help="seeds for the seeded runs (local search, learners), e.g. 1,2,3")
     ap.add_argument("--models", default=",".join(CLASSIC + LEARNED), help="the columns, a subset of the default")
     ap.add_argument("--param", action="append", default=[],
-                    help="KEY=VALUE passed to every learner run (`train`), e.g. restart_after=0; may repeat")
+                    help="KEY=VALUE passed to every learner run and every local-search run (a stage that does not "
+                         "declare it is an error), e.g. restart_after=0 or race_starts=8; may repeat")
     a = ap.parse_args()
     graphs, clusters, seeds = a.graphs.split(","), a.clusters.split(","), a.seeds.split(",")
     models = a.models.split(",")
@@ -90,7 +91,7 @@ def main():
                     for seed in seeds if "local-search" in m else seeds[:1]:  # the others are deterministic
                         args = ["place", gpath, cpath, "--model", m, "--out", out, "--seed", seed]
                         if "local-search" in m:
-                            args += ["--time-limit", str(a.time_limit)]
+                            args += ["--time-limit", str(a.time_limit), *[x for kv in a.param for x in ("--param", kv)]]
                         r = run(a.cli, *args)
                         ok = "error" not in r
                         for s in seeds if "local-search" not in m else [seed]:
@@ -104,7 +105,7 @@ def main():
                         if "+" in m:  # a composition: `place`, no curve
                             open(curve, "w").close()
                             r = run(a.cli, "place", gpath, cpath, "--model", m, "--time-limit", str(a.time_limit),
-                                    "--out", out, "--seed", seed)
+                                    "--out", out, "--seed", seed, *[x for kv in a.param for x in ("--param", kv)])
                         else:
                             r = run(a.cli, "train", "--model", m, gpath, cpath, "--iterations", "1000000",
                                     "--time-limit", str(a.time_limit), "--curve", curve, "--out", out, "--seed", seed,
