@@ -11,6 +11,7 @@
 // `race_starts` > 1 first races the start and the fast placers' other placements (basins differ:
 // on MoE x 8gpu-2node the fifth-best fast placement is the best start), each searched with its own
 // cooling for an equal part of `race_share`; the restarts then search from the best found.
+#include "core/InputError.h"
 #include "core/cluster/Cluster.h"
 #include "core/family/Stopwatch.h"
 #include "core/graph/Graph.h"
@@ -143,14 +144,18 @@ PlacerOutput LocalSearchPlacer::place(const PlacementProblem &pb, const ParamVal
         probe.progress = nullptr;
         probe.budget.maxEvaluations = maxEvals;
         std::vector<PlacerResult> others;
-        const PlacerResult fast = bestFastPlacement(pb, probe, &others);
-        startsCost = fast.evaluations;
-        for (std::vector<int> &s : distinctStarts(fast, others, current))
-            if (starts.size() < static_cast<size_t>(params.integer("race_starts")))
-                starts.push_back(std::move(s));
-        notes.push_back(starts.size() > 1 ? "local-search: raced " + std::to_string(starts.size()) +
-                                                " distinct starts (the given one and the fast placers')"
-                                          : "local-search: no race (every fast placement is the start)");
+        try {
+            const PlacerResult fast = bestFastPlacement(pb, probe, &others);
+            startsCost = fast.evaluations;
+            for (std::vector<int> &s : distinctStarts(fast, others, current))
+                if (starts.size() < static_cast<size_t>(params.integer("race_starts")))
+                    starts.push_back(std::move(s));
+            notes.push_back(starts.size() > 1 ? "local-search: raced " + std::to_string(starts.size()) +
+                                                    " distinct starts (the given one and the fast placers')"
+                                              : "local-search: no race (every fast placement is the start)");
+        } catch (const InputError &e) { // no fast placer could place the graph: search from the start alone
+            notes.push_back(std::string("local-search: no race (") + e.what() + ")");
+        }
     }
     const long long maxSearch = maxEvals - startsCost;
     std::vector<double> usage = memoryUsage(g, c, current);
