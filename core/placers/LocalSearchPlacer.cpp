@@ -190,6 +190,10 @@ PlacerOutput LocalSearchPlacer::place(const PlacementProblem &pb, const ParamVal
 
     BlockGrower blocks(g, cons);
 
+    // Whether the current placement beats the best seen: it fits where the best did not, or scores lower.
+    auto beatsBest = [&] {
+        return (currentFits && !bestFits) || (currentFits == bestFits && currentScore < bestScore);
+    };
     // What a restart returns to: the start, or after a race the best placement it found.
     std::vector<int> base = current;
     double baseScore = currentScore;
@@ -248,7 +252,7 @@ PlacerOutput LocalSearchPlacer::place(const PlacementProblem &pb, const ParamVal
                 currentScore = score(makespan, usage, busy);
                 currentFits = fitsMemory(usage);
                 temperature0 = params.number("initial_temperature") * currentScore;
-                if ((currentFits && !bestFits) || (currentFits == bestFits && currentScore < bestScore)) {
+                if (beatsBest()) {
                     best = current;
                     bestScore = currentScore;
                     bestFits = currentFits;
@@ -349,7 +353,7 @@ PlacerOutput LocalSearchPlacer::place(const PlacementProblem &pb, const ParamVal
             busy = newBusy;
             currentScore = newScore;
             currentFits = newFits;
-            const bool improved = (currentFits && !bestFits) || (currentFits == bestFits && currentScore < bestScore);
+            const bool improved = beatsBest();
             if (improved) {
                 best = current;
                 bestScore = currentScore;
