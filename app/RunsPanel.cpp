@@ -48,7 +48,9 @@ RunsPanel::RunsPanel(RunManager *manager, QWidget *parent) : QWidget(parent), m_
     for (const Partitioner *p : PartitionerRegistry::builtin().all())
         if (!PlacerRegistry::builtin().find(p->info().name))
             addFamily(p->info());
-    for (const char *composed : {"heft+local-search", "m-etf-c+local-search", "human+local-search", "gdp+local-search"})
+    // best-fast+local-search first: the classical pipeline that races the fast placers' starts.
+    for (const char *composed : {"best-fast+local-search", "heft+local-search", "m-etf-c+local-search",
+                                 "human+local-search", "gdp+local-search"})
         m_model->addItem(composed);
     // The policies shipped with the app (resources/pretrained): zero-shot unless iterations are given.
     for (const char *family : {"gdp", "gap"}) {

@@ -11,7 +11,9 @@ of the run's final value. Prints a markdown table and, at the end, mean gains.
 
 `best-fast` is that start alone (a learner must never return worse than it).
 `best-fast+local-search` is local search from the learners' own warm start (the best of the fast
-placers) with the whole time: the control that says what a learner adds to its start.
+placers) with the whole time, racing the fast placers' distinct starts first as gdp does (its
+default since the race moved there; `--param race_starts=1` for the control without it): the
+control that says what a learner adds to its start.
 `gdp+local-search` is gdp for half the time, then local search from its best for the rest (a
 composition splits its budget among its stages); it runs through `place`, without a curve.
 

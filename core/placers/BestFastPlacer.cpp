@@ -23,8 +23,11 @@ public:
     PlacerOutput place(const PlacementProblem &problem, const ParamValues &, const RunControl &control,
                        const Placement *) const override
     {
-        PlacerResult best = bestFastPlacement(problem, control);
+        std::vector<PlacerResult> others;
+        PlacerResult best = bestFastPlacement(problem, control, &others);
         PlacerOutput out;
+        // The runners-up, for a search that races its starts (best-fast+local-search).
+        out.alternatives = distinctStarts(best, others, best.placement.devices());
         out.notes.push_back("best of the fast placers: " + best.spec);
         out.notes.insert(out.notes.end(), best.notes.begin(), best.notes.end());
         out.evaluations = best.evaluations;

@@ -8,9 +8,11 @@
 // placement fits; the best feasible placement seen is the result. It optimises the problem's
 // objective (objectiveScore); every simulator run counts against the evaluation budget.
 // `restarts` splits that budget into searches from the start, each with its own cooling.
-// `race_starts` > 1 first races the start and the fast placers' other placements (basins differ:
-// on MoE x 8gpu-2node the fifth-best fast placement is the best start), each searched with its own
-// cooling for an equal part of `race_share`; the restarts then search from the best found.
+// `race_starts` > 1 first races the start and other placements (basins differ: on MoE x
+// 8gpu-2node the fifth-best fast placement is the best start), each searched with its own cooling
+// for an equal part of `race_share`; the restarts then search from the best found. The others are
+// the previous stage's runners-up (best-fast+local-search races by default), or, with race_starts
+// set after a stage that hands over none, the fast placers' placements, found within the budget.
 #include "core/InputError.h"
 #include "core/cluster/Cluster.h"
 #include "core/family/Stopwatch.h"
@@ -20,6 +22,7 @@
 #include "core/sim/Objective.h"
 #include "core/sim/Simulator.h"
 
+#include <algorithm>
 #include <chrono>
 #include <climits>
 #include <cmath>
@@ -47,16 +50,18 @@ public:
                   {},
                   "independent searches from the start, each with an equal share of the budget; the best is kept"},
                  // Not tuned by steering either: its lineages are the starts, and a race would search
-                 // away from the placement a lineage refines.
+                 // away from the placement a lineage refines (a lineage's search has no runners-up).
                  {"race_starts",
                   HyperParam::Type::Int,
                   1,
                   16,
-                  1,
+                  8,
                   {},
-                  "with more than 1, the search first races this many distinct starts: the given one and "
-                  "the fast placers' others, best first, each for an equal part of race_share; then it "
-                  "goes on from the best placement found"},
+                  "the most distinct starts the search races first, each for an equal part of race_share, "
+                  "before it goes on from the best placement found: the given one and the previous stage's "
+                  "others (best-fast hands over its runners-up, so best-fast+local-search races by default); "
+                  "set above 1 after a stage that hands over none (heft-c+local-search), the search runs the "
+                  "fast placers itself, within its budget, to find them; 1: no race"},
                  {"race_share",
                   HyperParam::Type::Real,
                   0.05,
@@ -113,11 +118,17 @@ public:
     bool refines() const override { return true; }
 
     PlacerOutput place(const PlacementProblem &pb, const ParamValues &params, const RunControl &control,
-                       const Placement *start) const override;
+                       const Placement *start) const override
+    {
+        return placeAmong(pb, params, control, start, {});
+    }
+    PlacerOutput placeAmong(const PlacementProblem &pb, const ParamValues &params, const RunControl &control,
+                            const Placement *start, const std::vector<std::vector<int>> &alternatives) const override;
 };
 
-PlacerOutput LocalSearchPlacer::place(const PlacementProblem &pb, const ParamValues &params, const RunControl &control,
-                                      const Placement *start) const
+PlacerOutput LocalSearchPlacer::placeAmong(const PlacementProblem &pb, const ParamValues &params,
+                                           const RunControl &control, const Placement *start,
+                                           const std::vector<std::vector<int>> &alternatives) const
 {
     const Graph &g = pb.graph;
     const Cluster &c = pb.cluster;
@@ -135,11 +146,20 @@ PlacerOutput LocalSearchPlacer::place(const PlacementProblem &pb, const ParamVal
     const ObjectiveJudge judge(g, c, cons, pb.objective);
     std::vector<int> current = start->devices();
     enforceConstraints(cons, current);
-    // The race's starts after the given one: the fast placers' placements, found within the budget.
+    // The race's starts after the given one: the previous stage's others, or (race_starts set) the
+    // fast placers' placements, found within the budget.
     std::vector<std::vector<int>> starts{current};
     long long startsCost = 0;
     std::vector<std::string> notes;
-    if (params.integer("race_starts") > 1 && maxEvals >= 100 && k > 1) {
+    const size_t raceStarts = static_cast<size_t>(params.integer("race_starts"));
+    if (raceStarts > 1 && maxEvals >= 100 && k > 1 && !alternatives.empty()) {
+        for (const std::vector<int> &s : alternatives)
+            if (starts.size() < raceStarts && std::find(starts.begin(), starts.end(), s) == starts.end())
+                starts.push_back(s);
+        if (starts.size() > 1)
+            notes.push_back("local-search: raced " + std::to_string(starts.size()) +
+                            " distinct starts (the given one and the previous stage's others)");
+    } else if (raceStarts > 1 && params.given("race_starts") && maxEvals >= 100 && k > 1) {
         RunControl probe = control;
         probe.progress = nullptr;
         probe.budget.maxEvaluations = maxEvals;
@@ -148,7 +168,7 @@ PlacerOutput LocalSearchPlacer::place(const PlacementProblem &pb, const ParamVal
             const PlacerResult fast = bestFastPlacement(pb, probe, &others);
             startsCost = fast.evaluations;
             for (std::vector<int> &s : distinctStarts(fast, others, current))
-                if (starts.size() < static_cast<size_t>(params.integer("race_starts")))
+                if (starts.size() < raceStarts)
                     starts.push_back(std::move(s));
             notes.push_back(starts.size() > 1 ? "local-search: raced " + std::to_string(starts.size()) +
                                                     " distinct starts (the given one and the fast placers')"

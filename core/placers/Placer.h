@@ -31,6 +31,9 @@ struct PlacerOutput
     long long evaluations = 0;      // simulator runs
     // The placer's own estimate of the makespan (list schedulers plan one), or NaN.
     double plannedMakespan = std::numeric_limits<double>::quiet_NaN();
+    // Other distinct placements the stage found, best first (a portfolio's runners-up, such as
+    // best-fast's): runPlacer hands them to the next stage, whose search may race them.
+    std::vector<std::vector<int>> alternatives;
 };
 
 class Placer
@@ -47,6 +50,14 @@ public:
     // `start` is the placement to refine (refiners only; never null for them).
     virtual PlacerOutput place(const PlacementProblem &problem, const ParamValues &params, const RunControl &control,
                                const Placement *start) const = 0;
+    // The same, given also the previous stage's other placements (PlacerOutput::alternatives),
+    // which a refiner may race beside the start; others ignore them.
+    virtual PlacerOutput placeAmong(const PlacementProblem &problem, const ParamValues &params,
+                                    const RunControl &control, const Placement *start,
+                                    const std::vector<std::vector<int>> & /*alternatives*/) const
+    {
+        return place(problem, params, control, start);
+    }
 };
 
 // A judged run with its provenance: what ran (spec, hyperparameters, seed) and what it spent.

@@ -144,15 +144,17 @@ PlacerResult runPlacer(const PlacerRegistry &registry, const std::string &spec, 
     auto judgeAndKeep = [&](std::vector<int> devices) {
         // A stage's output replaces the result only if it is not less feasible and not worse.
         PlacerResult judged = judgePlacement(problem, sim, judge, std::move(devices));
-        if (!haveResult || !betterResult(result, judged)) {
-            judged.evaluations = result.evaluations;
-            judged.notes = std::move(result.notes);
-            result = std::move(judged);
-            haveResult = true;
-        }
+        if (haveResult && betterResult(result, judged))
+            return false;
+        judged.evaluations = result.evaluations;
+        judged.notes = std::move(result.notes);
+        result = std::move(judged);
+        haveResult = true;
+        return true;
     };
     if (start) // (the first stage takes it): the result is never worse than the start
         judgeAndKeep(start->devices());
+    std::vector<std::vector<int>> alternatives; // the previous stage's other placements
     for (size_t i = 0; i < stages.size(); ++i) {
         const Placer *stage = stages[i];
         const ParamValues values = ParamValues::parse(stage->info().params, paramsFor(*stage, params));
@@ -193,10 +195,13 @@ PlacerResult runPlacer(const PlacerRegistry &registry, const std::string &spec, 
             };
         // A refiner gets its own copy: judgeAndKeep may replace the result while it runs.
         const Placement base = haveResult ? result.placement : Placement();
-        PlacerOutput out = stage->place(problem, values, stageControl, haveResult ? &base : nullptr);
+        PlacerOutput out = stage->placeAmong(problem, values, stageControl, haveResult ? &base : nullptr, alternatives);
         result.evaluations += out.evaluations;
         result.notes.insert(result.notes.end(), out.notes.begin(), out.notes.end());
-        judgeAndKeep(out.placement.devices());
+        // The stage's other placements go to the next stage, when its own is where that one starts.
+        alternatives.clear();
+        if (judgeAndKeep(out.placement.devices()))
+            alternatives = std::move(out.alternatives);
         if (control.cancelled())
             break;
     }

@@ -2,6 +2,7 @@
 // per-iteration progress, stop on cancel with the best placement so far, wait while paused,
 // save and reload checkpoints (zero-shot gives the same placement every time), and GAP finds the
 // obvious cut of a graph made of two communities.
+#include "common/Notes.h"
 #include "common/PresetProblem.h"
 #include "common/SeedPairs.h"
 #include "core/InputError.h"
@@ -285,9 +286,7 @@ private Q_SLOTS:
         QVERIFY2(history.size() >= 2, qPrintable(QString::number(history.size())));
         QVERIFY(r.makespan <= *std::min_element(sampled.begin(), sampled.end()) + 1e-12);
         const bool restricted = params.contains("candidates=");
-        QCOMPARE(std::any_of(r.notes.begin(), r.notes.end(),
-                             [](const std::string &n) { return n.find("among the options of 8 of 14 ops") != n.npos; }),
-                 restricted);
+        QCOMPARE(test::hasNote(r, "among the options of 8 of 14 ops"), restricted);
     }
 
     // A real trade-off, not one fast device: two equal GPUs, two chains of 4 ms ops whose edges
@@ -849,11 +848,8 @@ private Q_SLOTS:
             test::lowerOnEverySeed(pairs, 0.93, "of the makespan from the best fast start alone");
         QVERIFY2(failed.empty(), failed.c_str());
         for (const test::SeedPair &p : pairs) {
-            QVERIFY(std::any_of(p.after.notes.begin(), p.after.notes.end(), [](const std::string &n) {
-                return n.find("searched from 5 of the fast placers'") != std::string::npos;
-            }));
-            QVERIFY(std::none_of(p.before.notes.begin(), p.before.notes.end(),
-                                 [](const std::string &n) { return n.find("searched from") != std::string::npos; }));
+            QVERIFY(test::hasNote(p.after, "searched from 5 of the fast placers'"));
+            QVERIFY(!test::hasNote(p.before, "searched from"));
         }
     }
 
@@ -937,8 +933,7 @@ private Q_SLOTS:
         qInfo("first samples %.4g ms on average; start %.4g ms", firstMean * 1e3, start.makespan * 1e3);
         QVERIFY(firstMean > 0);
         QVERIFY2(firstMean <= 1.5 * start.makespan, qPrintable(QString::number(firstMean / start.makespan)));
-        QVERIFY(std::any_of(r.notes.begin(), r.notes.end(),
-                            [](const std::string &n) { return n.find("corrections were scaled by") != n.npos; }));
+        QVERIFY(test::hasNote(r, "corrections were scaled by"));
     }
 
     // LibTorch's random state and thread count are process-wide; runs going concurrently must
