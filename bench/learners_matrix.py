@@ -75,6 +75,7 @@ def main():
     a = ap.parse_args()
     graphs, clusters, seeds = a.graphs.split(","), a.clusters.split(","), a.seeds.split(",")
     models = a.models.split(",")
+    param_args = [x for kv in a.param for x in ("--param", kv)]  # for every learner and local-search run
     classic = [m for m in CLASSIC if m in models]
     learned = [m for m in LEARNED if m in models]
     ratios = {}
@@ -93,7 +94,7 @@ def main():
                     for seed in seeds if "local-search" in m else seeds[:1]:  # the others are deterministic
                         args = ["place", gpath, cpath, "--model", m, "--out", out, "--seed", seed]
                         if "local-search" in m:
-                            args += ["--time-limit", str(a.time_limit), *[x for kv in a.param for x in ("--param", kv)]]
+                            args += ["--time-limit", str(a.time_limit), *param_args]
                         r = run(a.cli, *args)
                         ok = "error" not in r
                         for s in seeds if "local-search" not in m else [seed]:
@@ -107,11 +108,11 @@ def main():
                         if "+" in m:  # a composition: `place`, no curve
                             open(curve, "w").close()
                             r = run(a.cli, "place", gpath, cpath, "--model", m, "--time-limit", str(a.time_limit),
-                                    "--out", out, "--seed", seed, *[x for kv in a.param for x in ("--param", kv)])
+                                    "--out", out, "--seed", seed, *param_args)
                         else:
                             r = run(a.cli, "train", "--model", m, gpath, cpath, "--iterations", "1000000",
                                     "--time-limit", str(a.time_limit), "--curve", curve, "--out", out, "--seed", seed,
-                                    *[x for kv in a.param for x in ("--param", kv)])
+                                    *param_args)
                         if "error" in r:
                             values.append("error: " + r["error"][:40])
                             ratios[(g, c, m, seed)] = None

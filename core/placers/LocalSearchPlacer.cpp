@@ -152,30 +152,31 @@ PlacerOutput LocalSearchPlacer::placeAmong(const PlacementProblem &pb, const Par
     long long startsCost = 0;
     std::vector<std::string> notes;
     const size_t raceStarts = static_cast<size_t>(params.integer("race_starts"));
-    if (raceStarts > 1 && maxEvals >= 100 && k > 1 && !alternatives.empty()) {
-        for (const std::vector<int> &s : alternatives)
+    if (raceStarts > 1 && maxEvals >= 100 && k > 1 && (!alternatives.empty() || params.given("race_starts"))) {
+        std::vector<std::vector<int>> others = alternatives;
+        std::string from = "the previous stage's others";
+        if (others.empty()) {
+            RunControl probe = control;
+            probe.progress = nullptr;
+            probe.budget.maxEvaluations = maxEvals;
+            std::vector<PlacerResult> fastOthers;
+            try {
+                const PlacerResult fast = bestFastPlacement(pb, probe, &fastOthers);
+                startsCost = fast.evaluations;
+                others = distinctStarts(fast, fastOthers, current);
+                from = "the fast placers'";
+                if (others.empty())
+                    notes.push_back("local-search: no race (every fast placement is the start)");
+            } catch (const InputError &e) { // no fast placer could place the graph: search from the start alone
+                notes.push_back(std::string("local-search: no race (") + e.what() + ")");
+            }
+        }
+        for (std::vector<int> &s : others)
             if (starts.size() < raceStarts && std::find(starts.begin(), starts.end(), s) == starts.end())
-                starts.push_back(s);
+                starts.push_back(std::move(s));
         if (starts.size() > 1)
             notes.push_back("local-search: raced " + std::to_string(starts.size()) +
-                            " distinct starts (the given one and the previous stage's others)");
-    } else if (raceStarts > 1 && params.given("race_starts") && maxEvals >= 100 && k > 1) {
-        RunControl probe = control;
-        probe.progress = nullptr;
-        probe.budget.maxEvaluations = maxEvals;
-        std::vector<PlacerResult> others;
-        try {
-            const PlacerResult fast = bestFastPlacement(pb, probe, &others);
-            startsCost = fast.evaluations;
-            for (std::vector<int> &s : distinctStarts(fast, others, current))
-                if (starts.size() < raceStarts)
-                    starts.push_back(std::move(s));
-            notes.push_back(starts.size() > 1 ? "local-search: raced " + std::to_string(starts.size()) +
-                                                    " distinct starts (the given one and the fast placers')"
-                                              : "local-search: no race (every fast placement is the start)");
-        } catch (const InputError &e) { // no fast placer could place the graph: search from the start alone
-            notes.push_back(std::string("local-search: no race (") + e.what() + ")");
-        }
+                            " distinct starts (the given one and " + from + ")");
     }
     const long long maxSearch = maxEvals - startsCost;
     std::vector<double> usage = memoryUsage(g, c, current);

@@ -565,11 +565,13 @@ private Q_SLOTS:
             const PlacerResult r = runPlacer(PlacerRegistry::builtin(), spec, moe.problem, params, RunControl{});
             return std::make_pair(r.placement.devices(), test::hasNote(r, "raced 8 distinct starts"));
         };
-        QCOMPARE(devicesOf("best-fast+local-search", {}), devicesOf("best-fast+local-search", {"race_starts=8"}));
-        QVERIFY(devicesOf("best-fast+local-search", {}).second);
-        QVERIFY(devicesOf("best-fast+local-search", {}) != devicesOf("best-fast+local-search", {"race_starts=1"}));
-        QCOMPARE(devicesOf("heft-c+local-search", {}), devicesOf("heft-c+local-search", {"race_starts=1"}));
-        QVERIFY(!devicesOf("heft-c+local-search", {}).second);
+        const auto bestFastDefault = devicesOf("best-fast+local-search", {});
+        QCOMPARE(bestFastDefault, devicesOf("best-fast+local-search", {"race_starts=8"}));
+        QVERIFY(bestFastDefault.second);
+        QVERIFY(bestFastDefault != devicesOf("best-fast+local-search", {"race_starts=1"}));
+        const auto heftDefault = devicesOf("heft-c+local-search", {});
+        QCOMPARE(heftDefault, devicesOf("heft-c+local-search", {"race_starts=1"}));
+        QVERIFY(!heftDefault.second);
         QVERIFY(devicesOf("heft-c+local-search", {"race_starts=8"}).second); // it ran the fast placers itself
         // The fast placers' runs count against the cap: small budgets are never overspent.
         const Placement expert = runPlacer(PlacerRegistry::builtin(), "human", moe.problem, {}, RunControl{}).placement;
