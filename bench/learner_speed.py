@@ -26,6 +26,36 @@ GRAPHS = {
 }
 
 
+def make_graph(cli, size, tmp):
+    """Generates the graph of `size` (a key of GRAPHS) in tmp: (generator name, path, ops)."""
+    name, sets = GRAPHS[size]
+    graph = os.path.join(tmp, size + ".graph.json")
+    args = [cli, "generate", name, "--out", graph]
+    for k, v in sets.items():
+        args += ["--set", "%s=%s" % (k, v)]
+    subprocess.run(args, check=True, stdout=subprocess.DEVNULL)
+    ops = json.loads(subprocess.run([cli, "info", graph], capture_output=True, text=True).stdout)["nodes"]
+    return name, graph, ops
+
+
+def speed_row(cli, graph, target, family, time_limit, params, tmp):
+    """One `train --curve` run of `family` for `time_limit` seconds: iterations completed, iterations
+    per second after the first, the seconds until the first ended ("-" if none) and simulator runs;
+    or {"error": ...}. `params` are extra arguments (e.g. ["--param", "device=cuda"])."""
+    fd, curve = tempfile.mkstemp(suffix=".csv", dir=tmp)
+    os.close(fd)
+    out = curve[:-4] + ".placement.json"
+    p = subprocess.run([cli, "train", "--model", family, graph, *target, "--time-limit", str(time_limit),
+                        "--curve", curve, "--out", out, *params], capture_output=True, text=True)
+    if p.returncode != 0:
+        return {"error": p.stderr.strip()[-200:]}
+    rows = list(csv.DictReader(open(curve))) if os.path.getsize(curve) else []
+    walls = [float(r["wall_s"]) for r in rows]
+    steady = (len(walls) - 1) / (walls[-1] - walls[0]) if len(walls) > 1 and walls[-1] > walls[0] else 0
+    return {"iterations": len(rows), "steady": steady, "first": "%.1f" % walls[0] if walls else "-",
+            "runs": rows[-1]["evaluations"] if rows else "0", "result": json.loads(p.stdout.strip().splitlines()[-1])}
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--time-limit", type=float, default=30)
@@ -38,30 +68,15 @@ def main():
     print("|---|---|---|---|---|---|---|")
     with tempfile.TemporaryDirectory() as tmp:
         for size in a.sizes.split(","):
-            name, sets = GRAPHS[size]
-            graph = os.path.join(tmp, size + ".graph.json")
-            args = [CLI, "generate", name, "--out", graph]
-            for k, v in sets.items():
-                args += ["--set", "%s=%s" % (k, v)]
-            subprocess.run(args, check=True, stdout=subprocess.DEVNULL)
-            ops = json.loads(subprocess.run([CLI, "info", graph], capture_output=True, text=True).stdout)["nodes"]
+            name, graph, ops = make_graph(CLI, size, tmp)
             for family in a.families.split(","):
-                curve = os.path.join(tmp, "curve.csv")
                 target = ["--k", "8"] if family == "gap" else [cluster]
-                p = subprocess.run([CLI, "train", "--model", family, graph, *target, "--time-limit",
-                                    str(a.time_limit), "--curve", curve, "--out", os.path.join(tmp, "out.json")],
-                                   capture_output=True, text=True)
-                if p.returncode != 0:
-                    print("| %s | %d | %s | failed: %s |" % (name, ops, family, p.stderr.strip()[-200:]))
+                row = speed_row(CLI, graph, target, family, a.time_limit, [], tmp)
+                if "error" in row:
+                    print("| %s | %d | %s | failed: %s |" % (name, ops, family, row["error"]))
                     continue
-                rows = list(csv.DictReader(open(curve))) if os.path.exists(curve) else []
-                walls = [float(r["wall_s"]) for r in rows]
-                steady = (len(walls) - 1) / (walls[-1] - walls[0]) if len(walls) > 1 and walls[-1] > walls[0] else 0
-                runs = rows[-1]["evaluations"] if rows else "0"
-                print("| %s | %d | %s | %d | %.3g | %s | %s |" % (name, ops, family, len(rows), steady,
-                                                                  "%.1f" % walls[0] if walls else "-", runs),
-                      flush=True)
-                os.remove(curve) if os.path.exists(curve) else None
+                print("| %s | %d | %s | %d | %.3g | %s | %s |" % (name, ops, family, row["iterations"], row["steady"],
+                                                                  row["first"], row["runs"]), flush=True)
 
 
 if __name__ == "__main__":
