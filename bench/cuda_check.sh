@@ -36,7 +36,7 @@ BUILD=${PS_BUILD_DIR:-build-cuda}
     python3 -c 'import torch; print("torch", torch.__version__, "cuda", torch.cuda.is_available())'
 } 2>&1 | tee "$OUT/probe.txt"
 
-if [ ! -x "$BUILD/app/cli/placement-cli" ]; then
+if [ ! -d "$D/usr" ]; then
     mkdir -p "$D" && for f in .devdeps/*.deb; do dpkg -x "$f" "$D"; done
     find "$D" -name '*.pc' -exec sed -i "s|^prefix=/usr\$|prefix=$D/usr|" {} +
 fi
@@ -63,9 +63,15 @@ CLI=$BUILD/app/cli/placement-cli
         $CLI place /tmp/inc.graph.json resources/clusters/4gpu.cluster.json --model gdp --seed 7 \
             --param iterations=3 --param device=cuda --out /tmp/inc-$i.placement.json | tail -1
     done
-    cmp /tmp/inc-1.placement.json /tmp/inc-2.placement.json && echo "cuda: the same placement twice"
+    python3 -c 'import json,sys; a,b=(json.load(open(f))["assignment"] for f in sys.argv[1:]); print("cuda: the same placement twice" if a==b else "cuda: two placements")' /tmp/inc-1.placement.json /tmp/inc-2.placement.json
 } 2>&1 | tee "$OUT/smoke.txt"
 echo "smoke done at ${SECONDS}s"
+if [ "$(grep -c '"feasible"' "$OUT/smoke.txt")" != 2 ]; then # where it broke, then stop
+    cuda-gdb -batch -ex run -ex bt --args $CLI place /tmp/inc.graph.json resources/clusters/4gpu.cluster.json \
+        --model gdp --seed 7 --param iterations=3 --param device=cuda --out /tmp/inc-3.placement.json 2>&1 |
+        tail -40 | tee "$OUT/backtrace.txt"
+    exit 1
+fi
 
 PYTHONUNBUFFERED=1 timeout $((${PS_DEADLINE:-570} - SECONDS)) python3 bench/gdp_cuda_matrix.py --cli "$CLI" \
     ${PS_MATRIX_ARGS:-} 2>&1 | tee "$OUT/matrix.md"

@@ -3,6 +3,7 @@
 #include "core/InputError.h"
 
 #include <cstdio>
+#include <cstdint>
 #include <fstream>
 
 namespace ps {

@@ -421,7 +421,8 @@ std::pair<double, double> ppoStep(const torch::Tensor &logits, const torch::Tens
     if (collective.leader()) // counted once over the ranks
         add(-entropyWeight * entropy);
     std::vector<double> shared(static_cast<size_t>(sum.numel()) + 1);
-    std::memcpy(shared.data(), sum.contiguous().data_ptr<double>(), sizeof(double) * (shared.size() - 1));
+    const torch::Tensor host = sum.to(torch::kCPU).contiguous(); // the gradient lives on the run's device
+    std::memcpy(shared.data(), host.data_ptr<double>(), sizeof(double) * (shared.size() - 1));
     shared.back() = loss;
     shared = collective.sum(std::move(shared));
     const torch::Tensor total =
