@@ -22,4 +22,11 @@ std::unique_ptr<Placer> makeGiphPlacer();
 // ops into four buckets, and is not stable between standard libraries).
 int learnerOpClass(const std::string &op);
 
+// Whether a learner with device=auto runs on CUDA: when LibTorch sees a GPU and the graph has at
+// least kAutoCudaOps ops. Below that a CUDA iteration is bound by kernel launches and copies, not
+// arithmetic (gdp on an H200: half the CPU's iterations at 1k ops and a quarter at 300-1,900;
+// 1.6x them at 11.6k and 2.5x at 58k; docs/performance.md).
+constexpr long long kAutoCudaOps = 10000;
+bool autoPicksCuda(bool gpu, long long ops);
+
 } // namespace ps

@@ -2,8 +2,8 @@
 
 #include "core/InputError.h"
 
-#include <cstdio>
 #include <cstdint>
+#include <cstdio>
 #include <fstream>
 
 namespace ps {

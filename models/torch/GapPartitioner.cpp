@@ -202,7 +202,7 @@ public:
         if (params.flag("refine"))
             training.budget.timeLimitS *= 0.9;
         RunClock clock(training, params, false);
-        const RunStart run = startRun(params, control);
+        const RunStart run = startRun(params, control, problem.graph.nodeCount());
         Collective collective(control.distribution);
         const torch::Device device = run.device;
         int hidden = params.integer("hidden");

@@ -619,7 +619,7 @@ public:
     {
         const int k = problem.cluster.deviceCount();
         RunClock clock(control, params);
-        const RunStart run = startRun(params, control);
+        const RunStart run = startRun(params, control, problem.graph.nodeCount());
         Collective collective(control.distribution);
         const torch::Device device = run.device;
         int hidden = params.integer("hidden"), heads = params.integer("heads");

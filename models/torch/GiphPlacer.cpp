@@ -244,7 +244,7 @@ public:
         const Graph &graph = problem.graph;
         const int n = graph.nodeCount(), k = problem.cluster.deviceCount();
         RunClock clock(control, params);
-        const RunStart run = startRun(params, control);
+        const RunStart run = startRun(params, control, n);
         Collective collective(control.distribution);
         const torch::Device device = run.device;
         int hidden = params.integer("hidden");

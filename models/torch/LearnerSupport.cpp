@@ -19,14 +19,14 @@
 
 namespace ps::learn {
 
-torch::Device chooseDevice(const std::string &choice)
+torch::Device chooseDevice(const std::string &choice, int64_t ops)
 {
     if (choice == "cpu")
         return torch::kCPU;
     const bool cuda = torch::cuda::is_available();
     if (choice == "cuda" && !cuda)
         throw InputError("device=cuda asked for, but LibTorch sees no CUDA GPU here");
-    return cuda ? torch::Device(torch::kCUDA) : torch::Device(torch::kCPU);
+    return choice == "cuda" || autoPicksCuda(cuda, ops) ? torch::Device(torch::kCUDA) : torch::Device(torch::kCPU);
 }
 
 void setThreads(int threads)
@@ -41,9 +41,9 @@ std::mutex &globalRandomLock()
     return lock;
 }
 
-RunStart startRun(const ParamValues &params, const RunControl &control)
+RunStart startRun(const ParamValues &params, const RunControl &control, int64_t ops)
 {
-    RunStart run{chooseDevice(params.choice("device")), std::nullopt, control.seed};
+    RunStart run{chooseDevice(params.choice("device"), ops), std::nullopt, control.seed};
     setThreads(params.integer("threads"));
     if (run.device.is_cpu())
         run.generator = at::detail::createCPUGenerator(control.seed);
@@ -75,6 +75,11 @@ void requireDeviceCount(const std::string &checkpoint, int trained, int here)
 } // namespace ps::learn
 
 namespace ps {
+
+bool autoPicksCuda(bool gpu, long long ops)
+{
+    return gpu && ops >= kAutoCudaOps;
+}
 
 int learnerOpClass(const std::string &op)
 {
@@ -513,7 +518,13 @@ std::vector<HyperParam> commonParams(int defaultIterations, int defaultSamples, 
     p.push_back(
         {"samples", T::Int, 1, 256, static_cast<double>(defaultSamples), {}, "placements sampled per iteration"});
     p.push_back({"hidden", T::Int, 4, 1024, 64, {}, "hidden units"});
-    p.push_back({"device", T::Choice, 0, 0, 0, {"auto", "cpu", "cuda"}, "where LibTorch runs (auto: CUDA if present)"});
+    p.push_back({"device",
+                 T::Choice,
+                 0,
+                 0,
+                 0,
+                 {"auto", "cpu", "cuda"},
+                 "where LibTorch runs (auto: CUDA if present and the graph has 10,000 ops or more)"});
     p.push_back({"threads", T::Int, 0, 256, 0, {}, "intra-op threads for this run (0: LibTorch's default)"});
     HyperParam load{
         "checkpoint",

@@ -27,8 +27,9 @@ constexpr const char *kFeatureSchema = "ps-node-features-v2";
 constexpr int kOpBuckets = 16;
 constexpr int kFeatureCount = kOpBuckets + 8;
 
-// "auto" picks CUDA when LibTorch sees a GPU; "cuda" without one is an InputError.
-torch::Device chooseDevice(const std::string &choice);
+// "auto" picks CUDA as autoPicksCuda (models/Learners.h) says; "cuda" without a GPU is an
+// InputError.
+torch::Device chooseDevice(const std::string &choice, int64_t ops);
 // Intra-op threads for this run (0: leave LibTorch's default). LibTorch's OpenMP backend keeps
 // the count per calling thread, so concurrent runs each keep their own.
 void setThreads(int threads);
@@ -53,7 +54,7 @@ struct RunStart
     }
 };
 // What every run does first: the device it asked for, its thread count, its seed.
-RunStart startRun(const ParamValues &params, const RunControl &control);
+RunStart startRun(const ParamValues &params, const RunControl &control, int64_t ops);
 // The graphs of a `train_graphs` parameter (paths separated by ';'), loaded.
 std::vector<Graph> loadTrainGraphs(const std::string &list);
 // A checkpoint's device count against the cluster's (InputError naming both).

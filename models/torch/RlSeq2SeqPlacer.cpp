@@ -221,7 +221,7 @@ public:
         const Graph &graph = problem.graph;
         const int k = problem.cluster.deviceCount();
         RunClock clock(control, params);
-        const RunStart run = startRun(params, control);
+        const RunStart run = startRun(params, control, graph.nodeCount());
         const torch::Device device = run.device;
         int hidden = params.integer("hidden"), groups = params.integer("groups");
         std::string warm = params.choice("warm_start");

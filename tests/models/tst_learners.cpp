@@ -1255,6 +1255,17 @@ private Q_SLOTS:
         // Without a GPU the request is refused; with one it runs there.
         QCOMPARE(threw, !QProcessEnvironment::systemEnvironment().contains("PS_EXPECT_CUDA"));
     }
+
+    // device=auto: CUDA only with a GPU and a graph large enough for it to pay (the default runs
+    // of this suite, on graphs of a few hundred ops, stay on the CPU even where a GPU is present).
+    void autoTakesCudaOnlyForLargeGraphs()
+    {
+        QVERIFY(!autoPicksCuda(true, 1000));
+        QVERIFY(!autoPicksCuda(true, kAutoCudaOps - 1));
+        QVERIFY(autoPicksCuda(true, kAutoCudaOps));
+        QVERIFY(autoPicksCuda(true, 57969));
+        QVERIFY(!autoPicksCuda(false, 57969));
+    }
 };
 
 QTEST_GUILESS_MAIN(TestLearners)
