@@ -181,7 +181,7 @@ int RunManager::start(const QString &model, std::shared_ptr<const Graph> graph, 
         std::lock_guard<std::mutex> lock(run->mutex);
         rows.swap(run->rows);
         if (!rows.empty())
-            run->iterations = rows.back().iteration + 1;
+            run->iterations = std::max(run->iterations, rows.back().iteration + 1);
         return rows;
     };
     connect(&run->ticker, &QTimer::timeout, this, [this, run, index, drain] {
@@ -207,7 +207,9 @@ int RunManager::start(const QString &model, std::shared_ptr<const Graph> graph, 
             control.progress = [run](const Progress &p) {
                 run->fraction = p.fraction;
                 run->best = p.bestMakespan;
-                if (p.iteration >= 0) {
+                // Learners' iterations; and any family's best so far once it has one (local
+                // search, compositions), which the chart plots against simulator runs.
+                if (p.iteration >= 0 || (std::isfinite(p.bestMakespan) && p.evaluations > 0)) {
                     std::lock_guard<std::mutex> lock(run->mutex);
                     run->rows.push_back(p);
                 }

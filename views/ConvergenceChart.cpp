@@ -1,6 +1,7 @@
 #include "views/ConvergenceChart.h"
 
 #include <QComboBox>
+#include <QSignalBlocker>
 #include <QVBoxLayout>
 #include <QtCharts/QChart>
 #include <QtCharts/QChartView>
@@ -9,6 +10,7 @@
 #include <QtCharts/QLineSeries>
 #include <QtCharts/QValueAxis>
 
+#include <algorithm>
 #include <cmath>
 
 namespace ps {
@@ -38,7 +40,7 @@ QValueAxis *axis(const QString &title)
 ConvergenceChart::ConvergenceChart(QWidget *parent) : QWidget(parent)
 {
     m_makespan = new QChart;
-    m_makespan->setTitle(tr("Makespan (ms): sampled mean (thin), best so far (thick), lower bound (dashed)"));
+    retitle();
     m_training = new QChart;
     m_training->setTitle(tr("Loss (solid, left axis) and policy entropy (dotted, right axis)"));
     for (QChart *c : {m_makespan, m_training}) {
@@ -72,12 +74,12 @@ ConvergenceChart::ConvergenceChart(QWidget *parent) : QWidget(parent)
         v->setRenderHint(QPainter::Antialiasing);
         v->setMinimumHeight(180);
     }
-    auto *axisChoice = new QComboBox(this);
-    axisChoice->addItems({tr("against iterations"), tr("against simulator evaluations")});
-    connect(axisChoice, &QComboBox::currentIndexChanged, this, [this](int i) { setAgainstEvaluations(i == 1); });
+    m_axisChoice = new QComboBox(this);
+    m_axisChoice->addItems({tr("against iterations"), tr("against simulator evaluations")});
+    connect(m_axisChoice, &QComboBox::currentIndexChanged, this, [this](int i) { setAgainstEvaluations(i == 1); });
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(axisChoice);
+    layout->addWidget(m_axisChoice);
     layout->addWidget(m_makespanView, 3);
     layout->addWidget(m_trainingView, 2);
 }
@@ -116,8 +118,37 @@ void ConvergenceChart::addPoints(int id, const QString &label, const std::vector
     m_labels[id] = label;
     auto &stored = m_points[id];
     stored.insert(stored.end(), points.begin(), points.end());
+    if (std::any_of(points.begin(), points.end(), [](const Point &p) { return p.iteration >= 0; }))
+        m_iterated.insert(id);
     append(it->second, points);
     rescale();
+    retitle();
+}
+
+QString ConvergenceChart::makespanAxisTitle() const
+{
+    return m_x1->titleText();
+}
+
+std::pair<double, double> ConvergenceChart::makespanRange() const
+{
+    return {m_y1->min(), m_y1->max()};
+}
+
+void ConvergenceChart::retitle()
+{
+    m_makespan->setTitle(tr("Makespan (ms): sampled mean (thin), best so far (thick), lower bound (dashed)"));
+    if (!m_x1)
+        return;
+    QStringList without;
+    for (const auto &[id, label] : m_labels)
+        if (!m_iterated.count(id))
+            without << label;
+    m_x1->setTitleText(
+        m_byEvaluations ? tr("simulator evaluations")
+        : without.isEmpty()
+            ? tr("iteration")
+            : tr("iteration (%1: no iterations, shown against simulator evaluations)").arg(without.join(", ")));
 }
 
 void ConvergenceChart::setAgainstEvaluations(bool evaluations)
@@ -125,9 +156,11 @@ void ConvergenceChart::setAgainstEvaluations(bool evaluations)
     if (evaluations == m_byEvaluations)
         return;
     m_byEvaluations = evaluations;
-    const QString title = evaluations ? tr("simulator evaluations") : tr("iteration");
-    m_x1->setTitleText(title);
-    m_x2->setTitleText(title);
+    {
+        const QSignalBlocker quiet(m_axisChoice);
+        m_axisChoice->setCurrentIndex(evaluations ? 1 : 0);
+    }
+    m_x2->setTitleText(evaluations ? tr("simulator evaluations") : tr("iteration"));
     m_maxIteration = 1;
     for (auto &[id, s] : m_runs) {
         for (QLineSeries *series : {s.mean, s.best, s.loss, s.entropy})
@@ -135,12 +168,15 @@ void ConvergenceChart::setAgainstEvaluations(bool evaluations)
         append(s, m_points[id]);
     }
     rescale();
+    retitle();
 }
 
 void ConvergenceChart::append(const RunSeries &s, const std::vector<Point> &points)
 {
     QList<QPointF> mean, best, loss, entropy;
     for (const Point &p : points) {
+        if (!m_byEvaluations && p.iteration < 0)
+            continue; // no iteration to plot it at
         const double x = m_byEvaluations ? static_cast<double>(p.evaluations) : p.iteration + 1;
         m_maxIteration = std::max(m_maxIteration, x);
         auto track = [&](double ms) {
@@ -184,7 +220,9 @@ void ConvergenceChart::rescale()
         m_bound->append({QPointF(0, m_lowerBound), QPointF(m_maxIteration, m_lowerBound)});
     m_x1->setRange(0, m_maxIteration);
     m_x2->setRange(0, m_maxIteration);
-    const double low = m_lowerBound > 0 ? std::min(m_lowerBound, m_minMakespan) : m_minMakespan;
+    // Without points yet (m_minMakespan 0) the range still shows the bound.
+    const double low = m_lowerBound > 0 && m_minMakespan > 0 ? std::min(m_lowerBound, m_minMakespan)
+                                                             : std::max(m_lowerBound, m_minMakespan);
     m_y1->setRange(low * 0.9, std::max(low * 1.1, m_maxMakespan * 1.05));
     m_y2->setRange(m_lossMin - 0.05 * std::abs(m_lossMin) - 1e-9, m_lossMax + 0.05 * std::abs(m_lossMax) + 1e-9);
     m_y2b->setRange(0, std::max(1e-6, m_entropyMax * 1.1));
@@ -200,6 +238,8 @@ void ConvergenceChart::clear()
     m_runs.clear();
     m_points.clear();
     m_labels.clear();
+    m_iterated.clear();
+    retitle();
     m_maxIteration = 1;
     m_maxMakespan = m_minMakespan = m_lossMin = m_lossMax = m_entropyMax = 0;
     rescale();

@@ -1,12 +1,17 @@
 #pragma once
-// Live convergence of learning runs (QtCharts): sampled mean and best-so-far makespan against
-// iterations with the lower bound as a dashed line, and loss and entropy below; several runs
-// overlaid, one colour each. Points are appended in batches (the caller throttles).
+// Live convergence of runs (QtCharts): sampled mean and best-so-far makespan against iterations
+// or simulator runs, with the lower bound as a dashed line, and loss and entropy below; several
+// runs overlaid, one colour each. A point without an iteration (local search, compositions: the
+// best so far) shows against simulator runs only, and the x axis's title says so while it counts
+// iterations. Points are appended in batches (the caller throttles).
 #include <QWidget>
 
 #include <map>
+#include <set>
+#include <utility>
 
 class QChart;
+class QComboBox;
 class QChartView;
 class QLineSeries;
 class QValueAxis;
@@ -33,6 +38,8 @@ public:
     void clear();
     int seriesCount() const;
     int pointCount(int id) const;
+    QString makespanAxisTitle() const;               // the makespan chart's x axis
+    std::pair<double, double> makespanRange() const; // the makespan axis (ms)
 
 private:
     struct RunSeries
@@ -41,13 +48,16 @@ private:
     };
     QChart *m_makespan, *m_training;
     QChartView *m_makespanView, *m_trainingView;
-    QValueAxis *m_x1, *m_y1, *m_x2, *m_y2, *m_y2b;
+    QValueAxis *m_x1 = nullptr, *m_y1, *m_x2, *m_y2, *m_y2b;
     QLineSeries *m_bound;
     double m_lowerBound = 0;
     std::map<int, RunSeries> m_runs;
     std::map<int, std::vector<Point>> m_points; // to redraw when the x axis changes
     std::map<int, QString> m_labels;
+    std::set<int> m_iterated; // runs with a point that has an iteration
+    QComboBox *m_axisChoice;
     bool m_byEvaluations = false;
+    void retitle();
     void append(const RunSeries &s, const std::vector<Point> &points);
     double m_maxIteration = 1, m_maxMakespan = 0, m_minMakespan = 0, m_lossMin = 0, m_lossMax = 0, m_entropyMax = 0;
     void rescale();

@@ -15,6 +15,7 @@
 #include "core/io/GraphJson.h"
 #include "core/io/PlacementJson.h"
 #include "core/placers/PlacerRegistry.h"
+#include "core/sim/Simulator.h"
 #include "core/steering/SteeringSession.h"
 #include "models/ModelImporters.h"
 #include "views/ClusterTable.h"
@@ -348,6 +349,37 @@ private Q_SLOTS:
         QCOMPARE(runs->chart()->seriesCount(), 17);
         runs->chart()->setAgainstEvaluations(true);
         QCOMPARE(runs->chart()->pointCount(quick), 10);
+    }
+
+    // A classical run has no iterations: its best so far shows against simulator runs, the x
+    // axis's title says so while it counts iterations, and the makespan axis shows the lower bound
+    // before any point arrives.
+    void classicalRunsPlotAgainstSimulatorRuns()
+    {
+        MainWindow w;
+        openBasics(w);
+        RunsPanel *runs = w.runsPanel();
+        ConvergenceChart *chart = runs->chart();
+        const double bound = computeLowerBound(*w.document()->graph(), w.document()->cluster()).bound * 1e3;
+        auto [low, high] = chart->makespanRange();
+        QVERIFY2(low < bound && bound < high, qPrintable(QString("%1 not in [%2, %3]").arg(bound).arg(low).arg(high)));
+        const int run = runs->start("heft-c+local-search", 1.5, 1);
+        QTRY_VERIFY_WITH_TIMEOUT(runs->finished(run), 30000);
+        QCOMPARE(runs->tree()->topLevelItem(run)->text(1), QString("done"));
+        QCOMPARE(chart->pointCount(run), 0);
+        QVERIFY2(chart->makespanAxisTitle().contains("heft-c+local-search: no iterations"),
+                 qPrintable(chart->makespanAxisTitle()));
+        auto *axisChoice = chart->findChild<QComboBox *>();
+        QVERIFY(axisChoice);
+        axisChoice->setCurrentIndex(1);
+        QVERIFY(chart->againstEvaluations());
+        QVERIFY(chart->pointCount(run) > 0);
+        QCOMPARE(chart->makespanAxisTitle(), QString("simulator evaluations"));
+        std::tie(low, high) = chart->makespanRange();
+        QVERIFY(low < bound && bound < high);
+        QVERIFY(high >= runs->tree()->topLevelItem(run)->text(2).section(' ', 0, 0).toDouble() * 1e3);
+        chart->setAgainstEvaluations(false); // the combo follows
+        QCOMPARE(axisChoice->currentIndex(), 0);
     }
 
     // A refused run says why before it starts (naming the valid choices); a run that fails says
