@@ -390,6 +390,13 @@ Batch sampleBatch(GdpNet &net, TrainGraph &t, int64_t segment, int samples, int 
 // ops `ids` (undefined: every op, in node order); with a subset the ratio is that subset's
 // joint ratio. Returns the batch's loss and the policy's mean entropy; the parameters' gradients
 // are added to.
+//
+// A sample's term depends on the log-probabilities only through its log-ratio (the sum of its
+// chosen (op, device) entries), so its gradient is one number, the term's slope in the log-ratio,
+// on each of those entries. The log-ratios of all samples come from one gather; the slopes and
+// their sums are taken here in double precision. (Autograd sample by sample did the same with
+// over twenty operator calls and a backward pass per sample: on CUDA, that many launches and a
+// device sync each.)
 std::pair<double, double> ppoStep(const torch::Tensor &logits, const torch::Tensor &ids, const Batch &b, double clip,
                                   double entropyWeight, Collective &collective)
 {
@@ -402,27 +409,53 @@ std::pair<double, double> ppoStep(const torch::Tensor &logits, const torch::Tens
     const torch::Tensor logp = torch::log_softmax(logits, 1);
     const torch::Tensor oldLogp = ids.defined() ? b.oldLogp.index_select(0, ids) : b.oldLogp;
     const torch::Tensor leaf = logp.detach().requires_grad_(true);
-    torch::Tensor sum = torch::zeros(leaf.sizes(), leaf.options().dtype(torch::kFloat64));
+    const int64_t rows = leaf.size(0), k = leaf.size(1);
+    std::vector<double> shared(static_cast<size_t>(rows * k) + 1, 0.0);
     double loss = 0;
-    auto add = [&](const torch::Tensor &term) {
-        sum += torch::autograd::grad({term}, {leaf})[0].to(torch::kFloat64);
-        loss += term.item<double>();
-    };
-    for (const auto &[s, action] : b.mine) {
-        const double advantage = samples > 1 ? (b.rewards[static_cast<size_t>(s)] - mean) / sd : 0;
-        const torch::Tensor idx = (ids.defined() ? action.index_select(0, ids) : action).unsqueeze(1);
-        // The ratio of the whole placement's probabilities (GDP), in log space.
-        const torch::Tensor logRatio = (leaf.gather(1, idx) - oldLogp.gather(1, idx)).sum();
-        const torch::Tensor ratio = logRatio.clamp(-20, 20).exp();
-        const torch::Tensor surrogate = torch::min(ratio * advantage, ratio.clamp(1 - clip, 1 + clip) * advantage);
-        add(-surrogate / samples);
+    if (!b.mine.empty()) {
+        std::vector<torch::Tensor> picked;
+        for (const auto &[s, action] : b.mine)
+            picked.push_back(ids.defined() ? action.index_select(0, ids) : action);
+        const torch::Tensor choice = torch::stack(picked).to(torch::kInt64); // sample x op: the device
+        const auto m = static_cast<int64_t>(b.mine.size());
+        const torch::Tensor flat = (choice + torch::arange(rows, choice.options()).mul(k)).reshape({-1});
+        auto chosen = [&](const torch::Tensor &lp) {
+            return lp.detach().reshape({-1}).index_select(0, flat).view({m, rows});
+        };
+        const torch::Tensor logRatio =
+            (chosen(leaf) - chosen(oldLogp)).sum(1).to(torch::kCPU, torch::kFloat64).contiguous();
+        const torch::Tensor devices = choice.to(torch::kCPU).contiguous();
+        const double *ratioLog = logRatio.data_ptr<double>();
+        const int64_t *device = devices.data_ptr<int64_t>();
+        for (int64_t j = 0; j < m; ++j) {
+            const int s = b.mine[static_cast<size_t>(j)].first;
+            const double advantage = samples > 1 ? (b.rewards[static_cast<size_t>(s)] - mean) / sd : 0;
+            const double x = ratioLog[j], ratio = std::exp(std::clamp(x, -20.0, 20.0));
+            const double plain = ratio * advantage, clipped = std::clamp(ratio, 1 - clip, 1 + clip) * advantage;
+            loss -= std::min(plain, clipped) / samples;
+            // The slope through the term the minimum takes (half each on a tie, as autograd's
+            // minimum); none where a clamp holds the value.
+            double slope = 0;
+            if (x >= -20 && x <= 20) {
+                const double viaClipped = ratio >= 1 - clip && ratio <= 1 + clip ? plain : 0;
+                slope = plain < clipped ? plain : clipped < plain ? viaClipped : (plain + viaClipped) / 2;
+            }
+            const double coefficient = -slope / samples;
+            if (coefficient != 0)
+                for (int64_t o = 0; o < rows; ++o)
+                    shared[static_cast<size_t>(o * k + device[j * rows + o])] += coefficient;
+        }
     }
     const torch::Tensor entropy = -(leaf.exp() * leaf).sum(1).mean();
-    if (collective.leader()) // counted once over the ranks
-        add(-entropyWeight * entropy);
-    std::vector<double> shared(static_cast<size_t>(sum.numel()) + 1);
-    const torch::Tensor host = sum.to(torch::kCPU).contiguous(); // the gradient lives on the run's device
-    std::memcpy(shared.data(), host.data_ptr<double>(), sizeof(double) * (shared.size() - 1));
+    if (collective.leader()) { // counted once over the ranks
+        const torch::Tensor term = -entropyWeight * entropy;
+        const torch::Tensor grad =
+            torch::autograd::grad({term}, {leaf})[0].to(torch::kCPU, torch::kFloat64).contiguous();
+        const double *g = grad.data_ptr<double>();
+        for (size_t i = 0; i + 1 < shared.size(); ++i)
+            shared[i] += g[i];
+        loss += term.item<double>();
+    }
     shared.back() = loss;
     shared = collective.sum(std::move(shared));
     const torch::Tensor total =
