@@ -40,7 +40,7 @@ QValueAxis *axis(const QString &title)
 ConvergenceChart::ConvergenceChart(QWidget *parent) : QWidget(parent)
 {
     m_makespan = new QChart;
-    retitle();
+    m_makespan->setTitle(tr("Makespan (ms): sampled mean (thin), best so far (thick), lower bound (dashed)"));
     m_training = new QChart;
     m_training->setTitle(tr("Loss (solid, left axis) and policy entropy (dotted, right axis)"));
     for (QChart *c : {m_makespan, m_training}) {
@@ -137,9 +137,6 @@ std::pair<double, double> ConvergenceChart::makespanRange() const
 
 void ConvergenceChart::retitle()
 {
-    m_makespan->setTitle(tr("Makespan (ms): sampled mean (thin), best so far (thick), lower bound (dashed)"));
-    if (!m_x1)
-        return;
     QStringList without;
     for (const auto &[id, label] : m_labels)
         if (!m_iterated.count(id))

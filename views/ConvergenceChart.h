@@ -48,7 +48,7 @@ private:
     };
     QChart *m_makespan, *m_training;
     QChartView *m_makespanView, *m_trainingView;
-    QValueAxis *m_x1 = nullptr, *m_y1, *m_x2, *m_y2, *m_y2b;
+    QValueAxis *m_x1, *m_y1, *m_x2, *m_y2, *m_y2b;
     QLineSeries *m_bound;
     double m_lowerBound = 0;
     std::map<int, RunSeries> m_runs;
@@ -57,7 +57,7 @@ private:
     std::set<int> m_iterated; // runs with a point that has an iteration
     QComboBox *m_axisChoice;
     bool m_byEvaluations = false;
-    void retitle();
+    void retitle(); // the makespan chart's x axis: what it counts, and the runs it cannot show
     void append(const RunSeries &s, const std::vector<Point> &points);
     double m_maxIteration = 1, m_maxMakespan = 0, m_minMakespan = 0, m_lossMin = 0, m_lossMax = 0, m_entropyMax = 0;
     void rescale();

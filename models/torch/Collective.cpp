@@ -6,6 +6,7 @@
 #include "core/family/Stopwatch.h"
 
 #include <ATen/CPUGeneratorImpl.h>
+#include <torch/torch.h>
 #if defined(C10_USE_GLOG) && __has_include(<glog/logging.h>)
 #include <glog/logging.h>
 #define PS_QUIET_GLOG 1

@@ -10,12 +10,16 @@
 #include "core/InputError.h"
 #include "core/family/ModelFamily.h"
 
-#include <torch/torch.h>
-
+#include <cstdint>
 #include <memory>
 #include <stdexcept>
 #include <string>
 #include <vector>
+
+namespace at { // LibTorch's, named here only (the .cpp files that call these include LibTorch)
+class Tensor;
+struct Generator;
+} // namespace at
 
 namespace ps::learn {
 
@@ -50,9 +54,9 @@ public:
     // Every rank's value, by rank.
     std::vector<double> perRank(double mine);
     // Sums the parameters' gradients over the ranks, in place (missing gradients count as zero).
-    void sumGradients(const std::vector<torch::Tensor> &parameters);
+    void sumGradients(const std::vector<at::Tensor> &parameters);
     // Every rank takes rank 0's parameter values.
-    void shareParameters(const std::vector<torch::Tensor> &parameters);
+    void shareParameters(const std::vector<at::Tensor> &parameters);
     // The placement of the rank with the lowest key (ties: the lowest rank), on every rank.
     std::vector<int> bestOf(double key, const std::vector<int> &devices);
     // Waits until every rank is here (before rank 0 takes the rendezvous down).
@@ -76,7 +80,7 @@ private:
     long long m_calls = 0, m_bytes = 0;
     double m_seconds = 0;
     // Runs one collective on t, counting it; LostRank (naming `during`) when it fails.
-    void collective(const std::string &during, std::vector<torch::Tensor> &t, int kind, int root = 0);
+    void collective(const std::string &during, std::vector<at::Tensor> &t, int kind, int root = 0);
 };
 
 // Values in a c10d store are bytes; ours are text.

@@ -413,10 +413,12 @@ std::pair<double, double> ppoStep(const torch::Tensor &logits, const torch::Tens
     std::vector<double> shared(static_cast<size_t>(rows * k) + 1, 0.0);
     double loss = 0;
     if (!b.mine.empty()) {
-        std::vector<torch::Tensor> picked;
+        std::vector<torch::Tensor> actions;
         for (const auto &[s, action] : b.mine)
-            picked.push_back(ids.defined() ? action.index_select(0, ids) : action);
-        const torch::Tensor choice = torch::stack(picked).to(torch::kInt64); // sample x op: the device
+            actions.push_back(action);
+        torch::Tensor choice = torch::stack(actions).to(torch::kInt64); // sample x op: the device
+        if (ids.defined())
+            choice = choice.index_select(1, ids);
         const auto m = static_cast<int64_t>(b.mine.size());
         const torch::Tensor flat = (choice + torch::arange(rows, choice.options()).mul(k)).reshape({-1});
         auto chosen = [&](const torch::Tensor &lp) {
