@@ -9,7 +9,7 @@ start of the run, the warm start's included, up to the one that found the placem
 the defaults (both warm-started from the best fast placer, whose simulator runs count) and the
 papers' (warm_start=none: random initial policies).
 
-    python3 bench/learner_convergence.py [--time-limit 30] [--graphs rnnlm,moe,inception-v3,transformer]
+    python3 bench/learner_convergence.py [--cli PATH] [--time-limit 30] [--graphs rnnlm,moe,inception-v3,transformer]
         [--clusters 4gpu,8gpu-2node] [--seeds 1,2,3] [--starts defaults,warm_start=none]
 """
 import argparse
@@ -61,13 +61,16 @@ def first_at(rows, target):
 
 
 def main():
+    global CLI
     ap = argparse.ArgumentParser()
+    ap.add_argument("--cli", default=CLI, help="a copy of placement-cli, so that a build meanwhile does not swap it")
     ap.add_argument("--time-limit", type=float, default=30)
     ap.add_argument("--graphs", default="rnnlm,moe,inception-v3,transformer")
     ap.add_argument("--clusters", default="4gpu,8gpu-2node")
     ap.add_argument("--seeds", default="1")
     ap.add_argument("--starts", default="defaults,warm_start=none")
     a = ap.parse_args()
+    CLI = a.cli
     starts = {"defaults": [], "warm_start=none": ["--param", "warm_start=none"]}
     print("| graph | cluster | start | seed | rl-seq2seq final (ms) | rl-seq2seq evaluations to it |"
           " gdp evaluations to it | ratio | gdp final (ms) |")
