@@ -1,0 +1,330 @@
+// How a steering round's candidates are chosen (SteeringSession::proposeRound and what it asks):
+// each arm's share of the round, the base a refiner starts from, the partner a stalled lineage is
+// recombined with, and each candidate's hyperparameters, seed and budget.
+#include "core/steering/SteeringArm.h"
+#include "core/steering/SteeringSession.h"
+
+#include "core/InputError.h"
+#include "core/graph/Graph.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <numeric>
+
+namespace ps {
+
+namespace {
+
+uint64_t mix(uint64_t a, uint64_t b)
+{
+    // splitmix64 of a combination: independent streams per round and per candidate.
+    uint64_t z = a * 0x9E3779B97F4A7C15ULL + b + 0x632BE59BD9B4E019ULL;
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
+}
+
+} // namespace
+
+double SteeringSession::armShare(const Arm &arm, double bestScore) const
+{
+    if (arm.weight <= 0)
+        return 0;
+    double best = std::numeric_limits<double>::infinity();
+    bool any = false;
+    for (const Candidate &c : m_candidates)
+        if (c.arm == arm.name && c.usable()) {
+            any = true;
+            best = std::min(best, c.terms.feasible ? c.score : 10 * c.score);
+        }
+    // Unproven arms count as promising; proven ones by how close their best came to the best.
+    double share = any ? std::exp(-(best / std::max(bestScore, 1e-300) - 1) / 0.05) : 1.0;
+    share = std::max(share, 1e-3);
+    // An arm that keeps finding known placements has little left to give (a refiner's repeat
+    // only says its start was a local optimum, so it is penalised less).
+    share *= std::pow(arm.refine ? 0.7 : 0.1, arm.duplicates);
+    if (any && arm.space.dimension() == 0 && !arm.refine)
+        share *= 0.2; // nothing to tune: another run differs only by its seed
+    if (arm.trains)
+        share *= arm.earned > 0 ? 1.0 : 0.25; // expensive until they earn their place
+    return arm.weight * share;
+}
+
+int SteeringSession::chooseBase(std::mt19937_64 &rng, const std::vector<Candidate> &batch, bool *screening) const
+{
+    constexpr size_t kScreened = 3; // lineages screened before any is favoured (4 measured worse)
+    if (screening)
+        *screening = false;
+    // Accepted candidates first, then the rest by rank; rejected ones are never refined.
+    const std::vector<int> all = ranking();
+    std::vector<int> ranked;
+    for (int id : all)
+        if (m_candidates[id].verdict == Candidate::Verdict::Accepted)
+            ranked.push_back(id);
+    for (int id : all)
+        if (m_candidates[id].verdict == Candidate::Verdict::None)
+            ranked.push_back(id);
+    if (ranked.empty())
+        return -1;
+    // Searches form lineages (a start and what refined it). The best start is not always the
+    // best placement, so bases are the heads (best members) of the five best lineages (one per
+    // family of their start): each of the top three is searched once (this round's batch
+    // included) before any is favoured, then the heads by rank (80/10/5/3/2%), a head whose
+    // refinement already came back unchanged (a local optimum) a third as often.
+    // One lineage per family: variants of one family (metis at two imbalances) often make
+    // placements that differ in name only, and would crowd another family's start out.
+    std::vector<int> heads, roots;
+    for (int id : ranked) {
+        const int r = lineageRoot(id);
+        // (r's own lineage, once seen, is seen through its family too.)
+        const bool familySeen =
+            std::any_of(roots.begin(), roots.end(), [&](int o) { return m_candidates[o].arm == m_candidates[r].arm; });
+        if (!familySeen) {
+            roots.push_back(r);
+            heads.push_back(id);
+        }
+        if (heads.size() == 5)
+            break;
+    }
+    for (size_t i = 0; i < std::min<size_t>(kScreened, heads.size()); ++i) {
+        auto refinesRoot = [&](const Candidate &c) { return c.refines >= 0 && lineageRoot(c.refines) == roots[i]; };
+        const bool searched = std::any_of(m_candidates.begin(), m_candidates.end(), refinesRoot) ||
+                              std::any_of(batch.begin(), batch.end(), refinesRoot);
+        if (!searched) {
+            if (screening)
+                *screening = true;
+            return heads[i];
+        }
+    }
+    static const double kWeights[] = {0.8, 0.1, 0.05, 0.03, 0.02};
+    std::vector<double> w(kWeights, kWeights + heads.size());
+    for (size_t i = 0; i < heads.size(); ++i) {
+        // A plain search's stall counts once no other lineage is left to recombine the head with.
+        const bool partnerLeft = choosePartner(heads[i], batch) >= 0;
+        for (const Candidate &c : m_candidates)
+            if (c.refines == heads[i] && c.duplicateOf == heads[i] && (c.partner >= 0 || !partnerLeft))
+                w[i] *= 0.3;
+    }
+    return heads[std::discrete_distribution<size_t>(w.begin(), w.end())(rng)];
+}
+
+int SteeringSession::lineageRoot(int id) const
+{
+    while (m_candidates[static_cast<size_t>(id)].refines >= 0)
+        id = m_candidates[static_cast<size_t>(id)].refines;
+    return id;
+}
+
+int SteeringSession::choosePartner(int base, const std::vector<Candidate> &batch) const
+{
+    auto stalled = [&](const Candidate &c) { return c.refines == base && c.duplicateOf == base; };
+    if (std::none_of(m_candidates.begin(), m_candidates.end(), stalled))
+        return -1;
+    auto tried = [&](int partner) {
+        auto same = [&](const Candidate &c) { return c.refines == base && c.partner == partner; };
+        return std::any_of(m_candidates.begin(), m_candidates.end(), same) ||
+               std::any_of(batch.begin(), batch.end(), same);
+    };
+    const int root = lineageRoot(base);
+    for (int id : ranking())
+        if (m_candidates[static_cast<size_t>(id)].verdict != Candidate::Verdict::Rejected && lineageRoot(id) != root &&
+            !tried(id))
+            return id;
+    return -1;
+}
+
+std::vector<Candidate> SteeringSession::propose() const
+{
+    return proposeRound(static_cast<int>(m_rounds.size()) + 1);
+}
+
+std::vector<Candidate> SteeringSession::proposeRound(int round) const
+{
+    std::mt19937_64 rng(mix(m_settings.seed, static_cast<uint64_t>(round)));
+    const std::vector<int> ranked = ranking();
+    const double bestScore = ranked.empty() ? 1.0 : m_candidates[ranked.front()].score;
+    const bool haveBase = chooseBase(rng, {}) >= 0;
+    // Whether the best lineages have all had their first search (a copy of the stream: asking
+    // must not change the round's draws).
+    bool screeningLeft = false;
+    std::mt19937_64 asking = rng;
+    chooseBase(asking, {}, &screeningLeft);
+    // Only a refiner searches them: with none weighed in, learned arms do not wait for it.
+    if (std::none_of(m_arms.begin(), m_arms.end(), [](const Arm &a) { return a.refine && a.weight > 0; }))
+        screeningLeft = false;
+
+    // A learned placer learns little in fewer runs than this (gdp: docs/performance.md, "Steering
+    // with gdp"), so it is not proposed when its share of what is left would be smaller. It joins
+    // once the best lineages were searched, so that its first run is judged against searched
+    // placements, not against raw starts.
+    constexpr long long kLearnedRuns = 1000;
+    auto learnedBudget = [&](const Arm &a, long long perSearch) {
+        if (m_left < 0)
+            return perSearch;
+        return std::min(m_left, std::max(perSearch, m_left / (a.earned > 0 ? 2 : 4)));
+    };
+    std::vector<int> active;
+    for (size_t i = 0; i < m_arms.size(); ++i)
+        if (m_arms[i].weight > 0 && (!m_arms[i].refine || haveBase) &&
+            !(m_arms[i].budgeted &&
+              (!haveBase || screeningLeft || (m_left >= 0 && learnedBudget(m_arms[i], 0) < kLearnedRuns))))
+            active.push_back(static_cast<int>(i));
+    if (active.empty())
+        throw InputError("every family is excluded (or only refiners remain and nothing to refine yet)");
+
+    const int slots = m_settings.perRound;
+    const int explore = slots >= 2 ? static_cast<int>(std::lround(slots * m_settings.exploration)) : 0;
+    std::vector<double> share(m_arms.size(), 0.0);
+    for (int i : active)
+        share[i] = armShare(m_arms[i], bestScore);
+    // Probes first: a constructive family not run yet costs one simulator run and tells where
+    // searches should start, so every such family runs once, beside the round's slots.
+    std::vector<int> picked;
+    // A switch (a tuned bool) can change a family's placement wholesale (a partition placer's cut
+    // refinement), so a probe runs each with its defaults and then with each switch flipped:
+    // flips[slot] is the coordinate a probe flips (-1: none).
+    std::vector<int> flips;
+    auto armTried = [&](int i) {
+        return std::any_of(m_candidates.begin(), m_candidates.end(),
+                           [&](const Candidate &c) { return c.arm == m_arms[i].name; });
+    };
+    for (int i : active) {
+        const Arm &a = m_arms[i];
+        if (!armTried(i) && !a.refine && !a.searches && !a.trains) {
+            picked.push_back(i);
+            flips.push_back(-1);
+            share[i] *= 0.05;
+            for (int j = 0; j < a.space.dimension(); ++j)
+                if (a.space.params()[j].type == HyperParam::Type::Bool) {
+                    picked.push_back(i);
+                    flips.push_back(j);
+                }
+        }
+    }
+    const int probes = static_cast<int>(picked.size());
+    for (int s = 0; s < slots; ++s) {
+        int arm = -1;
+        // A learned placer is screened in the first round it may run in (it makes its own warm
+        // start from the fast placers), taking the round's first search slot.
+        if (s == 0)
+            for (int i : active)
+                if (m_arms[i].budgeted && share[i] > 0 && !armTried(i)) {
+                    arm = i;
+                    break;
+                }
+        if (arm < 0 && s >= slots - explore && probes == 0) {
+            // Exploration ignores scores, not what arms have shown: unproven arms first, then
+            // arms with something to tune, then repeats.
+            std::vector<double> w;
+            for (int i : active) {
+                const Arm &a = m_arms[i];
+                if (share[i] <= 0) {
+                    w.push_back(0);
+                    continue;
+                }
+                const bool tried = armTried(i) || std::count(picked.begin(), picked.end(), i) > 0;
+                const double open = a.space.dimension() > 0 || a.refine ? 0.3 : 0.01;
+                w.push_back(a.weight * (tried ? open * std::pow(0.5, a.duplicates) : 1.0));
+            }
+            arm = active[std::discrete_distribution<size_t>(w.begin(), w.end())(rng)];
+        } else if (arm < 0) {
+            std::vector<double> w;
+            for (int i : active)
+                w.push_back(share[i]);
+            arm = active[std::discrete_distribution<size_t>(w.begin(), w.end())(rng)];
+        }
+        // A family with nothing to tune gives the same placement again: pick it once a round.
+        if (m_arms[arm].space.dimension() == 0 && !m_arms[arm].refine)
+            share[arm] *= 0.05;
+        // Searches need length more than number: at most one per thread each round, so the
+        // round's budget makes a few long searches rather than many short ones.
+        picked.push_back(arm);
+        if (m_arms[arm].refine || m_arms[arm].searches) {
+            int searches = 0;
+            for (int p : picked)
+                searches += m_arms[p].refine || m_arms[p].searches;
+            if (searches >= std::max(1, m_settings.threads))
+                for (size_t i = 0; i < m_arms.size(); ++i)
+                    if (m_arms[i].refine || m_arms[i].searches)
+                        share[i] = 0;
+        }
+        if (std::all_of(active.begin(), active.end(), [&](int i) { return share[i] <= 0; }))
+            break;
+    }
+
+    int searching = 0, other = 0;
+    for (int arm : picked)
+        (m_arms[arm].searches || m_arms[arm].refine ? searching : other) += 1;
+    // Local-search stages share what the others (one judgement each) leave of the budget.
+    const long long perSearch = searching ? std::max(1LL, (m_settings.roundEvaluations - other) / searching) : 0;
+
+    std::vector<Candidate> batch;
+    const int firstId = static_cast<int>(m_candidates.size());
+    for (size_t s = 0; s < picked.size(); ++s) {
+        const Arm &arm = m_arms[picked[s]];
+        Candidate c;
+        c.id = firstId + static_cast<int>(s);
+        c.round = round;
+        c.arm = arm.name;
+        c.spec = arm.name;
+        c.seed = mix(m_settings.seed ^ 0xA5A5A5A5ULL, static_cast<uint64_t>(c.id));
+        const bool firstOfArm =
+            std::none_of(m_candidates.begin(), m_candidates.end(),
+                         [&](const Candidate &o) { return o.arm == arm.name; }) &&
+            std::none_of(batch.begin(), batch.end(), [&](const Candidate &o) { return o.arm == arm.name; });
+        bool screening = false;
+        if (arm.refine)
+            c.refines = chooseBase(rng, batch, &screening);
+        // A learned placer's later runs go on from the best placement it made, and continue the
+        // policy that made it (runCandidate); one that cannot start from a given placement
+        // (rl-seq2seq) makes its own start each time.
+        if (arm.budgeted && arm.takesStart && !firstOfArm)
+            for (int id : ranked)
+                if (m_candidates[static_cast<size_t>(id)].arm == arm.name) {
+                    c.refines = id;
+                    break;
+                }
+        // A base whose search came back unchanged is recombined with another lineage's best
+        // first; the recombination takes a quarter of the search's budget.
+        if (arm.refine && !screening && c.refines >= 0 && perSearch >= 40) {
+            c.partner = choosePartner(c.refines, batch);
+            if (c.partner >= 0)
+                c.recombineEvaluations = perSearch / 4;
+        }
+        // A lineage's first search is judged by its start, so it runs the best settings known, not
+        // a gamble; later searches of a lineage take them half of the time (guided mode). A learned
+        // arm runs a few times a session at a thousand runs or more each, too few to learn its
+        // settings from: it always runs its best (and goes on training the policy made with them).
+        if (s < flips.size() && flips[s] >= 0) {
+            c.x = arm.space.defaults();
+            c.x[flips[s]] = c.x[flips[s]] >= 0.5 ? 0.0 : 1.0;
+        } else if (firstOfArm)
+            c.x = arm.space.defaults();
+        else if (screening || arm.budgeted ||
+                 (arm.refine && m_settings.guided && std::uniform_real_distribution<double>(0.0, 1.0)(rng) < 0.5))
+            c.x = m_settings.guided ? bestConfig(arm) : arm.space.defaults();
+        else
+            c.x = ConfigSearch(observations(arm), rejectedPoints(arm))
+                      .propose(arm.space.dimension(), rng, m_settings.guided);
+        c.params = arm.space.assignments(c.x);
+        if (arm.searches || arm.refine) {
+            // A screening search (a lineage's first while the top three are screened) runs half a
+            // search: enough to rank the lineage, and what it leaves goes to later rounds, where the
+            // best lineage is searched further (a quarter ranked lineages worse; measured on ten cases).
+            const long long budget = arm.budgeted ? learnedBudget(arm, perSearch)
+                                     : screening  ? std::max(1LL, perSearch / 2)
+                                                  : perSearch;
+            c.params.push_back("evaluations=" + std::to_string(budget - c.recombineEvaluations));
+        }
+        if (arm.trains) {
+            if (!arm.budgeted)
+                c.params.push_back("iterations=" + std::to_string(4 << std::min(arm.earned, 6)));
+            c.params.push_back("threads=1");
+        }
+        batch.push_back(std::move(c));
+    }
+    return batch;
+}
+
+} // namespace ps
