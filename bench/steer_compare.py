@@ -19,7 +19,7 @@ also runs gdp alone with the same E per seed as a baseline family (the strongest
 several cases; docs/performance.md, "Steering with gdp"); steering names it with `--steer-families`.
 
     python3 bench/steer_compare.py [--evaluations 2000,10000] [--seeds 1,2,3] [--jobs 2]
-    python3 bench/steer_compare.py --efficiency   # guided vs uniform hyperparameter sampling
+    python3 bench/steer_compare.py --efficiency [--baseline uniform|random-search]   # guided vs uniform sampling
 """
 import argparse
 import concurrent.futures as cf
@@ -73,6 +73,9 @@ def main():
     ap.add_argument("--clusters", default=",".join(CLUSTERS))
     ap.add_argument("--cases", help="only these graph:cluster pairs (comma-separated), e.g. moe:4gpu,gnmt:4gpu")
     ap.add_argument("--efficiency", action="store_true")
+    ap.add_argument("--baseline", choices=("uniform", "random-search"), default="uniform",
+                    help="--efficiency's baseline: steer --uniform (the tuned defaults still run first) or "
+                         "--random-search (every candidate's settings drawn uniformly)")
     ap.add_argument("--save", help="write every run's figures (JSON) here")
     ap.add_argument("--steer-families", help="steer's --families (default: steer's own)")
     ap.add_argument("--learned", default="",
@@ -201,7 +204,7 @@ def main():
 
 def efficiency(a, pool, cases, budgets, seeds, tmp):
     """Simulator evaluations until steering's best comes within 1% of the final best of both modes."""
-    print("| graph | cluster | E | seed | guided evals to 1% | uniform evals to 1% |")
+    print("| graph | cluster | E | seed | guided evals to 1%% | %s evals to 1%% |" % a.baseline)
     print("|---|---|---|---|---|---|")
     saved = []
     for e in budgets:
@@ -209,7 +212,7 @@ def efficiency(a, pool, cases, budgets, seeds, tmp):
             for s in seeds:
                 res = {}
                 for mode in ("guided", "uniform"):
-                    extra = ["--uniform"] if mode == "uniform" else []
+                    extra = ["--" + a.baseline] if mode == "uniform" else []
                     res[mode] = pool.submit(run, a.cli, "steer", gpath, cpath, "--evaluations", str(e), "--rounds",
                                             str(rounds_for(e) * 2), "--per-round", "4", "--ensemble", "0",
                                             "--seed", str(s), *extra)
@@ -225,9 +228,30 @@ def efficiency(a, pool, cases, budgets, seeds, tmp):
     if both:
         g = geomean([r["guided"] for r in both])
         u = geomean([r["uniform"] for r in both])
-        print("\ngeomean evaluations to 1%%: guided %.0f, uniform %.0f (%.0f%% fewer); never reached: %s" % (
-            g, u, 100 * (1 - g / u), never))
+        print("\ngeomean evaluations to 1%%: guided %.0f, %s %.0f (%.0f%% fewer) over the %d runs where both "
+              "reached it; never reached: %s" % (g, a.baseline, u, 100 * (1 - g / u), len(both), never))
+    # Over every run: a mode that never reached the band took more than the budget (censored), so
+    # the median counts it as beyond every run that did, and the capped geomean as the budget
+    # itself (in the failing mode's favour).
+    if saved and budgets:
+        def median(xs):
+            xs = sorted(xs)
+            n = len(xs)
+            return xs[n // 2] if n % 2 else (xs[n // 2 - 1] + xs[n // 2]) / 2
 
+        inf = float("inf")
+        cap = max(budgets)
+        for label, stat in (("median (never: beyond the budget)", lambda m: median(
+                [r[m] if r[m] else inf for r in saved])),
+                            ("geomean (never: the budget)", lambda m: geomean(
+                                [r[m] if r[m] else cap for r in saved]))):
+            g, u = stat("guided"), stat("uniform")
+            print("%s over all %d runs: guided %.0f, %s %.0f (%.0f%% fewer)" % (
+                label, len(saved), g, a.baseline, u, 100 * (1 - g / u) if u < inf else 100))
+        first = sum(1 for r in saved if (r["guided"] or inf) < (r["uniform"] or inf))
+        later = sum(1 for r in saved if (r["guided"] or inf) > (r["uniform"] or inf))
+        print("guided reached the band first in %d runs, %s in %d, the same run in %d" % (
+            first, a.baseline, later, len(saved) - first - later))
 
 if __name__ == "__main__":
     main()

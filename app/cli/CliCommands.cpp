@@ -61,15 +61,18 @@ const std::vector<Command> &commands()
         {"steer",
          "GRAPH CLUSTER [--rounds N] [--per-round K] [--evaluations E] [--objective makespan=1,bytes=0.2,"
          "memory=0,balance=0,preference=1,important=1] [--pins FILE] [--feedback FILE] [--families LIST] [--seed N] "
-         "[--threads T] [--ensemble M] [--uniform] [--replay LOG] [--out BEST.placement.json] [--log STEER.json] "
+         "[--threads T] [--ensemble M] [--uniform | --random-search] [--replay LOG] [--out BEST.placement.json] [--log "
+         "STEER.json] "
          "[--workers HOST:PORT [--min-workers N] | --launch N] [--worker-timeout S] [--coordinate-only]",
          "steer many model families at once: rounds of candidates (E simulator runs in all), feedback scripted "
          "from a file, an ensemble; --replay LOG reruns a log and checks it reproduces; --workers/--launch: "
          "candidates also run in worker processes (steer-worker), with the same results; --coordinate-only: "
-         "only there (this process runs a candidate only when its worker is lost)",
+         "only there (this process runs a candidate only when its worker is lost); --uniform: hyperparameters drawn "
+         "uniformly instead of by the predictor (the tuned defaults still run first); --random-search: every "
+         "candidate's drawn uniformly",
          {"rounds", "per-round", "evaluations", "objective", "pins", "feedback", "families", "seed", "threads",
           "ensemble", "replay", "out", "log", "workers", "min-workers", "launch", "worker-timeout"},
-         {"uniform", "coordinate-only"},
+         {"uniform", "random-search", "coordinate-only"},
          steerCommand},
         {"steer-worker",
          "--master HOST:PORT [--dist-timeout S]",

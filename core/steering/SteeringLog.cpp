@@ -302,6 +302,7 @@ std::string steeringLogJson(const SteeringSession &session, const Graph &graph, 
                          {"families", s.families},
                          {"threads", s.threads},
                          {"guided", s.guided},
+                         {"random_search", s.randomSearch},
                          {"exploration", s.exploration}};
     j["objective"] = session.objective().weightsText();
     if (!policyDir.empty())
@@ -381,6 +382,7 @@ SteeringLogDoc parseSteeringLog(const std::string &text, const std::string &sour
         doc.settings.families = s.at("families").get<std::vector<std::string>>();
         doc.settings.threads = s.at("threads").get<int>();
         doc.settings.guided = s.at("guided").get<bool>();
+        doc.settings.randomSearch = s.value("random_search", false); // absent from older logs
         doc.settings.exploration = s.at("exploration").get<double>();
         doc.objective = j.at("objective").get<std::string>();
         doc.deviceNames = j.at("devices").get<std::vector<std::string>>();

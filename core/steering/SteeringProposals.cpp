@@ -296,7 +296,9 @@ std::vector<Candidate> SteeringSession::proposeRound(int round) const
         // a gamble; later searches of a lineage take them half of the time (guided mode). A learned
         // arm runs a few times a session at a thousand runs or more each, too few to learn its
         // settings from: it always runs its best (and goes on training the policy made with them).
-        if (s < flips.size() && flips[s] >= 0) {
+        if (!m_settings.guided && m_settings.randomSearch)
+            c.x = ConfigSearch({}, {}).propose(arm.space.dimension(), rng, false);
+        else if (s < flips.size() && flips[s] >= 0) {
             c.x = arm.space.defaults();
             c.x[flips[s]] = c.x[flips[s]] >= 0.5 ? 0.0 : 1.0;
         } else if (firstOfArm)

@@ -20,6 +20,8 @@ struct SteeringSettings
                                        // and the learned families with a weight of 0
     int threads = 1;                   // candidates evaluated at once
     bool guided = true;                // predictor and region estimate; false: uniform hyperparameters
+    bool randomSearch = false;         // with guided = false: the tuned defaults go unused too, every
+                                       // candidate's settings are drawn uniformly (plain random search)
     double exploration = 0.25;         // share of a round given to arms regardless of their scores
 };
 

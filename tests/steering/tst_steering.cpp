@@ -460,6 +460,40 @@ private Q_SLOTS:
                         s.candidate(ranked.front()).score <= s.candidate(id).score);
     }
 
+    void randomSearchLeavesTheDefaultsUnused()
+    {
+        // The two baselines of the sample-efficiency figure: --uniform still runs an arm's first
+        // candidate at the tuned defaults, --random-search draws every candidate's settings.
+        const Graph g = layered(90);
+        const Cluster c = gpus(4);
+        QTemporaryDir dir;
+        SteeringSettings settings = small();
+        settings.families = {"human", "heft-c", "local-search"};
+        settings.guided = false;
+        for (bool random : {false, true}) {
+            settings.randomSearch = random;
+            SteeringSession s(g, c, PlacerRegistry::builtin(), settings);
+            const std::vector<double> defaults = s.space("human").defaults();
+            QVERIFY(!defaults.empty()); // layer_share is tuned
+            int human = 0, atDefaults = 0;
+            for (const Candidate &cand : s.propose())
+                if (cand.arm == "human") {
+                    ++human;
+                    atDefaults += cand.x == defaults;
+                }
+            QVERIFY(human > 0);
+            if (random)
+                QCOMPARE(atDefaults, 0);
+            else
+                QVERIFY(atDefaults >= 1);
+            // The log keeps the setting, so a replay draws the same.
+            const std::string path = dir.filePath(random ? "random.json" : "uniform.json").toStdString();
+            s.runRound(RunControl{});
+            writeSteeringLog(path, s, g, c, nullptr);
+            QCOMPARE(readSteeringLog(path).settings.randomSearch, random);
+        }
+    }
+
     void anExcludedFamilyIsNeverSampled()
     {
         const Graph g = layered(80);
