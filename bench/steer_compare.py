@@ -220,7 +220,7 @@ def efficiency(a, pool, cases, budgets, seeds, tmp):
                         for m, f in res.items()}
                 final = min(t[-1][1] for t in traj.values())
                 reach = {m: next((ev for ev, sc in t if sc <= 1.01 * final), None) for m, t in traj.items()}
-                saved.append(reach)
+                saved.append(dict(reach, budget=e))
                 print("| %s | %s | %d | %d | %s | %s |" % (name, c, e, s, reach["guided"], reach["uniform"]),
                       flush=True)
     both = [r for r in saved if r["guided"] and r["uniform"]]
@@ -231,20 +231,19 @@ def efficiency(a, pool, cases, budgets, seeds, tmp):
         print("\ngeomean evaluations to 1%%: guided %.0f, %s %.0f (%.0f%% fewer) over the %d runs where both "
               "reached it; never reached: %s" % (g, a.baseline, u, 100 * (1 - g / u), len(both), never))
     # Over every run: a mode that never reached the band took more than the budget (censored), so
-    # the median counts it as beyond every run that did, and the capped geomean as the budget
+    # the median counts it as beyond every run that did, and the capped geomean as the run's budget
     # itself (in the failing mode's favour).
-    if saved and budgets:
+    if saved:
         def median(xs):
             xs = sorted(xs)
             n = len(xs)
             return xs[n // 2] if n % 2 else (xs[n // 2 - 1] + xs[n // 2]) / 2
 
         inf = float("inf")
-        cap = max(budgets)
         for label, stat in (("median (never: beyond the budget)", lambda m: median(
                 [r[m] if r[m] else inf for r in saved])),
                             ("geomean (never: the budget)", lambda m: geomean(
-                                [r[m] if r[m] else cap for r in saved]))):
+                                [r[m] if r[m] else r["budget"] for r in saved]))):
             g, u = stat("guided"), stat("uniform")
             print("%s over all %d runs: guided %.0f, %s %.0f (%.0f%% fewer)" % (
                 label, len(saved), g, a.baseline, u, 100 * (1 - g / u) if u < inf else 100))

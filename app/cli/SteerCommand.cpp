@@ -169,8 +169,9 @@ int steerCommand(const CliArgs &args, std::ostream &out, std::ostream &err)
             throw InputError("--threads must be between 1 and 256");
         if (auto families = args.value("families"))
             settings.families = splitList(*families);
-        settings.randomSearch = args.flag("random-search");
-        settings.guided = !args.flag("uniform") && !settings.randomSearch;
+        settings.sampling = args.flag("random-search") ? Sampling::RandomSearch
+                            : args.flag("uniform")     ? Sampling::Uniform
+                                                       : Sampling::Guided;
         if (auto f = args.value("feedback"))
             feedback = readFeedbackFile(*f);
     }

@@ -301,8 +301,8 @@ std::string steeringLogJson(const SteeringSession &session, const Graph &graph, 
                          {"round_evaluations", s.roundEvaluations},
                          {"families", s.families},
                          {"threads", s.threads},
-                         {"guided", s.guided},
-                         {"random_search", s.randomSearch},
+                         {"guided", s.sampling == Sampling::Guided},
+                         {"random_search", s.sampling == Sampling::RandomSearch},
                          {"exploration", s.exploration}};
     j["objective"] = session.objective().weightsText();
     if (!policyDir.empty())
@@ -381,8 +381,10 @@ SteeringLogDoc parseSteeringLog(const std::string &text, const std::string &sour
         doc.settings.roundEvaluations = s.at("round_evaluations").get<long long>();
         doc.settings.families = s.at("families").get<std::vector<std::string>>();
         doc.settings.threads = s.at("threads").get<int>();
-        doc.settings.guided = s.at("guided").get<bool>();
-        doc.settings.randomSearch = s.value("random_search", false); // absent from older logs
+        // "random_search" is absent from older logs.
+        doc.settings.sampling = s.at("guided").get<bool>()        ? Sampling::Guided
+                                : s.value("random_search", false) ? Sampling::RandomSearch
+                                                                  : Sampling::Uniform;
         doc.settings.exploration = s.at("exploration").get<double>();
         doc.objective = j.at("objective").get<std::string>();
         doc.deviceNames = j.at("devices").get<std::vector<std::string>>();

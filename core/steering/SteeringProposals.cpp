@@ -259,6 +259,7 @@ std::vector<Candidate> SteeringSession::proposeRound(int round) const
     // Local-search stages share what the others (one judgement each) leave of the budget.
     const long long perSearch = searching ? std::max(1LL, (m_settings.roundEvaluations - other) / searching) : 0;
 
+    const bool guided = m_settings.sampling == Sampling::Guided;
     std::vector<Candidate> batch;
     const int firstId = static_cast<int>(m_candidates.size());
     for (size_t s = 0; s < picked.size(); ++s) {
@@ -296,7 +297,7 @@ std::vector<Candidate> SteeringSession::proposeRound(int round) const
         // a gamble; later searches of a lineage take them half of the time (guided mode). A learned
         // arm runs a few times a session at a thousand runs or more each, too few to learn its
         // settings from: it always runs its best (and goes on training the policy made with them).
-        if (!m_settings.guided && m_settings.randomSearch)
+        if (m_settings.sampling == Sampling::RandomSearch)
             c.x = ConfigSearch({}, {}).propose(arm.space.dimension(), rng, false);
         else if (s < flips.size() && flips[s] >= 0) {
             c.x = arm.space.defaults();
@@ -304,11 +305,10 @@ std::vector<Candidate> SteeringSession::proposeRound(int round) const
         } else if (firstOfArm)
             c.x = arm.space.defaults();
         else if (screening || arm.budgeted ||
-                 (arm.refine && m_settings.guided && std::uniform_real_distribution<double>(0.0, 1.0)(rng) < 0.5))
-            c.x = m_settings.guided ? bestConfig(arm) : arm.space.defaults();
+                 (arm.refine && guided && std::uniform_real_distribution<double>(0.0, 1.0)(rng) < 0.5))
+            c.x = guided ? bestConfig(arm) : arm.space.defaults();
         else
-            c.x = ConfigSearch(observations(arm), rejectedPoints(arm))
-                      .propose(arm.space.dimension(), rng, m_settings.guided);
+            c.x = ConfigSearch(observations(arm), rejectedPoints(arm)).propose(arm.space.dimension(), rng, guided);
         c.params = arm.space.assignments(c.x);
         if (arm.searches || arm.refine) {
             // A screening search (a lineage's first while the top three are screened) runs half a

@@ -11,18 +11,22 @@
 
 namespace ps {
 
+// How a steering session draws hyperparameters. Guided: the predictor and region estimate, after
+// the tuned defaults where a run is judged by its start. Uniform: uniformly instead of the
+// predictor, the defaults still run where guided steering runs them. RandomSearch: every
+// candidate's uniformly, the defaults unused. The last two are baselines for measuring the first.
+enum class Sampling { Guided, Uniform, RandomSearch };
+
 struct SteeringSettings
 {
     uint64_t seed = 1;
-    int perRound = 8;                  // candidates proposed per round
-    long long roundEvaluations = 2000; // simulator runs a round may spend (all candidates)
-    std::vector<std::string> families; // arms; empty: every classical constructive family + local-search,
-                                       // and the learned families with a weight of 0
-    int threads = 1;                   // candidates evaluated at once
-    bool guided = true;                // predictor and region estimate; false: uniform hyperparameters
-    bool randomSearch = false;         // with guided = false: the tuned defaults go unused too, every
-                                       // candidate's settings are drawn uniformly (plain random search)
-    double exploration = 0.25;         // share of a round given to arms regardless of their scores
+    int perRound = 8;                     // candidates proposed per round
+    long long roundEvaluations = 2000;    // simulator runs a round may spend (all candidates)
+    std::vector<std::string> families;    // arms; empty: every classical constructive family + local-search,
+                                          // and the learned families with a weight of 0
+    int threads = 1;                      // candidates evaluated at once
+    Sampling sampling = Sampling::Guided; // how each candidate's hyperparameters are drawn
+    double exploration = 0.25;            // share of a round given to arms regardless of their scores
 };
 
 // What the person says between two rounds. Nodes and devices are indices into the graph and the
