@@ -10,13 +10,16 @@ the baselines, each as `F+local-search` given the same E simulator runs as steer
 best baseline (lower is better), the ensemble over steering's best candidate, and per E the
 geomean and the worst case. The simulator judges everything (makespan, default objective).
 
-Two baselines are reported. "Best of three" takes, per seed, the best of the three `F+local-search`
-runs: an oracle that also picks the luckiest of three searches, each with E runs. "Best family"
+Two baselines are reported. "Best baseline" takes, per seed, the best of every baseline run (the
+three `F+local-search`, the pipelines, the learned families): an oracle that also picks the luckiest
+of several searches, each with E runs. "Best family"
 picks, per case, the one family whose runs have the best geomean over the seeds and compares each
 seed with that family's run of the same seed: the best single family given the same E, which is
 what the steering issue names. `--save FILE` keeps every run's figures as JSON. `--learned gdp`
 also runs gdp alone with the same E per seed as a baseline family (the strongest single family on
 several cases; docs/performance.md, "Steering with gdp"); steering names it with `--steer-families`.
+`--pipelines` (default `best-fast+local-search`, which races the fast placers' starts and is the
+strongest classical pipeline) adds compositions as baseline families the same way.
 
     python3 bench/steer_compare.py [--evaluations 2000,10000] [--seeds 1,2,3] [--jobs 2]
     python3 bench/steer_compare.py --efficiency [--baseline uniform|random-search]   # guided vs uniform sampling
@@ -81,6 +84,10 @@ def main():
     ap.add_argument("--learned", default="",
                     help="learned families (e.g. gdp) that also run as baselines, each alone with the same E "
                          "(`place --evaluations E`), among which the best family is picked")
+    ap.add_argument("--pipelines", default="best-fast+local-search",
+                    help="compositions that also run as baselines, each with the same E (`place --model P "
+                         "--evaluations E --param evaluations=E`): best-fast+local-search races the fast "
+                         "placers' starts, the strongest classical pipeline (empty: none)")
     ap.add_argument("--check-strong", action="store_true",
                     help="heft-c+local-search and human+local-search at E for every case and seed, to check "
                          "that the three baselines per case missed no stronger one")
@@ -92,6 +99,7 @@ def main():
         graphs = [g for g in GRAPHS if any(p.split(":")[0] == g[0] for p in a.cases.split(","))]
     clusters = a.clusters.split(",")
     learned = [f for f in a.learned.split(",") if f]
+    pipelines = [f for f in a.pipelines.split(",") if f]
     pool = cf.ThreadPoolExecutor(a.jobs)
     with tempfile.TemporaryDirectory() as tmp:
         cases = []
@@ -147,6 +155,11 @@ def main():
                         jobs.append(("base", s, f, pool.submit(
                             run, a.cli, "place", gpath, cpath, "--model", f, "--evaluations", str(e), "--seed",
                             str(s), "--out", os.path.join(tmp, "l-%s-%s-%s-%d.json" % (name, c, f, s)))))
+                    for f in pipelines:
+                        jobs.append(("base", s, f, pool.submit(
+                            run, a.cli, "place", gpath, cpath, "--model", f, "--evaluations", str(e), "--param",
+                            "evaluations=%d" % e, "--seed", str(s), "--out",
+                            os.path.join(tmp, "q-%s-%s-%s-%d.json" % (name, c, f, s)))))
                     for f in starts[(name, c)]:
                         jobs.append(("base", s, f, pool.submit(
                             run, a.cli, "place", gpath, cpath, "--model", family(f) + "+local-search",

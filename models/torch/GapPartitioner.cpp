@@ -9,6 +9,7 @@
 #include "core/partitioners/PartitionRefinement.h"
 #include "core/partitioners/Partitioner.h"
 #include "core/sim/PartitionMetrics.h"
+#include "models/LearnerFamilies.h"
 #include "models/Learners.h"
 #include "models/Pretrained.h"
 #include "models/torch/Collective.h"
@@ -152,47 +153,7 @@ torch::Tensor segmentedLogits(GapNet &net, GapGraph &g, const GstSettings &gst, 
 class GapPartitioner : public Partitioner
 {
 public:
-    FamilyInfo info() const override
-    {
-        using T = HyperParam::Type;
-        FamilyInfo f{"gap",
-                     "GAP (Nazi et al. 2019): GraphSAGE + softmax partition module, trained on the expected "
-                     "normalized cut and balance; one forward pass to partition",
-                     {}};
-        f.params = commonParams(300, 8, false);
-        f.params.erase(
-            std::remove_if(f.params.begin(), f.params.end(), [](const HyperParam &h) { return h.name == "samples"; }),
-            f.params.end());
-        f.params.push_back(logTuned({"balance_weight", T::Real, 0, 1000, 1, {}, "weight of the balance term"}));
-        f.params.push_back({"rebalance",
-                            T::Bool,
-                            0,
-                            1,
-                            1,
-                            {},
-                            "after the argmax, move nodes out of parts over the imbalance tolerance"});
-        f.params.push_back({"refine",
-                            T::Bool,
-                            0,
-                            1,
-                            1,
-                            {},
-                            "then move boundary nodes to the part that cuts least while the tolerance holds"});
-        HyperParam graphs{"train_graphs", T::Text, 0, 0, 0, {}, "more graph files to train on, separated by ';'"};
-        f.params.push_back(graphs);
-        f.params.push_back({"graphs_per_step",
-                            T::Int,
-                            1,
-                            1024,
-                            1,
-                            {},
-                            "graphs in one gradient step (the global batch; ranks of a data-parallel run share them)"});
-        for (HyperParam &h : gstParams())
-            f.params.push_back(h);
-        f.trains = true;
-        f.distributes = true;
-        return f;
-    }
+    FamilyInfo info() const override { return gapFamilyInfo(); }
 
     Partition partition(const PartitionProblem &problem, const ParamValues &params,
                         const RunControl &control) const override

@@ -11,6 +11,7 @@
 #include "core/placers/Placer.h"
 #include "core/placers/PlacerRegistry.h"
 #include "core/sim/CostModel.h"
+#include "models/LearnerFamilies.h"
 #include "models/Learners.h"
 #include "models/torch/Collective.h"
 #include "models/torch/PolicySupport.h"
@@ -195,46 +196,7 @@ private:
 class GiphPlacer : public Placer
 {
 public:
-    FamilyInfo info() const override
-    {
-        using T = HyperParam::Type;
-        FamilyInfo f{"giph",
-                     "GiPH (Hu et al. 2023): gpNet of (op, device) options, GNN policy that moves one op per step, "
-                     "REINFORCE on makespan improvements; independent of the device count",
-                     commonParams(50)};
-        f.params.push_back({"episode_steps", T::Int, 1, 100000, 32, {}, "moves per episode"});
-        f.params.push_back(linearTuned({"gamma", T::Real, 0, 1, 0.97, {}, "discount of later improvements"}));
-        f.params.push_back(logTuned({"entropy_weight", T::Real, 0, 10, 0.01, {}, "entropy bonus"}));
-        f.params.push_back({"candidates",
-                            T::Int,
-                            0,
-                            1e7,
-                            512,
-                            {},
-                            "on a graph of more than `candidates_above` ops, a move chooses among the options of this "
-                            "many: the episode start's critical path, its neighbours, then random ops (0: every op, "
-                            "as the paper)"});
-        // A set of half the graph or more saves at most half a move's cost and loses the full view: at
-        // 60 s (3 seeds) every op's options did 1-2% better on the RNN LMs of 538 and 1,014 ops.
-        f.params.push_back({"candidates_above",
-                            T::Int,
-                            0,
-                            1e9,
-                            1024,
-                            {},
-                            "the candidate set is used on graphs of more ops than this (and than `candidates`)"});
-        f.params.push_back({"start",
-                            T::Choice,
-                            0,
-                            0,
-                            0,
-                            {"best", "heft", "random", "round-robin"},
-                            "the placement episodes start from: the best fast placer's, HEFT's (the paper: "
-                            "random; a composition's input replaces it)"});
-        f.trains = true;
-        f.distributes = true;
-        return f;
-    }
+    FamilyInfo info() const override { return giphFamilyInfo(); }
 
     bool takesStart() const override { return true; }
 

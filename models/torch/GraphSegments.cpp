@@ -133,33 +133,6 @@ void holdStill(const std::vector<torch::Tensor> &parameters)
         p.mutable_grad() = torch::Tensor();
 }
 
-std::vector<HyperParam> gstParams()
-{
-    using T = HyperParam::Type;
-    std::vector<HyperParam> p;
-    p.push_back({"gst",
-                 T::Choice,
-                 0,
-                 0,
-                 0,
-                 {"auto", "on", "off"},
-                 "Graph Segment Training (Cao et al. 2023): a gradient step runs on a few segments of the op "
-                 "sequence, the rest read from a table of historical embeddings, so memory stays fixed as graphs "
-                 "grow (auto: on for graphs over 16,384 ops)"});
-    p.push_back({"gst_segment", T::Int, 8, 1e6, 4096, {}, "GST: ops per segment"});
-    p.push_back({"gst_segments", T::Int, 1, 1024, 2, {}, "GST: segments trained on per step"});
-    p.push_back({"stale_dropout", T::Real, 0, 1, 0.5, {}, "GST: probability of dropping a stale segment's embeddings"});
-    p.push_back({"finetune_share",
-                 T::Real,
-                 0,
-                 1,
-                 0.1,
-                 {},
-                 "GST: the last share of the budget trains the prediction head only (encoder fixed, every embedding "
-                 "fresh)"});
-    return p;
-}
-
 GstSettings GstSettings::from(const ParamValues &params)
 {
     GstSettings s;

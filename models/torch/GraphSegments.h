@@ -64,8 +64,8 @@ SegmentDraw drawSegments(uint64_t seed, long long step, int epoch, int64_t total
 // a parameter whose gradient is zero, and only one without a gradient is skipped.
 void holdStill(const std::vector<torch::Tensor> &parameters);
 
-// GST's hyperparameters (the same for every family that trains on segments) and their values.
-std::vector<HyperParam> gstParams();
+// GST's settings, read from the hyperparameters every family that trains on segments declares
+// (models/LearnerFamilies.cpp).
 struct GstSettings
 {
     std::string mode = "auto";  // auto: on above 16,384 ops

@@ -503,60 +503,6 @@ PlacerResult warmStartPlacement(const PlacementProblem &problem, bool best, cons
     return runPlacer(PlacerRegistry::builtin(), "heft", problem, {}, {});
 }
 
-std::vector<HyperParam> commonParams(int defaultIterations, int defaultSamples, bool simulated)
-{
-    using T = HyperParam::Type;
-    std::vector<HyperParam> p;
-    p.push_back({"iterations",
-                 T::Int,
-                 0,
-                 1e6,
-                 static_cast<double>(defaultIterations),
-                 {},
-                 "training iterations (0: use the checkpoint as it is, zero-shot)"});
-    p.push_back(logTuned({"lr", T::Real, 1e-6, 1, 3e-3, {}, "Adam learning rate"}));
-    p.push_back(
-        {"samples", T::Int, 1, 256, static_cast<double>(defaultSamples), {}, "placements sampled per iteration"});
-    p.push_back({"hidden", T::Int, 4, 1024, 64, {}, "hidden units"});
-    p.push_back({"device",
-                 T::Choice,
-                 0,
-                 0,
-                 0,
-                 {"auto", "cpu", "cuda"},
-                 "where LibTorch runs (auto: CUDA if present and the graph has 10,000 ops or more)"});
-    p.push_back({"threads", T::Int, 0, 256, 0, {}, "intra-op threads for this run (0: LibTorch's default)"});
-    HyperParam load{
-        "checkpoint",
-        T::Text,
-        0,
-        0,
-        0,
-        {},
-        "a trained policy to start from (zero-shot with iterations=0); for gdp and gap, 'pretrained' is the "
-        "one shipped for this many devices (parts)"};
-    HyperParam save{"save_checkpoint", T::Text, 0, 0, 0, {}, "write the trained policy here"};
-    p.push_back(load);
-    p.push_back(save);
-    p.push_back({"checkpoint_every",
-                 T::Real,
-                 0.01,
-                 86400,
-                 10,
-                 {},
-                 "seconds between rank 0's checkpoints in a data-parallel run (kept when a rank is lost)"});
-    if (simulated)
-        p.push_back({"evaluations",
-                     T::Int,
-                     0,
-                     1e12,
-                     0,
-                     {},
-                     "at most this many simulator runs, the warm start's included and the final judgement aside; "
-                     "training runs until they are spent unless `iterations` is given (0: no limit of its own)"});
-    return p;
-}
-
 } // namespace ps::learn
 
 #include "models/torch/PolicySupport.h"

@@ -245,8 +245,4 @@ std::string checkpointParams(const std::string &path, const std::string &family)
 PlacerResult warmStartPlacement(const PlacementProblem &problem, bool best, const RunClock &clock,
                                 std::vector<std::vector<int>> *others = nullptr);
 
-// Hyperparameters every learned family shares; `simulated` (the placers the simulator judges) adds
-// `evaluations`, a budget of simulator runs (what steering gives a learned candidate).
-std::vector<HyperParam> commonParams(int defaultIterations, int defaultSamples = 8, bool simulated = true);
-
 } // namespace ps::learn

@@ -9,6 +9,7 @@
 // learns the correction; the start is offered to the judge, so a run never returns worse.
 #include "core/InputError.h"
 #include "core/placers/Placer.h"
+#include "models/LearnerFamilies.h"
 #include "models/Learners.h"
 #include "models/torch/PolicySupport.h"
 
@@ -182,38 +183,7 @@ torch::Tensor groupInputs(const torch::Tensor &x, const torch::Tensor &ranks, co
 class RlSeq2SeqPlacer : public Placer
 {
 public:
-    FamilyInfo info() const override
-    {
-        using T = HyperParam::Type;
-        FamilyInfo f{"rl-seq2seq",
-                     "Mirhoseini et al. 2017/2018: learned grouper + LSTM encoder-decoder with attention, one device "
-                     "per group, REINFORCE with a moving-average baseline",
-                     commonParams(200)};
-        f.params.push_back({"groups", T::Int, 1, 4096, 32, {}, "groups (the decoder's sequence length)"});
-        f.params.push_back(
-            linearTuned({"grouping", T::Choice, 0, 0, 0, {"learned", "scope"}, "learned grouper, or by scope"}));
-        f.params.push_back({"baseline_decay", T::Real, 0, 0.9999, 0.9, {}, "moving-average baseline decay"});
-        f.params.push_back(logTuned({"entropy_weight", T::Real, 0, 10, 0.01, {}, "entropy bonus"}));
-        f.params.push_back({"warm_start",
-                            T::Choice,
-                            0,
-                            0,
-                            0,
-                            {"best", "heft", "none"},
-                            "best: start at the best fast placer's placement (fixed prior logits on groups and "
-                            "devices, the policy learns the correction); heft: the same from HEFT's; none: the "
-                            "paper's random start"});
-        f.params.push_back(linearTuned({"prior",
-                                        T::Real,
-                                        0,
-                                        10,
-                                        3,
-                                        {},
-                                        "strength of the warm start's prior: the untrained policy keeps the start's "
-                                        "choice with probability e^prior / (e^prior + 1)"}));
-        f.trains = true;
-        return f;
-    }
+    FamilyInfo info() const override { return rlSeq2SeqFamilyInfo(); }
 
     PlacerOutput place(const PlacementProblem &problem, const ParamValues &params, const RunControl &control,
                        const Placement *) const override
