@@ -11,6 +11,7 @@
 #include "models/LearnerFamilies.h"
 #include "models/Learners.h"
 #include "models/Pretrained.h"
+#include "models/StartRace.h"
 #include "models/torch/Collective.h"
 #include "models/torch/GraphSegments.h"
 #include "models/torch/PolicySupport.h"
@@ -606,28 +607,20 @@ public:
         const bool restartable = prior > 0 && graphs.size() == 1;
         const int restartAfter = restartable ? static_cast<int>(params.integer("restart_after")) : 0;
         const int stallAfter = restartable ? static_cast<int>(params.integer("stall_restart")) : 0;
-        int collapsed = 0, stalled = 0, restarts = 0;
-        double bestReward = -std::numeric_limits<double>::infinity(); // over every rank's samples (this start's)
         if (raceStarts.size() + 1 > static_cast<size_t>(params.integer("race_starts")))
             raceStarts.resize(static_cast<size_t>(params.integer("race_starts")) - 1);
         raceStarts.insert(raceStarts.begin(), graphs[0].start);
-        // The start searched from now (raceStarts.size(): the race is over), where its part began.
-        size_t racer = raceStarts.size() > 1 ? 0 : raceStarts.size();
-        const double raceShare = params.number("race_share"),
-                     racePart = raceShare / static_cast<double>(raceStarts.size());
-        const double raceBegan = clock.progress(0);
-        double raceFrom = raceBegan;
-        int raced = 0, partIterations = 0;
+        StartRace race(raceStarts.size(), params.number("race_share"), clock.progress(0), restartAfter, stallAfter);
+        auto agree = [&](bool mine) { return collective.any(mine); };
         std::vector<torch::Tensor> initial; // what a restart returns the policy to (nothing trained it yet)
-        if (restartAfter > 0 || stallAfter > 0 || racer == 0)
+        if (restartAfter > 0 || stallAfter > 0 || race.racing())
             for (const torch::Tensor &w : net->parameters())
                 initial.push_back(w.detach().clone());
         // The incumbent over every rank becomes the start the policy's moves are from: in the
         // race, the incumbent since the racing start.
         auto anchorAtIncumbent = [&](TrainGraph &t) {
-            const bool race = racer < raceStarts.size();
-            const std::vector<int> best = race ? collective.bestOf(judge.segmentBestKey(), judge.segmentBest())
-                                               : collective.bestOf(judge.bestKey(), judge.best());
+            const std::vector<int> best = race.racing() ? collective.bestOf(judge.segmentBestKey(), judge.segmentBest())
+                                                        : collective.bestOf(judge.bestKey(), judge.best());
             if (!best.empty() && best != t.start)
                 anchorAt(t, best, anchor);
         };
@@ -736,42 +729,24 @@ public:
                 }
                 clock.report(it, t.judge.get(), batch.makespans, lastLoss, lastEntropy);
                 periodic.maybeSave(it, save);
-                collapsed = oneMakespan(batch.makespans) ? collapsed + 1 : 0;
                 const double batchBest = *std::max_element(batch.rewards.begin(), batch.rewards.end());
-                stalled = batchBest > bestReward ? 0 : stalled + 1;
-                bestReward = std::max(bestReward, batchBest);
-                const bool restart =
-                    (restartAfter > 0 && collapsed >= restartAfter) || (stallAfter > 0 && stalled >= stallAfter);
-                // A racing start's part ends with a restart, or with its share of the budget once it
-                // had two iterations (one to sample, one to learn from); the race ends with its share,
-                // starts not reached yet left out (the ranks agree), or with the run.
-                const double progress = clock.progress(it + 1);
-                const bool partOver = ++partIterations >= 2 && progress - raceFrom >= racePart;
-                const bool nextStart =
-                    racer < raceStarts.size() && collective.any(progress < 1 && (restart || partOver));
-                if (nextStart) {
+                switch (race.after(batchBest, oneMakespan(batch.makespans), clock.progress(it + 1), agree)) {
+                case StartRace::Next::Go: break;
+                case StartRace::Next::NextStart: // the start is judged: its search's first incumbent
                     restartPolicy(net, initial, optimizer);
-                    partIterations = 0;
-                    if (collective.any(progress - raceBegan >= raceShare))
-                        racer = raceStarts.size() - 1;
-                    if (++racer < raceStarts.size()) { // the start is judged: its search's first incumbent
-                        anchorAt(t, raceStarts[racer], anchor);
-                        judge.startSegment();
-                        judge.offer(raceStarts[racer]);
-                        raceFrom = clock.progress(it + 1); // after the start's judgement
-                        ++raced;
-                    } else
-                        anchorAtIncumbent(t); // the race is over: from the best placement found
-                    bestReward = -std::numeric_limits<double>::infinity();
-                    collapsed = stalled = 0;
-                } else if (restart) {
-                    // Every sample is the same placement (the batch's advantages are all zero, the policy
-                    // cannot learn), or the policy has settled where it finds nothing new. It starts
-                    // again, anchored at the incumbent over every rank.
+                    anchorAt(t, raceStarts[race.current()], anchor);
+                    judge.startSegment();
+                    judge.offer(raceStarts[race.current()]);
+                    race.startBegan(clock.progress(it + 1)); // after the start's judgement
+                    break;
+                case StartRace::Next::Incumbent: // the race is over: from the best placement any start found
+                case StartRace::Next::Restart:
+                    // (A restart: every sample was the same placement, so the batch's advantages were all
+                    // zero and the policy could not learn, or it settled where it finds nothing new.) The
+                    // policy starts again, anchored at the incumbent over every rank.
                     restartPolicy(net, initial, optimizer);
                     anchorAtIncumbent(t);
-                    collapsed = stalled = 0;
-                    ++restarts;
+                    break;
                 }
             }
             if (!clock.exhausted() || judge.best().empty()) { // the trained policy's greedy placement
@@ -790,12 +765,12 @@ public:
         if (!saveTo.empty() && collective.leader())
             save();
         PlacerOutput out = learnerOutput("gdp", judge, clock, collective);
-        if (raced > 0)
-            out.notes.push_back("gdp: searched from " + std::to_string(raced + 1) + " of the fast placers' " +
+        if (race.raced() > 0)
+            out.notes.push_back("gdp: searched from " + std::to_string(race.raced() + 1) + " of the fast placers' " +
                                 std::to_string(raceStarts.size()) + " distinct placements in turn");
-        if (restarts > 0)
+        if (race.restarts() > 0)
             out.notes.push_back("gdp: the policy collapsed or stalled and started again from the best placement " +
-                                std::to_string(restarts) + " time(s)");
+                                std::to_string(race.restarts()) + " time(s)");
         if (graphs[0].residualScale < 1) {
             char note[256];
             std::snprintf(note, sizeof note,

@@ -19,6 +19,7 @@
 #include "models/Learners.h"
 #include "models/ModelImporters.h"
 #include "models/Pretrained.h"
+#include "models/StartRace.h"
 
 #include <QTemporaryDir>
 #include <QtTest>
@@ -851,6 +852,61 @@ private Q_SLOTS:
             QVERIFY(test::hasNote(p.after, "searched from 5 of the fast placers'"));
             QVERIFY(!test::hasNote(p.before, "searched from"));
         }
+    }
+
+    // The schedule of gdp's race and restarts, step by step: each racing start gets its part of the
+    // race's share (at least two iterations), the race ends with its share, a collapse or a stall
+    // restarts only after the race, and a rank whose part is not over follows the others.
+    void startRaceSchedule()
+    {
+        using N = StartRace::Next;
+        auto alone = [](bool mine) { return mine; };
+        // No race: a collapse of 2 iterations in a row restarts, and so does a stall of 3.
+        StartRace plain(1, 0.25, 0.0, 2, 3);
+        QVERIFY(!plain.racing());
+        QCOMPARE(plain.after(1.0, true, 0.1, alone), N::Go);
+        QCOMPARE(plain.after(2.0, true, 0.2, alone), N::Restart);
+        QCOMPARE(plain.after(2.0, false, 0.3, alone), N::Go); // stalled 1
+        QCOMPARE(plain.after(1.5, false, 0.4, alone), N::Go); // stalled 2
+        QCOMPARE(plain.after(2.0, false, 0.5, alone), N::Restart);
+        QCOMPARE(plain.after(3.0, false, 0.6, alone), N::Go); // better than any before
+        QCOMPARE(plain.restarts(), 2);
+        // Three starts sharing 0.3 of the budget: parts of 0.1, each of at least two iterations.
+        StartRace race(3, 0.3, 0.0, 0, 0);
+        QVERIFY(race.racing());
+        QCOMPARE(race.current(), size_t(0));
+        QCOMPARE(race.after(1.0, false, 0.15, alone), N::Go); // one iteration only
+        QCOMPARE(race.after(1.0, false, 0.16, alone), N::NextStart);
+        QCOMPARE(race.current(), size_t(1));
+        race.startBegan(0.17);
+        QCOMPARE(race.after(1.0, false, 0.20, alone), N::Go);
+        QCOMPARE(race.after(1.0, false, 0.26, alone), N::Go); // 0.09 of its part
+        QCOMPARE(race.after(1.0, false, 0.27, alone), N::NextStart);
+        QCOMPARE(race.current(), size_t(2));
+        race.startBegan(0.28);
+        QCOMPARE(race.after(1.0, false, 0.30, alone), N::Go);
+        QCOMPARE(race.after(1.0, false, 0.40, alone), N::Incumbent);
+        QVERIFY(!race.racing());
+        QCOMPARE(race.raced(), 2);
+        QCOMPARE(race.restarts(), 0);
+        // The race's share spent before every start had its part: the rest are left out.
+        StartRace short_(8, 0.25, 0.1, 0, 0);
+        QCOMPARE(short_.after(1.0, false, 0.2, alone), N::Go);
+        QCOMPARE(short_.after(1.0, false, 0.4, alone), N::Incumbent);
+        QCOMPARE(short_.raced(), 0);
+        // During the race a collapse moves on to the next start rather than restarting in place.
+        StartRace collapse(4, 0.5, 0.0, 1, 0);
+        QCOMPARE(collapse.after(1.0, true, 0.01, alone), N::NextStart);
+        QCOMPARE(collapse.restarts(), 0);
+        // Another rank's part is over: this one moves on with it, to the same start.
+        StartRace follower(4, 0.4, 0.0, 0, 0);
+        std::vector<bool> asked;
+        auto others = [&](bool mine) {
+            asked.push_back(mine);
+            return true;
+        };
+        QCOMPARE(follower.after(1.0, false, 0.01, others), N::Incumbent); // the others say the share is spent
+        QCOMPARE(asked, (std::vector<bool>{false, false}));
     }
 
     // A policy that has collapsed onto one placement, or stalls, starts again from the incumbent:
