@@ -320,8 +320,8 @@ std::vector<Candidate> SteeringSession::proposeRound(int round) const
         // searches from their distinct placements in turn (local search's race_starts), for three
         // quarters of a whole search, then goes on from the best found. Basins differ, and the
         // best fast start is not always the best place to search from (GNMT, MoE on two nodes);
-        // the other lineages are then screened as before (docs/performance.md, "Steering's first
-        // search races the fast starts").
+        // the other lineages are then screened as before (docs/performance.md, "Steering against
+        // the strongest single family"). The fast placers' placements honour the session's pins.
         const bool racing = arm.refine && screening &&
                             std::none_of(m_candidates.begin(), m_candidates.end(), refiner) &&
                             std::none_of(batch.begin(), batch.end(), refiner);
