@@ -150,21 +150,17 @@ def main():
         for e in budgets:
             for name, gpath, c, cpath in cases:
                 jobs = []
+                # Every baseline family: (its label, the model `place` runs, its extra arguments).
+                # A stage that searches (local search in a composition) is given E as its own budget.
+                budget = ["--param", "evaluations=%d" % e]
+                families = ([(f, f, []) for f in learned] + [(f, f, budget) for f in pipelines] +
+                            [(f, family(f) + "+local-search", START_PARAMS[f] + budget) for f in starts[(name, c)]])
                 for s in seeds:
-                    for f in learned:
-                        jobs.append(("base", s, f, pool.submit(
-                            run, a.cli, "place", gpath, cpath, "--model", f, "--evaluations", str(e), "--seed",
-                            str(s), "--out", os.path.join(tmp, "l-%s-%s-%s-%d.json" % (name, c, f, s)))))
-                    for f in pipelines:
-                        jobs.append(("base", s, f, pool.submit(
-                            run, a.cli, "place", gpath, cpath, "--model", f, "--evaluations", str(e), "--param",
-                            "evaluations=%d" % e, "--seed", str(s), "--out",
-                            os.path.join(tmp, "q-%s-%s-%s-%d.json" % (name, c, f, s)))))
-                    for f in starts[(name, c)]:
-                        jobs.append(("base", s, f, pool.submit(
-                            run, a.cli, "place", gpath, cpath, "--model", family(f) + "+local-search",
-                            *START_PARAMS[f], "--evaluations", str(e), "--param", "evaluations=%d" % e, "--seed",
-                            str(s), "--out", os.path.join(tmp, "b-%s-%s-%s-%d.json" % (name, c, f.replace(" ", "_"), s)))))
+                    for label, model, extra in families:
+                        jobs.append(("base", s, label, pool.submit(
+                            run, a.cli, "place", gpath, cpath, "--model", model, *extra, "--evaluations", str(e),
+                            "--seed", str(s), "--out", os.path.join(tmp, "b-%s-%s-%s-%d.json" % (
+                                name, c, label.replace(" ", "_").replace("+", "_"), s)))))
                     jobs.append(("steer", s, None, pool.submit(
                         run, a.cli, "steer", gpath, cpath, "--evaluations", str(e), "--rounds",
                         str(rounds_for(e)), "--seed", str(s), "--out",
