@@ -91,6 +91,13 @@ std::vector<HyperParam> gstParams()
     return p;
 }
 
+// The entropy bonus of the policy-gradient learners (gdp, giph, rl-seq2seq), one definition so
+// that their defaults and ranges cannot drift apart.
+HyperParam entropyWeightParam()
+{
+    return logTuned({"entropy_weight", HyperParam::Type::Real, 0, 10, 0.01, {}, "entropy bonus"});
+}
+
 // What a family that trains over a corpus of graphs with GST adds (gdp, gap).
 void addCorpusParams(std::vector<HyperParam> &params, const char *graphsPerStep)
 {
@@ -123,7 +130,7 @@ FamilyInfo gdpFamilyInfo()
                         {},
                         "PPO epochs per batch of samples (one measured better than four at 60 s)"});
     f.params.push_back(linearTuned({"clip", T::Real, 0.01, 1, 0.2, {}, "PPO clipping of the probability ratio"}));
-    f.params.push_back(logTuned({"entropy_weight", T::Real, 0, 10, 0.01, {}, "entropy bonus"}));
+    f.params.push_back(entropyWeightParam());
     f.params.push_back({"warm_start",
                         T::Choice,
                         0,
@@ -246,7 +253,7 @@ FamilyInfo giphFamilyInfo()
                  commonParams(50)};
     f.params.push_back({"episode_steps", T::Int, 1, 100000, 32, {}, "moves per episode"});
     f.params.push_back(linearTuned({"gamma", T::Real, 0, 1, 0.97, {}, "discount of later improvements"}));
-    f.params.push_back(logTuned({"entropy_weight", T::Real, 0, 10, 0.01, {}, "entropy bonus"}));
+    f.params.push_back(entropyWeightParam());
     f.params.push_back({"candidates",
                         T::Int,
                         0,
@@ -289,7 +296,7 @@ FamilyInfo rlSeq2SeqFamilyInfo()
     f.params.push_back(
         linearTuned({"grouping", T::Choice, 0, 0, 0, {"learned", "scope"}, "learned grouper, or by scope"}));
     f.params.push_back({"baseline_decay", T::Real, 0, 0.9999, 0.9, {}, "moving-average baseline decay"});
-    f.params.push_back(logTuned({"entropy_weight", T::Real, 0, 10, 0.01, {}, "entropy bonus"}));
+    f.params.push_back(entropyWeightParam());
     f.params.push_back({"warm_start",
                         T::Choice,
                         0,
