@@ -59,14 +59,16 @@ CLI=$BUILD/app/cli/placement-cli
 {
     $CLI --version
     $CLI generate inception-v3 --out /tmp/inc.graph.json >/dev/null
-    for i in 1 2; do # a seeded CUDA run repeats itself
-        $CLI place /tmp/inc.graph.json resources/clusters/4gpu.cluster.json --model gdp --seed 7 \
-            --param iterations=3 --param device=cuda --out /tmp/inc-$i.placement.json | tail -1
+    for m in gdp rl-seq2seq giph; do # a seeded CUDA run repeats itself (samples drawn on the CPU)
+        for i in 1 2; do
+            $CLI place /tmp/inc.graph.json resources/clusters/4gpu.cluster.json --model $m --seed 7 \
+                --param iterations=3 --param device=cuda --out /tmp/inc-$m-$i.placement.json | tail -1
+        done
+        python3 -c 'import json,sys; a,b=(json.load(open(f))["assignment"] for f in sys.argv[2:]); print(sys.argv[1] + " cuda: the same placement twice" if a==b else sys.argv[1] + " cuda: two placements")' $m /tmp/inc-$m-1.placement.json /tmp/inc-$m-2.placement.json
     done
-    python3 -c 'import json,sys; a,b=(json.load(open(f))["assignment"] for f in sys.argv[1:]); print("cuda: the same placement twice" if a==b else "cuda: two placements")' /tmp/inc-1.placement.json /tmp/inc-2.placement.json
 } 2>&1 | tee "$OUT/smoke.txt"
 echo "smoke done at ${SECONDS}s"
-if [ "$(grep -c '"feasible"' "$OUT/smoke.txt")" != 2 ]; then # where it broke, then stop
+if [ "$(grep -c '"feasible"' "$OUT/smoke.txt")" != 6 ]; then # where it broke, then stop
     cuda-gdb -batch -ex run -ex bt --args $CLI place /tmp/inc.graph.json resources/clusters/4gpu.cluster.json \
         --model gdp --seed 7 --param iterations=3 --param device=cuda --out /tmp/inc-3.placement.json 2>&1 |
         tail -40 | tee "$OUT/backtrace.txt"

@@ -356,6 +356,8 @@ Batch sampleBatch(GdpNet &net, TrainGraph &t, int64_t segment, int samples, int 
     torch::NoGradGuard noGrad;
     Batch b;
     b.oldLogp = torch::log_softmax(logitsOf(net, t, segment), 1);
+    // Drawn on the CPU (drawRows), from probabilities computed once a batch.
+    const torch::Tensor probs = torch::log_softmax(b.oldLogp.cpu(), 1).exp();
     std::vector<double> shared(2 * static_cast<size_t>(samples), 0.0); // rewards, makespans
     for (int s = 0; s < samples; ++s) {
         if (!collective.mine(s))
@@ -364,9 +366,7 @@ Batch sampleBatch(GdpNet &net, TrainGraph &t, int64_t segment, int samples, int 
             b.complete = false;
             break;
         }
-        const auto generator = run.generator ? std::optional<at::Generator>(sampleGenerator(run.seed, step, s))
-                                             : std::nullopt; // CUDA: the seeded global generator
-        const torch::Tensor a = sampleRows(b.oldLogp, generator).choice;
+        const torch::Tensor a = drawRows(probs, sampleGenerator(run.seed, step, s));
         std::vector<int> devices = toVector(a);
         carryBlocks(t, devices, blocks, run.seed, step, s);
         shared[static_cast<size_t>(s)] = rewardOf(t.judge->evaluate(devices));
@@ -418,7 +418,7 @@ std::pair<double, double> ppoStep(const torch::Tensor &logits, const torch::Tens
         std::vector<torch::Tensor> actions;
         for (const auto &[s, action] : b.mine)
             actions.push_back(action);
-        torch::Tensor choice = torch::stack(actions).to(torch::kInt64); // sample x op: the device
+        torch::Tensor choice = torch::stack(actions).to(leaf.device(), torch::kInt64); // sample x op: the device
         if (ids.defined())
             choice = choice.index_select(1, ids);
         const auto m = static_cast<int64_t>(b.mine.size());

@@ -414,8 +414,7 @@ public:
             torch::NoGradGuard noGrad;
             Episode ep;
             std::mt19937_64 rng(control.seed ^ (static_cast<uint64_t>(it) << 32) ^ static_cast<uint64_t>(e));
-            const std::optional<at::Generator> generator =
-                run.generator ? std::optional<at::Generator>(sampleGenerator(run.seed, it, e)) : std::nullopt;
+            const at::Generator generator = sampleGenerator(run.seed, it, e);
             ep.start = startPlacement(rng);
             const std::vector<int64_t> core = coreOf(ep.start);
             std::vector<int> p = ep.start;

@@ -43,12 +43,9 @@ std::mutex &globalRandomLock()
 
 RunStart startRun(const ParamValues &params, const RunControl &control, int64_t ops)
 {
-    RunStart run{chooseDevice(params.choice("device"), ops), std::nullopt, control.seed};
+    RunStart run{chooseDevice(params.choice("device"), ops), at::detail::createCPUGenerator(control.seed),
+                 control.seed};
     setThreads(params.integer("threads"));
-    if (run.device.is_cpu())
-        run.generator = at::detail::createCPUGenerator(control.seed);
-    else
-        run.seeded([] { return 0; });
     return run;
 }
 
@@ -509,12 +506,17 @@ PlacerResult warmStartPlacement(const PlacementProblem &problem, bool best, cons
 
 namespace ps::learn {
 
-Sampled sampleRows(const torch::Tensor &logits, const std::optional<at::Generator> &generator)
+torch::Tensor drawRows(const torch::Tensor &probs, const at::Generator &generator)
+{
+    const torch::Tensor host = probs.is_cpu() ? probs : probs.cpu();
+    const torch::Tensor choice = torch::multinomial(host, 1, false, generator).squeeze(-1);
+    return probs.is_cpu() ? choice : choice.to(probs.device());
+}
+
+Sampled sampleRows(const torch::Tensor &logits, const at::Generator &generator)
 {
     const torch::Tensor logp = torch::log_softmax(logits, -1);
-    const torch::Tensor choice =
-        torch::multinomial(logp.exp(), 1, false, generator ? c10::optional<at::Generator>(*generator) : c10::nullopt)
-            .squeeze(-1);
+    const torch::Tensor choice = drawRows(logp.exp(), generator);
     Sampled s;
     s.choice = choice;
     s.logProb = logp.gather(-1, choice.unsqueeze(-1)).sum();

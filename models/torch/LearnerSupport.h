@@ -35,14 +35,14 @@ torch::Device chooseDevice(const std::string &choice, int64_t ops);
 void setThreads(int threads);
 
 // LibTorch's random state is global to the process, yet runs go concurrently and must reproduce
-// alone what they do together. So a run samples from a generator of its own, and parameters
-// (whose initialisers draw from the global generator) are made under one process-wide lock right
-// after seeding it.
+// alone what they do together. So a run samples from a CPU generator of its own, on the CPU or on
+// CUDA alike (drawRows), and parameters (whose initialisers draw from the global generator) are
+// made under one process-wide lock right after seeding it.
 std::mutex &globalRandomLock();
 struct RunStart
 {
     torch::Device device;
-    std::optional<at::Generator> generator; // CPU runs; CUDA runs use the seeded global generator
+    at::Generator generator; // the run's own (a CPU generator, whatever the device)
     uint64_t seed = 1;
     // A module (or anything drawing from the global generator) made from the run's seed.
     template <class Make>

@@ -8,14 +8,19 @@
 namespace ps::learn {
 
 // Samples one category per row of logits (rows x k); returns the choices, the summed
-// log-probability of them, and the mean entropy of the rows.
+// log-probability of them, and the mean entropy of the rows. The draw is made on the CPU from
+// `generator` (drawRows), so a CUDA run draws what a CPU run draws from the same probabilities.
 struct Sampled
 {
     torch::Tensor choice; // int64, rows
     torch::Tensor logProb;
     torch::Tensor entropy;
 };
-Sampled sampleRows(const torch::Tensor &logits, const std::optional<at::Generator> &generator);
+Sampled sampleRows(const torch::Tensor &logits, const at::Generator &generator);
+// One category per row of `probs` (rows x k), drawn on the CPU from `generator` (a CPU generator
+// of the run's own), returned on `probs`' device. LibTorch's CUDA sampling could only draw from the
+// process-global CUDA generator, which concurrent runs share.
+torch::Tensor drawRows(const torch::Tensor &probs, const at::Generator &generator);
 Sampled greedyRows(const torch::Tensor &logits);
 
 std::vector<int> toVector(const torch::Tensor &choice);

@@ -47,7 +47,7 @@ struct Seq2SeqNetImpl : torch::nn::Module
     // decoder's logits. Returns the choices (S, g), each placement's log-probability (S) and its
     // mean entropy per step (S).
     Sampled place(const torch::Tensor &groupInputs, const torch::Tensor &bias, bool greedy,
-                  const std::optional<at::Generator> &generator)
+                  const at::Generator &generator)
     {
         const int64_t count = groupInputs.size(0), g = groupInputs.size(1);
         auto [encoded, state] = encoder->forward(groupInputs.transpose(0, 1));              // (g, S, h)
@@ -67,11 +67,7 @@ struct Seq2SeqNetImpl : torch::nn::Module
             if (bias.defined())
                 logits = logits + bias.select(1, t);
             const torch::Tensor logp = torch::log_softmax(logits, 1);
-            const torch::Tensor choice =
-                greedy ? logp.argmax(1)
-                       : torch::multinomial(logp.exp(), 1, false,
-                                            generator ? c10::optional<at::Generator>(*generator) : c10::nullopt)
-                             .squeeze(1);
+            const torch::Tensor choice = greedy ? logp.argmax(1) : drawRows(logp.exp(), generator);
             logProb = logProb + logp.gather(1, choice.unsqueeze(1)).squeeze(1);
             entropy = entropy - (logp.exp() * logp).sum(1);
             choices.push_back(choice);
@@ -251,11 +247,7 @@ public:
             for (int s = 0; s < count; ++s) {
                 torch::Tensor group = fixedGroups;
                 if (!byScope) {
-                    group = greedy ? groupLog.argmax(1)
-                                   : torch::multinomial(groupLog.exp(), 1, false,
-                                                        run.generator ? c10::optional<at::Generator>(*run.generator)
-                                                                      : c10::nullopt)
-                                         .squeeze(1);
+                    group = greedy ? groupLog.argmax(1) : drawRows(groupLog.exp(), run.generator);
                     groupLogp.push_back(groupLog.gather(1, group.unsqueeze(1)).sum());
                 }
                 grouping.push_back(group);
