@@ -61,6 +61,8 @@ def main():
     ap.add_argument("--time-limit", type=float, default=30)
     ap.add_argument("--families", default="rl-seq2seq,gdp,giph,gap")
     ap.add_argument("--sizes", default="1k,10k,58k")
+    ap.add_argument("--cli", default=CLI, help="the placement-cli to time (a copy, so that a build meanwhile does "
+                    "not swap it)")
     a = ap.parse_args()
     cluster = os.path.join(ROOT, "resources", "clusters", "8gpu-2node.cluster.json")
     print("| graph | ops | family | iterations in %g s | iterations/s (steady) | first iteration ends (s) |"
@@ -68,10 +70,10 @@ def main():
     print("|---|---|---|---|---|---|---|")
     with tempfile.TemporaryDirectory() as tmp:
         for size in a.sizes.split(","):
-            name, graph, ops = make_graph(CLI, size, tmp)
+            name, graph, ops = make_graph(a.cli, size, tmp)
             for family in a.families.split(","):
                 target = ["--k", "8"] if family == "gap" else [cluster]
-                row = speed_row(CLI, graph, target, family, a.time_limit, [], tmp)
+                row = speed_row(a.cli, graph, target, family, a.time_limit, [], tmp)
                 if "error" in row:
                     print("| %s | %d | %s | failed: %s |" % (name, ops, family, row["error"]))
                     continue
