@@ -356,7 +356,9 @@ Batch sampleBatch(GdpNet &net, TrainGraph &t, int64_t segment, int samples, int 
     torch::NoGradGuard noGrad;
     Batch b;
     b.oldLogp = torch::log_softmax(logitsOf(net, t, segment), 1);
-    // Drawn on the CPU (drawRows), from probabilities computed once a batch.
+    // Drawn on the CPU (drawRows), from probabilities computed once a batch. oldLogp is already
+    // normalised; normalising it again is what sampleRows did per sample, and keeps the CPU's
+    // draws bit for bit those of before (exp(oldLogp) can differ in the last bit).
     const torch::Tensor probs = torch::log_softmax(b.oldLogp.cpu(), 1).exp();
     std::vector<double> shared(2 * static_cast<size_t>(samples), 0.0); // rewards, makespans
     for (int s = 0; s < samples; ++s) {
