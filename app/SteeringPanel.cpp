@@ -102,7 +102,7 @@ SteeringPanel::SteeringPanel(SteeringController *controller, QUndoStack *undo, Q
     m_families->setMaximumHeight(130);
 
     m_perRound = new QSpinBox;
-    m_perRound->setRange(1, 256);
+    m_perRound->setRange(1, SteeringSettings::kMaxPerRound);
     m_perRound->setValue(8);
     m_perRound->setToolTip(tr("Candidates per round"));
     m_perRound->setObjectName("perRound");

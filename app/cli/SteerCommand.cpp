@@ -32,6 +32,8 @@ namespace {
 
 using Json = nlohmann::ordered_json;
 
+constexpr long long kMaxEnsemble = 64; // members of the consensus vote, at most
+
 std::vector<std::string> splitList(const std::string &text)
 {
     std::vector<std::string> out;
@@ -167,15 +169,22 @@ int steerCommand(const CliArgs &args, std::ostream &out, std::ostream &err)
         settings.threads = static_cast<int>(args.integer("threads").value_or(1));
         if (settings.threads < 1 || settings.threads > 256)
             throw InputError("--threads must be between 1 and 256");
-        if (auto families = args.value("families"))
+        if (auto families = args.value("families")) {
             settings.families = splitList(*families);
+            if (settings.families.empty())
+                throw InputError("--families needs at least one family (leave it out for steering's own)");
+        }
+        if (args.flag("random-search") && args.flag("uniform"))
+            throw InputError("--uniform and --random-search exclude each other: pick one baseline");
         settings.sampling = args.flag("random-search") ? Sampling::RandomSearch
                             : args.flag("uniform")     ? Sampling::Uniform
                                                        : Sampling::Guided;
         if (auto f = args.value("feedback"))
             feedback = readFeedbackFile(*f);
     }
-    const int ensembleSize = static_cast<int>(args.integer("ensemble").value_or(5));
+    const long long ensembleSize = args.integer("ensemble").value_or(5);
+    if (ensembleSize < 0 || ensembleSize > kMaxEnsemble)
+        throw InputError("--ensemble must be between 0 (none) and " + std::to_string(kMaxEnsemble) + " members");
     // The ensemble's local search takes a tenth of the budget; the rounds share the rest.
     const long long ensembleEvaluations = ensembleSize > 0 ? evaluations / 10 : 0;
     if (!replay)
@@ -231,7 +240,7 @@ int steerCommand(const CliArgs &args, std::ostream &out, std::ostream &err)
     const bool haveEnsemble = ensembleSize > 0 && !session.ranking().empty();
     if (haveEnsemble)
         ensemble = session.ensemble(
-            ensembleSize,
+            static_cast<int>(ensembleSize),
             replay ? replayed.ensemble.budget : std::max(1LL, evaluations - session.evaluationsSpent() - 1), control);
     bar.finish();
     Json workerReport;

@@ -63,6 +63,9 @@ SteeringSession::SteeringSession(const Graph &graph, const Cluster &cluster, con
         throw InputError("the graph has no nodes to place");
     if (m_settings.perRound < 1)
         throw InputError("a round needs at least one candidate");
+    if (m_settings.perRound > SteeringSettings::kMaxPerRound)
+        throw InputError("a round takes at most " + std::to_string(SteeringSettings::kMaxPerRound) +
+                         " candidates, not " + std::to_string(m_settings.perRound));
     if (m_settings.roundEvaluations < 1)
         throw InputError("a round needs a budget of at least one simulator run");
     if (!m_constraints.unknownPins().empty())

@@ -19,8 +19,10 @@ enum class Sampling { Guided, Uniform, RandomSearch };
 
 struct SteeringSettings
 {
+    static constexpr int kMaxPerRound = 256; // the most candidates one round proposes
+
     uint64_t seed = 1;
-    int perRound = 8;                     // candidates proposed per round
+    int perRound = 8;                     // candidates proposed per round (1 to kMaxPerRound)
     long long roundEvaluations = 2000;    // simulator runs a round may spend (all candidates)
     std::vector<std::string> families;    // arms; empty: every classical constructive family + local-search,
                                           // and the learned families with a weight of 0

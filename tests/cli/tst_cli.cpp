@@ -238,6 +238,14 @@ private Q_SLOTS:
                           file("bad.json", "[{\"round\": 1, \"pins\": {\"x\": \"gpu:0\"}}]")},
                          "unknown node 'x'");
         expectInputError({"rank", kExample}, "not a steering log");
+        // Absurd or contradictory settings are refused before anything runs.
+        expectInputError({"steer", kExample, kCluster, "--per-round", "100000"},
+                         "a round takes at most 256 candidates, not 100000");
+        expectInputError({"steer", kExample, kCluster, "--ensemble", "-1"},
+                         "--ensemble must be between 0 (none) and 64");
+        expectInputError({"steer", kExample, kCluster, "--families", ","}, "--families needs at least one family");
+        expectInputError({"steer", kExample, kCluster, "--uniform", "--random-search"},
+                         "--uniform and --random-search exclude each other");
     }
 
     void convertByExtension()
