@@ -241,7 +241,13 @@ SteeringPanel::SteeringPanel(SteeringController *controller, QUndoStack *undo, Q
     m_apply = new QPushButton(tr("Apply"));
     m_apply->setToolTip(tr("Apply the selected candidate's placement (one undo step)"));
     m_ensembleButton = new QPushButton(tr("Ensemble"));
-    m_ensembleButton->setToolTip(tr("Vote the top five into one placement, repair it and refine it"));
+    m_ensembleButton->setToolTip(tr("Vote the top candidates (as many as the box beside says) into one placement, "
+                                    "repair it and refine it"));
+    m_ensembleSize = new QSpinBox;
+    m_ensembleSize->setRange(1, SteeringSettings::kMaxEnsemble);
+    m_ensembleSize->setValue(SteeringSettings::kDefaultEnsemble);
+    m_ensembleSize->setObjectName("ensembleSize");
+    m_ensembleSize->setToolTip(tr("Members of the ensemble: the best this many candidates not rejected"));
     m_applyEnsemble = new QPushButton(tr("Apply ensemble"));
     m_compare = new QPushButton(tr("Compare"));
     m_compare->setToolTip(tr("Select two candidates: the ops they place differently are selected in the graph"));
@@ -249,8 +255,11 @@ SteeringPanel::SteeringPanel(SteeringController *controller, QUndoStack *undo, Q
     m_reject = new QPushButton(tr("Reject"));
     m_reject->setToolTip(tr("Its region of hyperparameters is sampled less, and it is never refined"));
     auto *actions = new QHBoxLayout;
-    for (QPushButton *b : {m_apply, m_ensembleButton, m_applyEnsemble, m_compare, m_accept, m_reject})
+    for (QPushButton *b : {m_apply, m_ensembleButton, m_applyEnsemble, m_compare, m_accept, m_reject}) {
         actions->addWidget(b);
+        if (b == m_ensembleButton)
+            actions->addWidget(m_ensembleSize);
+    }
     actions->addStretch(1);
 
     auto *top = new QHBoxLayout;
@@ -451,7 +460,7 @@ void SteeringPanel::formEnsemble()
     if (!s || s->ranking().empty())
         return;
     setRunning(true);
-    m_controller->formEnsemble(5, std::max(100, m_evaluations->value() / 2));
+    m_controller->formEnsemble(m_ensembleSize->value(), std::max(100, m_evaluations->value() / 2));
 }
 
 void SteeringPanel::applySelected()

@@ -108,7 +108,7 @@ private:
     QSlider *m_sliders[kWeights];
     QLabel *m_sliderLabels[kWeights];
     QTableWidget *m_families;
-    QSpinBox *m_perRound, *m_autoRounds, *m_workers;
+    QSpinBox *m_perRound, *m_autoRounds, *m_workers, *m_ensembleSize;
     QLabel *m_workerReadout;
     QSpinBox *m_evaluations;
     QPushButton *m_runRound, *m_autoSteer, *m_cancel, *m_apply, *m_ensembleButton, *m_applyEnsemble, *m_compare,

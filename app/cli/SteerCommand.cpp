@@ -32,8 +32,6 @@ namespace {
 
 using Json = nlohmann::ordered_json;
 
-constexpr long long kMaxEnsemble = 64; // members of the consensus vote, at most
-
 std::vector<std::string> splitList(const std::string &text)
 {
     std::vector<std::string> out;
@@ -182,9 +180,10 @@ int steerCommand(const CliArgs &args, std::ostream &out, std::ostream &err)
         if (auto f = args.value("feedback"))
             feedback = readFeedbackFile(*f);
     }
-    const long long ensembleSize = args.integer("ensemble").value_or(5);
-    if (ensembleSize < 0 || ensembleSize > kMaxEnsemble)
-        throw InputError("--ensemble must be between 0 (none) and " + std::to_string(kMaxEnsemble) + " members");
+    const long long ensembleSize = args.integer("ensemble").value_or(SteeringSettings::kDefaultEnsemble);
+    if (ensembleSize < 0 || ensembleSize > SteeringSettings::kMaxEnsemble)
+        throw InputError("--ensemble must be between 0 (none) and " + std::to_string(SteeringSettings::kMaxEnsemble) +
+                         " members");
     // The ensemble's local search takes a tenth of the budget; the rounds share the rest.
     const long long ensembleEvaluations = ensembleSize > 0 ? evaluations / 10 : 0;
     if (!replay)

@@ -117,6 +117,9 @@ bool repairMemory(const Graph &graph, const Cluster &cluster, const Constraints 
 
 EnsembleResult SteeringSession::ensemble(int size, long long evaluations, const RunControl &control)
 {
+    if (size < 1 || size > SteeringSettings::kMaxEnsemble)
+        throw InputError("an ensemble takes 1 to " + std::to_string(SteeringSettings::kMaxEnsemble) + " members, not " +
+                         std::to_string(size));
     std::vector<int> members;
     for (int id : ranking())
         if (m_candidates[id].verdict != Candidate::Verdict::Rejected && static_cast<int>(members.size()) < size)

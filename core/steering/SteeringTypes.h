@@ -19,7 +19,9 @@ enum class Sampling { Guided, Uniform, RandomSearch };
 
 struct SteeringSettings
 {
-    static constexpr int kMaxPerRound = 256; // the most candidates one round proposes
+    static constexpr int kMaxPerRound = 256;   // the most candidates one round proposes
+    static constexpr int kDefaultEnsemble = 5; // members of the consensus vote unless the person says
+    static constexpr int kMaxEnsemble = 64;    // members of the consensus vote, at most
 
     uint64_t seed = 1;
     int perRound = 8;                     // candidates proposed per round (1 to kMaxPerRound)

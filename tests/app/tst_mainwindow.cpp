@@ -35,6 +35,7 @@
 #include <QJsonObject>
 #include <QLabel>
 #include <QMimeData>
+#include <QPushButton>
 #include <QRegularExpression>
 #include <QScrollBar>
 #include <QSettings>
@@ -756,6 +757,27 @@ private Q_SLOTS:
         const std::vector<int> before = w.document()->placement();
         panel->applySelected();
         QCOMPARE(w.document()->placement(), s->candidate(pick).devices);
+        w.document()->undoStack()->undo();
+        QCOMPARE(w.document()->placement(), before);
+
+        // The ensemble of as many members as the box says, applied as one undo step.
+        auto *members = panel->findChild<QSpinBox *>("ensembleSize");
+        QVERIFY(members);
+        QCOMPARE(members->value(), SteeringSettings::kDefaultEnsemble);
+        members->setValue(3);
+        auto *ensembleButton = [&]() -> QPushButton * {
+            for (QPushButton *b : panel->findChildren<QPushButton *>())
+                if (b->text() == QStringLiteral("Ensemble"))
+                    return b;
+            return nullptr;
+        }();
+        QVERIFY(ensembleButton && ensembleButton->isEnabled());
+        QTest::mouseClick(ensembleButton, Qt::LeftButton);
+        waitIdle(w);
+        QVERIFY(steering->ensemble().has_value());
+        QCOMPARE(steering->ensemble()->members.size(), size_t(3));
+        panel->applyEnsemble();
+        QCOMPARE(w.document()->placement(), steering->ensemble()->devices);
         w.document()->undoStack()->undo();
         QCOMPARE(w.document()->placement(), before);
 

@@ -613,6 +613,15 @@ private Q_SLOTS:
         QVERIFY(e.agreementWithMembers > 0 && e.agreementWithMembers <= 1);
         // Recombined with the best member before the search: never worse than it.
         QVERIFY(e.score <= s.candidate(e.members.front()).score);
+        // A size the dock or the CLI cannot ask for is refused, naming the range.
+        for (int size : {0, SteeringSettings::kMaxEnsemble + 1}) {
+            try {
+                s.ensemble(size, 200, RunControl{});
+                QFAIL("an ensemble of an impossible size was formed");
+            } catch (const InputError &error) {
+                QVERIFY2(std::string(error.what()).find("1 to 64 members") != std::string::npos, error.what());
+            }
+        }
     }
 
     void alignmentRenamesInterchangeableDevices()
