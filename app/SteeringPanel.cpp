@@ -115,6 +115,7 @@ SteeringPanel::SteeringPanel(SteeringController *controller, QUndoStack *undo, Q
     m_autoRounds = new QSpinBox;
     m_autoRounds->setRange(1, 1000);
     m_autoRounds->setValue(5);
+    m_autoRounds->setSuffix(tr(" rounds"));
     m_runRound = new QPushButton(tr("Run round"));
     m_autoSteer = new QPushButton(tr("Auto-steer"));
     m_autoSteer->setToolTip(tr("Run this many rounds, each steered by the results before it"));
@@ -247,6 +248,7 @@ SteeringPanel::SteeringPanel(SteeringController *controller, QUndoStack *undo, Q
     m_ensembleSize->setRange(1, SteeringSettings::kMaxEnsemble);
     m_ensembleSize->setValue(SteeringSettings::kDefaultEnsemble);
     m_ensembleSize->setObjectName("ensembleSize");
+    m_ensembleSize->setPrefix(tr("of "));
     m_ensembleSize->setToolTip(tr("Members of the ensemble: the best this many candidates not rejected"));
     m_applyEnsemble = new QPushButton(tr("Apply ensemble"));
     m_compare = new QPushButton(tr("Compare"));

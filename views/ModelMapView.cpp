@@ -193,7 +193,7 @@ void ModelMapView::paintEvent(QPaintEvent *)
     auto label = [&](Axis a, double v) {
         return a == Axis::Bytes                           ? formatBytes(v)
                : a == Axis::Imbalance || a == Axis::Score ? formatSeconds(v)
-                                                          : QString::number(v, 'g', 4);
+                                                          : QString::number(v, 'g', 3);
     };
     p.drawText(QRectF(r.left(), r.bottom() + 2, r.width(), 14), Qt::AlignLeft, label(m_x, m_x0));
     p.drawText(QRectF(r.left(), r.bottom() + 2, r.width(), 14), Qt::AlignRight, label(m_x, m_x1));

@@ -24,9 +24,9 @@ public:
 RankingTable::RankingTable(QWidget *parent) : QTableWidget(parent)
 {
     setColumnCount(ColumnCount);
-    setHorizontalHeaderLabels({tr("#"), tr("id"), tr("family"), tr("hyperparameters"), tr("score"),
-                               tr("makespan/bound"), tr("moved"), tr("peak mem"), tr("imbalance"), tr("agreement"),
-                               tr("sim runs"), tr("verdict")});
+    setHorizontalHeaderLabels({tr("#"), tr("id"), tr("family"), tr("score"), tr("makespan/bound"), tr("moved"),
+                               tr("peak mem"), tr("imbalance"), tr("agreement"), tr("sim runs"), tr("verdict"),
+                               tr("hyperparameters")});
     setSelectionBehavior(QAbstractItemView::SelectRows);
     setEditTriggers(QAbstractItemView::NoEditTriggers);
     setSortingEnabled(true);
@@ -34,7 +34,6 @@ RankingTable::RankingTable(QWidget *parent) : QTableWidget(parent)
     verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 4);
     horizontalHeader()->setStretchLastSection(true);
     horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    horizontalHeader()->setSectionResizeMode(Params, QHeaderView::Interactive);
     connect(this, &QTableWidget::itemSelectionChanged, this, [this] {
         if (!m_settingSelection)
             Q_EMIT selectionChangedByUser(selectedIds());
@@ -81,7 +80,6 @@ void RankingTable::setRows(const std::vector<Candidate> &ranked, const std::vect
         item(r, Params)->setToolTip(params);
     }
     setSortingEnabled(true);
-    setColumnWidth(Params, 220);
     setFilter(m_filter);
     m_settingSelection = false;
     setSelectedIds(keep);

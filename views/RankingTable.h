@@ -1,7 +1,7 @@
 #pragma once
-// The ranking of a steering session: one row per usable candidate with its family,
-// hyperparameters, each objective term, the combined score, agreement with the person's edits and
-// the simulator runs it cost. Sortable by any column; a filter hides rows whose family or
+// The ranking of a steering session: one row per usable candidate with its family, the combined
+// score, each objective term, agreement with the person's edits, the simulator runs it cost and
+// its hyperparameters. Sortable by any column; a filter hides rows whose family or
 // hyperparameters do not contain the text.
 #include "core/steering/SteeringTypes.h"
 
@@ -19,7 +19,6 @@ public:
         Rank,
         Id,
         Family,
-        Params,
         Score,
         Ratio,
         Bytes,
@@ -28,6 +27,7 @@ public:
         Agreement,
         Evaluations,
         Verdict,
+        Params, // last: the longest, so the numbers stay in view in a narrow dock
         ColumnCount
     };
 
