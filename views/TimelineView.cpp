@@ -5,6 +5,7 @@
 #include <QHelpEvent>
 #include <QMouseEvent>
 #include <QPainter>
+#include <QScrollBar>
 #include <QToolTip>
 #include <QWheelEvent>
 
@@ -28,11 +29,50 @@ QString timeText(double s)
 }
 } // namespace
 
-TimelineView::TimelineView(QWidget *parent) : QWidget(parent)
+TimelineView::TimelineView(QWidget *parent) : QWidget(parent), m_rowBar(new QScrollBar(Qt::Vertical, this))
 {
     setMouseTracking(true);
     setMinimumHeight(120);
     setAttribute(Qt::WA_OpaquePaintEvent);
+    m_rowBar->setObjectName("timelineRows");
+    m_rowBar->hide();
+    connect(m_rowBar, &QScrollBar::valueChanged, this, [this](int row) {
+        m_firstRow = row;
+        update();
+    });
+}
+
+int TimelineView::visibleRowCount() const
+{
+    return std::max(1, (height() - kAxisHeight) / kRowHeight);
+}
+
+void TimelineView::scrollToRow(int row)
+{
+    m_rowBar->setValue(row); // clamped to the bar's range; valueChanged moves the view
+}
+
+void TimelineView::updateRowBar()
+{
+    const int width = m_rowBar->sizeHint().width();
+    m_rowBar->setGeometry(this->width() - width, kAxisHeight, width, std::max(0, height() - kAxisHeight));
+    const int hidden = std::max(0, static_cast<int>(m_rows.size()) - visibleRowCount());
+    m_rowBar->setRange(0, hidden);
+    m_rowBar->setPageStep(visibleRowCount());
+    m_rowBar->setVisible(hidden > 0);
+    m_firstRow = m_rowBar->value();
+}
+
+void TimelineView::resizeEvent(QResizeEvent *event)
+{
+    QWidget::resizeEvent(event);
+    updateRowBar();
+}
+
+double TimelineView::plotWidth() const
+{
+    const int bar = m_rowBar->isHidden() ? 0 : m_rowBar->width();
+    return std::max(1, width() - bar - kLabelWidth - 6);
 }
 
 void TimelineView::setData(std::shared_ptr<const Graph> graph, const Cluster &cluster,
@@ -43,6 +83,7 @@ void TimelineView::setData(std::shared_ptr<const Graph> graph, const Cluster &cl
     m_schedule = std::move(schedule);
     m_rows.clear();
     if (!m_graph || !m_schedule) {
+        updateRowBar();
         update();
         return;
     }
@@ -80,6 +121,7 @@ void TimelineView::setData(std::shared_ptr<const Graph> graph, const Cluster &cl
     if (first || m_span <= 0 || m_t0 + m_span > s.makespan * 1.5 + 1e-12)
         fit();
     setMinimumHeight(kAxisHeight + kRowHeight * std::min<int>(4, static_cast<int>(m_rows.size())) + 4);
+    updateRowBar();
     update();
 }
 
@@ -103,17 +145,17 @@ void TimelineView::fit()
 
 double TimelineView::xAt(double t) const
 {
-    return kLabelWidth + (t - m_t0) / m_span * std::max(1, width() - kLabelWidth - 6);
+    return kLabelWidth + (t - m_t0) / m_span * plotWidth();
 }
 
 double TimelineView::timeAt(double x) const
 {
-    return m_t0 + (x - kLabelWidth) / std::max(1, width() - kLabelWidth - 6) * m_span;
+    return m_t0 + (x - kLabelWidth) / plotWidth() * m_span;
 }
 
 int TimelineView::rowAt(int y) const
 {
-    const int row = (y - kAxisHeight) / kRowHeight;
+    const int row = m_firstRow + (y - kAxisHeight) / kRowHeight;
     return y >= kAxisHeight && row < static_cast<int>(m_rows.size()) ? row : -1;
 }
 
@@ -129,7 +171,7 @@ void TimelineView::paintEvent(QPaintEvent *)
     const Schedule &s = *m_schedule;
     const double t1 = m_t0 + m_span;
     // Axis with about one tick per 100 px.
-    const double rough = m_span / std::max(1.0, (width() - kLabelWidth) / 100.0);
+    const double rough = m_span / std::max(1.0, plotWidth() / 100.0);
     const double mag = std::pow(10, std::floor(std::log10(rough)));
     const double step = rough / mag < 2 ? 2 * mag : rough / mag < 5 ? 5 * mag : 10 * mag;
     p.setPen(palette().placeholderText().color());
@@ -142,9 +184,9 @@ void TimelineView::paintEvent(QPaintEvent *)
     p.setPen(QPen(QColor(200, 0, 0), 1, Qt::DashLine));
     p.drawLine(QPointF(xAt(s.makespan), kAxisHeight), QPointF(xAt(s.makespan), height()));
 
-    for (size_t r = 0; r < m_rows.size(); ++r) {
+    for (size_t r = static_cast<size_t>(m_firstRow); r < m_rows.size(); ++r) {
         const Row &row = m_rows[r];
-        const double y = kAxisHeight + static_cast<double>(r) * kRowHeight;
+        const double y = kAxisHeight + static_cast<double>(r - static_cast<size_t>(m_firstRow)) * kRowHeight;
         if (y > height())
             break;
         p.fillRect(QRectF(0, y, width(), kRowHeight), r % 2 ? palette().alternateBase() : palette().base());
@@ -235,6 +277,13 @@ bool TimelineView::event(QEvent *event)
 
 void TimelineView::wheelEvent(QWheelEvent *event)
 {
+    if (!m_rowBar->isHidden() &&
+        (event->modifiers() & Qt::ShiftModifier || event->position().x() < kLabelWidth)) { // rows
+        const QPoint delta = event->angleDelta();
+        const int steps = (delta.y() != 0 ? delta.y() : delta.x()) / 120;
+        scrollToRow(m_firstRow - (steps != 0 ? steps : (delta.y() + delta.x() > 0 ? 1 : -1)));
+        return;
+    }
     const double factor = std::pow(0.9985, event->angleDelta().y());
     const double anchor = timeAt(event->position().x());
     const double span = std::clamp(m_span * factor, 1e-12, m_schedule ? m_schedule->makespan * 2 + 1e-9 : 1.0);
@@ -257,7 +306,7 @@ void TimelineView::mouseMoveEvent(QMouseEvent *event)
     const int dx = event->pos().x() - m_dragFrom.x();
     if (std::abs(dx) > 3)
         m_dragged = true;
-    m_t0 = m_dragT0 - dx * m_span / std::max(1, width() - kLabelWidth - 6);
+    m_t0 = m_dragT0 - dx * m_span / plotWidth();
     update();
 }
 

@@ -1,12 +1,16 @@
 #pragma once
 // A Gantt chart of the simulator's schedule: one row per device with its ops, one per link that
 // carries transfers. The critical path is outlined in red, selected ops in black. The wheel zooms
-// around the cursor, dragging pans, double-click fits; hover shows details, a click selects.
+// around the cursor, dragging pans, double-click fits; hover shows details, a click selects. Rows
+// that do not fit scroll with the scroll bar beside them, or the wheel over their labels or with
+// Shift.
 #include "core/cluster/Cluster.h"
 #include "core/graph/Graph.h"
 #include "core/sim/Schedule.h"
 
 #include <QWidget>
+
+class QScrollBar;
 
 #include <memory>
 #include <vector>
@@ -25,6 +29,10 @@ public:
     int rowCount() const { return static_cast<int>(m_rows.size()); }
     // The op under a widget point, or -1.
     int opAt(const QPoint &pos) const;
+    // The rows in view: the first, and how many fit.
+    int firstVisibleRow() const { return m_firstRow; }
+    int visibleRowCount() const;
+    void scrollToRow(int row);
     QSize sizeHint() const override { return {800, 240}; }
 
 Q_SIGNALS:
@@ -37,6 +45,7 @@ protected:
     void mouseMoveEvent(QMouseEvent *event) override;
     void mouseReleaseEvent(QMouseEvent *event) override;
     void mouseDoubleClickEvent(QMouseEvent *event) override;
+    void resizeEvent(QResizeEvent *event) override;
     bool event(QEvent *event) override;
 
 private:
@@ -49,6 +58,8 @@ private:
     };
     double timeAt(double x) const;
     double xAt(double t) const;
+    double plotWidth() const; // pixels of time, right of the labels and left of the scroll bar
+    void updateRowBar();
     int rowAt(int y) const;
     int transferAt(const QPoint &pos) const;
 
@@ -60,6 +71,8 @@ private:
     QPoint m_dragFrom;
     double m_dragT0 = 0;
     bool m_dragged = false;
+    QScrollBar *m_rowBar;
+    int m_firstRow = 0;
 };
 
 } // namespace ps
