@@ -335,6 +335,8 @@ QString MainWindow::logText() const
 
 void MainWindow::showError(const QString &text)
 {
+    ++m_errorCount;
+    m_lastError = text;
     log(tr("Error: %1").arg(text));
     statusBar()->showMessage(text, 10000);
     if (isVisible() && !QApplication::platformName().contains("offscreen"))

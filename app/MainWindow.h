@@ -51,6 +51,10 @@ public:
     FileLoader *loader() const { return m_loader; }
     QDockWidget *dock(const QString &name) const;
     QString logText() const;
+    // Errors shown since the window opened (files that failed to open, runs that failed), and
+    // the last one's text: a scripted screenshot reports them in its exit status.
+    int errorCount() const { return m_errorCount; }
+    QString lastError() const { return m_lastError; }
     // The About box: version, LibTorch, the BLAS it uses and its threads.
     static QString aboutText();
     const std::vector<int> &selection() const { return m_selection; }
@@ -121,6 +125,8 @@ private:
     size_t m_searchIndex = 0;
     QString m_lastSearch;
     int m_autosavedIndex = -1;
+    int m_errorCount = 0;
+    QString m_lastError;
     // A model file picked in the Open dialog: import options (batch size, input shapes).
     LoadOptions askImportOptions(const QString &path, bool *ok);
 };

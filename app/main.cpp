@@ -30,7 +30,8 @@ void usage()
               "  --steer N   run N steering rounds in the Steering dock once the files are open\n"
               "  --size WxH  the window's size\n"
               "  --screenshot PNG  render the window (or one dock: graph, devices, timeline, metrics,\n"
-              "              models, steering, history, log) offscreen once everything is loaded, and exit");
+              "              models, steering, history, log) offscreen once everything is loaded, and exit\n"
+              "              (status 1 when a file failed to open or a run failed: the picture shows it)");
 }
 
 // Waits until loads and the graph layout are done (at most `limitMs`).
@@ -155,5 +156,13 @@ int main(int argc, char **argv)
         return 2;
     }
     std::printf("wrote %s\n", qPrintable(screenshot));
+    // The picture shows what went wrong, but a script must hear of it too.
+    if (window.errorCount() > 0) {
+        std::fprintf(stderr, "error: %s%s\n", qPrintable(window.lastError()),
+                     window.errorCount() > 1
+                         ? qPrintable(QStringLiteral(" (and %1 more; see the Log)").arg(window.errorCount() - 1))
+                         : "");
+        return 1;
+    }
     return 0;
 }

@@ -353,6 +353,26 @@ private Q_SLOTS:
         QCOMPARE(runs->chart()->pointCount(quick), 10);
     }
 
+    // `placement-studio --screenshot` as a script runs it: the picture is written either way, and
+    // the exit status says whether a file failed to open.
+    void scriptedScreenshotReportsFilesThatFailed()
+    {
+        const QString png = m_dir.filePath("shot.png");
+        const test::ProcessResult good = test::runProgram(PS_STUDIO_PATH, {"--screenshot", png, "--dock", "metrics"});
+        QVERIFY2(good.exitCode == 0, good.err.constData());
+        QVERIFY(QFile::exists(png));
+        QFile::remove(png);
+        const QString missing = m_dir.filePath("gone.graph.json");
+        const test::ProcessResult bad =
+            test::runProgram(PS_STUDIO_PATH, {"--screenshot", png, "--dock", "metrics", missing});
+        QCOMPARE(bad.exitCode, 1);
+        bool named = false; // one line of its own (Qt may warn on others)
+        for (const QByteArray &line : bad.err.split('\n'))
+            named = named || (line.startsWith("error: ") && line.contains("gone.graph.json"));
+        QVERIFY2(named, bad.err.constData());
+        QVERIFY(QFile::exists(png)); // the picture shows the error, as the app does
+    }
+
     // Eight devices and their links do not fit a short timeline: a scroll bar (or the wheel over
     // the labels) brings the rest into view, and a click reads the row it shows.
     void timelineScrollsRowsThatDoNotFit()
