@@ -158,10 +158,10 @@ int main(int argc, char **argv)
     std::printf("wrote %s\n", qPrintable(screenshot));
     // The picture shows what went wrong, but a script must hear of it too.
     if (window.errorCount() > 0) {
-        std::fprintf(stderr, "error: %s%s\n", qPrintable(window.lastError()),
-                     window.errorCount() > 1
-                         ? qPrintable(QStringLiteral(" (and %1 more; see the Log)").arg(window.errorCount() - 1))
-                         : "");
+        QString text = window.lastError();
+        if (window.errorCount() > 1)
+            text += QStringLiteral(" (and %1 more; see the Log)").arg(window.errorCount() - 1);
+        std::fprintf(stderr, "error: %s\n", qPrintable(text));
         return 1;
     }
     return 0;

@@ -36,10 +36,12 @@ TimelineView::TimelineView(QWidget *parent) : QWidget(parent), m_rowBar(new QScr
     setAttribute(Qt::WA_OpaquePaintEvent);
     m_rowBar->setObjectName("timelineRows");
     m_rowBar->hide();
-    connect(m_rowBar, &QScrollBar::valueChanged, this, [this](int row) {
-        m_firstRow = row;
-        update();
-    });
+    connect(m_rowBar, &QScrollBar::valueChanged, this, [this] { update(); });
+}
+
+int TimelineView::firstVisibleRow() const
+{
+    return m_rowBar->value();
 }
 
 int TimelineView::visibleRowCount() const
@@ -60,7 +62,6 @@ void TimelineView::updateRowBar()
     m_rowBar->setRange(0, hidden);
     m_rowBar->setPageStep(visibleRowCount());
     m_rowBar->setVisible(hidden > 0);
-    m_firstRow = m_rowBar->value();
 }
 
 void TimelineView::resizeEvent(QResizeEvent *event)
@@ -155,7 +156,7 @@ double TimelineView::timeAt(double x) const
 
 int TimelineView::rowAt(int y) const
 {
-    const int row = m_firstRow + (y - kAxisHeight) / kRowHeight;
+    const int row = firstVisibleRow() + (y - kAxisHeight) / kRowHeight;
     return y >= kAxisHeight && row < static_cast<int>(m_rows.size()) ? row : -1;
 }
 
@@ -184,9 +185,10 @@ void TimelineView::paintEvent(QPaintEvent *)
     p.setPen(QPen(QColor(200, 0, 0), 1, Qt::DashLine));
     p.drawLine(QPointF(xAt(s.makespan), kAxisHeight), QPointF(xAt(s.makespan), height()));
 
-    for (size_t r = static_cast<size_t>(m_firstRow); r < m_rows.size(); ++r) {
+    const auto top = static_cast<size_t>(firstVisibleRow());
+    for (size_t r = top; r < m_rows.size(); ++r) {
         const Row &row = m_rows[r];
-        const double y = kAxisHeight + static_cast<double>(r - static_cast<size_t>(m_firstRow)) * kRowHeight;
+        const double y = kAxisHeight + static_cast<double>(r - top) * kRowHeight;
         if (y > height())
             break;
         p.fillRect(QRectF(0, y, width(), kRowHeight), r % 2 ? palette().alternateBase() : palette().base());
@@ -281,7 +283,7 @@ void TimelineView::wheelEvent(QWheelEvent *event)
         (event->modifiers() & Qt::ShiftModifier || event->position().x() < kLabelWidth)) { // rows
         const QPoint delta = event->angleDelta();
         const int steps = (delta.y() != 0 ? delta.y() : delta.x()) / 120;
-        scrollToRow(m_firstRow - (steps != 0 ? steps : (delta.y() + delta.x() > 0 ? 1 : -1)));
+        scrollToRow(firstVisibleRow() - (steps != 0 ? steps : (delta.y() + delta.x() > 0 ? 1 : -1)));
         return;
     }
     const double factor = std::pow(0.9985, event->angleDelta().y());

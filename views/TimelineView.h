@@ -10,10 +10,10 @@
 
 #include <QWidget>
 
-class QScrollBar;
-
 #include <memory>
 #include <vector>
+
+class QScrollBar;
 
 namespace ps {
 
@@ -30,7 +30,7 @@ public:
     // The op under a widget point, or -1.
     int opAt(const QPoint &pos) const;
     // The rows in view: the first, and how many fit.
-    int firstVisibleRow() const { return m_firstRow; }
+    int firstVisibleRow() const;
     int visibleRowCount() const;
     void scrollToRow(int row);
     QSize sizeHint() const override { return {800, 240}; }
@@ -71,8 +71,7 @@ private:
     QPoint m_dragFrom;
     double m_dragT0 = 0;
     bool m_dragged = false;
-    QScrollBar *m_rowBar;
-    int m_firstRow = 0;
+    QScrollBar *m_rowBar; // its value is the first row in view
 };
 
 } // namespace ps
