@@ -120,21 +120,38 @@ UndirectedGraph coarsen(const UndirectedGraph &view, const std::vector<int> &par
     coarse.nodeWeight.assign(count, 0.0);
     for (int v = 0; v < n; ++v)
         coarse.nodeWeight[toCoarse[v]] += view.nodeWeight[v];
-    std::vector<UndirectedGraph::Edge> edges;
-    edges.reserve(view.edges.size());
-    for (const auto &e : view.edges) {
-        const int a = toCoarse[e.u], b = toCoarse[e.v];
-        if (a != b)
-            edges.push_back({std::min(a, b), std::max(a, b), e.weight});
-    }
-    std::sort(edges.begin(), edges.end(), [](const UndirectedGraph::Edge &x, const UndirectedGraph::Edge &y) {
-        return x.u != y.u ? x.u < y.u : x.v < y.v;
-    });
-    for (const auto &e : edges) {
-        if (!coarse.edges.empty() && coarse.edges.back().u == e.u && coarse.edges.back().v == e.v)
-            coarse.edges.back().weight += e.weight;
-        else
-            coarse.edges.push_back(e);
+    // Coarse edges by coarse node c, each towards a higher-numbered node b once (the fine edges
+    // between them summed), in order of (c, b): linear in the edges, with no sort of them all.
+    std::vector<int> memberOffset(count + 1, 0), members(n);
+    for (int v = 0; v < n; ++v)
+        ++memberOffset[toCoarse[v] + 1];
+    for (int c = 0; c < count; ++c)
+        memberOffset[c + 1] += memberOffset[c];
+    std::vector<int> fill(memberOffset.begin(), memberOffset.end() - 1);
+    for (int v = 0; v < n; ++v)
+        members[fill[toCoarse[v]]++] = v;
+    std::vector<int> slot(count, -1);
+    coarse.edges.reserve(view.edges.size());
+    for (int c = 0; c < count; ++c) {
+        const size_t first = coarse.edges.size();
+        for (int m = memberOffset[c]; m < memberOffset[c + 1]; ++m) {
+            const int v = members[m];
+            for (size_t i = adj.offset[v]; i < adj.offset[v + 1]; ++i) {
+                const int b = toCoarse[adj.next[i].first];
+                if (b <= c)
+                    continue;
+                if (slot[b] < 0) {
+                    slot[b] = static_cast<int>(coarse.edges.size());
+                    coarse.edges.push_back({c, b, adj.next[i].second});
+                } else {
+                    coarse.edges[slot[b]].weight += adj.next[i].second;
+                }
+            }
+        }
+        for (size_t i = first; i < coarse.edges.size(); ++i)
+            slot[coarse.edges[i].v] = -1;
+        std::sort(coarse.edges.begin() + static_cast<std::ptrdiff_t>(first), coarse.edges.end(),
+                  [](const UndirectedGraph::Edge &x, const UndirectedGraph::Edge &y) { return x.v < y.v; });
     }
     return coarse;
 }

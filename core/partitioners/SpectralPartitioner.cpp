@@ -152,8 +152,9 @@ Eigen::MatrixXd spectralEmbedding(const Graph &graph, int dimensions, int landma
     std::vector<double> d(n);
     for (int i = 0; i < n; ++i)
         d[i] = kernel.diagonal(i);
-    // oASIS: C holds the chosen columns, R = W^-1 C^T, delta_i = d_i - (C R)_ii.
-    Eigen::MatrixXd C(n, l), R(l, n), Winv(l, l);
+    // oASIS: C holds the chosen columns, delta_i = d_i - (C W^-1 C^T)_ii; each new column's residual
+    // u = c - C W^-1 b updates W^-1 by its Schur complement and delta by u_i^2 / s.
+    Eigen::MatrixXd C(n, l), Winv(l, l);
     std::vector<double> delta(d);
     std::vector<int> chosen;
     std::vector<char> isChosen(n, 0);
@@ -188,9 +189,7 @@ Eigen::MatrixXd spectralEmbedding(const Graph &graph, int dimensions, int landma
             Winv.block(0, m, m, 1) = -q / s;
             Winv.block(m, 0, 1, m) = -q.transpose() / s;
             Winv(m, m) = 1.0 / s;
-            R.topRows(m) -= q * u.transpose() / s;
         }
-        R.row(m) = u.transpose() / s;
         C.col(m) = c;
         for (int i = 0; i < n; ++i)
             delta[i] -= u(i) * u(i) / s;
