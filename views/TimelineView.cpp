@@ -282,8 +282,9 @@ void TimelineView::wheelEvent(QWheelEvent *event)
     if (!m_rowBar->isHidden() &&
         (event->modifiers() & Qt::ShiftModifier || event->position().x() < kLabelWidth)) { // rows
         const QPoint delta = event->angleDelta();
-        const int steps = (delta.y() != 0 ? delta.y() : delta.x()) / 120;
-        scrollToRow(firstVisibleRow() - (steps != 0 ? steps : (delta.y() + delta.x() > 0 ? 1 : -1)));
+        const int angle = delta.y() != 0 ? delta.y() : delta.x();
+        if (angle != 0) // a notch is 120; a finer wheel's smaller steps still move one row
+            scrollToRow(firstVisibleRow() - (angle / 120 != 0 ? angle / 120 : (angle > 0 ? 1 : -1)));
         return;
     }
     const double factor = std::pow(0.9985, event->angleDelta().y());

@@ -421,6 +421,10 @@ private Q_SLOTS:
                        Qt::NoModifier, Qt::NoScrollPhase, false);
         QCoreApplication::sendEvent(&t, &up);
         QCOMPARE(t.firstVisibleRow(), device - 1);
+        QWheelEvent still(QPointF(20, 60), t.mapToGlobal(QPointF(20, 60)), QPoint(), QPoint(0, 0), Qt::NoButton,
+                          Qt::NoModifier, Qt::NoScrollPhase, false);
+        QCoreApplication::sendEvent(&t, &still); // no angle at all (a touchpad's phase event): no scroll
+        QCOMPARE(t.firstVisibleRow(), device - 1);
         QWheelEvent zoom(QPointF(300, 60), t.mapToGlobal(QPointF(300, 60)), QPoint(), QPoint(0, 120), Qt::NoButton,
                          Qt::NoModifier, Qt::NoScrollPhase, false);
         QCoreApplication::sendEvent(&t, &zoom);
