@@ -122,8 +122,11 @@ RunsPanel::RunsPanel(RunManager *manager, QWidget *parent) : QWidget(parent), m_
     auto *split = new QSplitter(Qt::Vertical, this);
     split->addWidget(m_tree);
     split->addWidget(m_chart);
+    // The runs keep room for about four rows (the charts shrink first), and a third of any height
+    // beyond that.
+    split->setStretchFactor(0, 1);
     split->setStretchFactor(1, 2);
-    m_tree->setMinimumHeight(60);
+    m_tree->setMinimumHeight(m_tree->fontMetrics().height() * 6);
     layout->addWidget(split);
     connect(pause, &QPushButton::clicked, this, [this] {
         if (const int r = currentRun(); r >= 0)

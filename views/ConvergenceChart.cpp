@@ -1,6 +1,7 @@
 #include "views/ConvergenceChart.h"
 
 #include <QComboBox>
+#include <QGraphicsLayout>
 #include <QSignalBlocker>
 #include <QVBoxLayout>
 #include <QtCharts/QChart>
@@ -50,6 +51,8 @@ ConvergenceChart::ConvergenceChart(QWidget *parent) : QWidget(parent)
         c->setTitleFont(small);
         c->legend()->setAlignment(Qt::AlignBottom);
         c->setMargins(QMargins(4, 4, 4, 4));
+        c->layout()->setContentsMargins(0, 0, 0, 0); // no frame of empty space around each chart
+        c->setBackgroundRoundness(0);
         c->setAnimationOptions(QChart::NoAnimation);
     }
     m_x1 = axis(tr("iteration"));
@@ -72,7 +75,7 @@ ConvergenceChart::ConvergenceChart(QWidget *parent) : QWidget(parent)
     m_trainingView = new QChartView(m_training, this);
     for (QChartView *v : {m_makespanView, m_trainingView}) {
         v->setRenderHint(QPainter::Antialiasing);
-        v->setMinimumHeight(180);
+        v->setMinimumHeight(160);
     }
     m_axisChoice = new QComboBox(this);
     m_axisChoice->addItems({tr("against iterations"), tr("against simulator evaluations")});

@@ -466,6 +466,32 @@ private Q_SLOTS:
         QCOMPARE(axisChoice->currentIndex(), 0);
     }
 
+    // In a window of the size the app opens at, the Models dock lists four runs without scrolling:
+    // the charts below give up height first (they used to keep the runs to three rows).
+    void runsListShowsFourRunsBesideTheCharts()
+    {
+        MainWindow w;
+        w.resize(1600, 1000);
+        w.show();
+        openBasics(w);
+        RunsPanel *runs = w.runsPanel();
+        w.dock(QStringLiteral("models"))->raise();
+        QTRY_VERIFY(runs->isVisible());
+        for (const char *model : {"heft", "heft-c", "m-etf-c", "cpop"})
+            runs->start(model, 5, 1);
+        QTRY_VERIFY_WITH_TIMEOUT(runs->finished(3), 30000);
+        QTreeWidget *tree = runs->tree();
+        QCOMPARE(tree->topLevelItemCount(), 4);
+        for (int i = 0; i < 4; ++i) {
+            const QRect row = tree->visualItemRect(tree->topLevelItem(i));
+            QVERIFY2(tree->viewport()->rect().contains(row), qPrintable(QString("row %1 at %2..%3 of a %4 px list")
+                                                                            .arg(i)
+                                                                            .arg(row.top())
+                                                                            .arg(row.bottom())
+                                                                            .arg(tree->viewport()->height())));
+        }
+    }
+
     // A refused run says why before it starts (naming the valid choices); a run that fails says
     // why in its status cell, the cell's tooltip and the Log. --run's spec carries its time.
     // First use: a graph dropped on an empty window lands on the last cluster used (else the 4gpu
