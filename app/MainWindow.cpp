@@ -306,6 +306,10 @@ void MainWindow::createMenus()
     });
 
     QMenu *view = menuBar()->addMenu(tr("&View"));
+    view->addAction(tr("Zoom to &Fit"), QKeySequence(tr("Ctrl+0")), m_graphView, &GraphView::zoomToFit);
+    view->addAction(tr("Zoom &In"), QKeySequence::ZoomIn, this, [this] { m_graphView->zoomBy(1.25); });
+    view->addAction(tr("Zoom &Out"), QKeySequence::ZoomOut, this, [this] { m_graphView->zoomBy(0.8); });
+    view->addSeparator();
     view->addAction(tr("Expand Scopes (up to 2,000 items)"), this, [this] { m_graphView->expandToBudget(2000); });
     view->addAction(tr("Collapse Scopes"), this, [this] { m_graphView->expandToBudget(150); });
     view->addSeparator();

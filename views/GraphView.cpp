@@ -365,11 +365,27 @@ bool GraphView::viewportEvent(QEvent *event)
 
 void GraphView::wheelEvent(QWheelEvent *event)
 {
-    const double factor = std::pow(1.0015, event->angleDelta().y());
+    zoomBy(std::pow(1.0015, event->angleDelta().y()));
+}
+
+void GraphView::zoomBy(double factor)
+{
     const double scale = transform().m11() * factor;
     if (scale < 0.01 || scale > 8)
         return;
     this->scale(factor, factor);
+}
+
+void GraphView::zoomToFit()
+{
+    if (m_items.empty())
+        return;
+    const QRectF bounds = sceneRect();
+    const double s = std::clamp(0.98 * std::min(viewport()->width() / std::max(1.0, bounds.width()),
+                                                viewport()->height() / std::max(1.0, bounds.height())),
+                                0.01, 1.0); // 2% to spare, so that no edge of the graph touches the frame
+    setTransform(QTransform::fromScale(s, s));
+    centerOn(bounds.center());
 }
 
 void GraphView::mousePressEvent(QMouseEvent *event)

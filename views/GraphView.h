@@ -40,6 +40,11 @@ public:
     std::vector<int> search(const QString &text);
     // Centres on a node (expanding its scopes if needed).
     void reveal(int node);
+    // The whole graph in view (never magnified beyond its natural size), and zooming by a factor
+    // about the view's centre, within the wheel's limits (0.01x to 8x).
+    void zoomToFit();
+    void zoomBy(double factor);
+    double zoom() const { return transform().m11(); }
 
     bool layoutRunning() const { return m_running; }
     int visibleItems() const;

@@ -957,6 +957,54 @@ private Q_SLOTS:
         QCOMPARE(restored->personPins()[3], 2);
     }
 
+    // A graph wider than the view opens at a readable size, cut at the sides; View ▸ Zoom to Fit
+    // shows all of it (and never magnifies a small one), Zoom In and Out scale about the centre.
+    void graphZoomsToFit()
+    {
+        const QString path = m_dir.filePath("rnnlm-wide.graph.json");
+        writeGraphJson(path.toStdString(), generate("rnnlm", {{"layers", 4}, {"steps", 50}}, 1));
+        MainWindow w;
+        w.resize(1600, 1000);
+        w.show();
+        dropFiles(&w, {kCluster, path});
+        waitIdle(w);
+        GraphView *g = w.graphView();
+        QTRY_VERIFY(!g->layoutRunning() && g->visibleItems() > 0);
+        auto inView = [g] { return g->mapToScene(g->viewport()->rect()).boundingRect(); };
+        const QRectF all = g->sceneRect();
+        QVERIFY2(!inView().contains(all), "the wide graph already fits: the test needs a wider one");
+        QAction *fit = nullptr, *in = nullptr, *out = nullptr;
+        for (QAction *a : w.findChildren<QAction *>()) {
+            fit = a->text() == "Zoom to &Fit" ? a : fit;
+            in = a->text() == "Zoom &In" ? a : in;
+            out = a->text() == "Zoom &Out" ? a : out;
+        }
+        QVERIFY(fit && in && out);
+        QCOMPARE(fit->shortcut(), QKeySequence("Ctrl+0"));
+        fit->trigger();
+        const QRectF seen = inView();
+        QVERIFY2(seen.adjusted(-1, -1, 1, 1).contains(all), qPrintable(QString("the view shows %1 x %2 of %3 x %4")
+                                                                           .arg(seen.width())
+                                                                           .arg(seen.height())
+                                                                           .arg(all.width())
+                                                                           .arg(all.height())));
+        const double fitted = g->zoom();
+        QVERIFY(fitted < 0.35); // smaller than the size it opened at
+        in->trigger();
+        QCOMPARE(g->zoom(), fitted * 1.25);
+        out->trigger();
+        QCOMPARE(g->zoom(), fitted);
+        // A small graph is not blown up past its natural size.
+        const QString small = m_dir.filePath("small.graph.json");
+        writeGraphJson(small.toStdString(), generate("layered-random", {{"nodes", 6}}, 1));
+        dropFiles(&w, {small});
+        waitIdle(w);
+        QTRY_VERIFY(!g->layoutRunning() && g->visibleItems() > 0);
+        QVERIFY(inView().contains(g->sceneRect()));
+        fit->trigger();
+        QCOMPARE(g->zoom(), 1.0);
+    }
+
     // Rounds of 16 candidates on the 58k-op GNMT run off the GUI thread.
     void steeringRoundOnALargeGraphKeepsTheWindowResponsive()
     {
