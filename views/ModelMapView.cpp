@@ -208,6 +208,23 @@ void ModelMapView::paintEvent(QPaintEvent *)
     p.drawText(QRectF(0, r.top(), r.left() - 4, 14), Qt::AlignRight, label(m_y, m_y1));
     p.drawText(QRectF(0, r.bottom() - 14, r.left() - 4, 14), Qt::AlignRight, label(m_y, m_y0));
 
+    // Legend: the families present, framed, in the emptiest corner, and drawn under the glyphs so
+    // that it never hides a candidate.
+    const QRectF box = legendRect();
+    p.setPen(palette().midlight().color());
+    p.setBrush(Qt::NoBrush);
+    p.drawRect(box);
+    double y = box.top() + 2;
+    for (const std::string &f : familiesPresent()) {
+        p.setPen(Qt::NoPen);
+        p.setBrush(familyColor(f));
+        p.drawEllipse(QPointF(box.left() + 8, y + 6), 4, 4);
+        p.setPen(palette().text().color());
+        p.drawText(QRectF(box.left() + 16, y - 1, box.width() - 18, 14), Qt::AlignLeft, QString::fromStdString(f));
+        y += 13;
+    }
+    p.setBrush(Qt::NoBrush);
+
     // The Pareto front, as a staircase.
     const std::vector<int> front = paretoFront();
     if (front.size() > 1) {
@@ -244,20 +261,39 @@ void ModelMapView::paintEvent(QPaintEvent *)
             p.drawEllipse(q, radius + 3.5, radius + 3.5);
         }
     }
-    // Legend: the families present.
+}
+
+std::vector<std::string> ModelMapView::familiesPresent() const
+{
     std::vector<std::string> families;
     for (const Candidate &c : m_candidates)
         if (std::find(families.begin(), families.end(), c.arm) == families.end())
             families.push_back(c.arm);
-    double y = r.top() + 4;
-    for (const std::string &f : families) {
-        p.setPen(Qt::NoPen);
-        p.setBrush(familyColor(f));
-        p.drawEllipse(QPointF(r.right() - 96, y + 5), 4, 4);
-        p.setPen(palette().text().color());
-        p.drawText(QRectF(r.right() - 88, y - 2, 88, 14), Qt::AlignLeft, QString::fromStdString(f));
-        y += 13;
+    return families;
+}
+
+QRectF ModelMapView::legendRect() const
+{
+    const QRectF r = plotRect();
+    const QSizeF size(100, 13.0 * static_cast<double>(familiesPresent().size()) + 4);
+    const QRectF corners[] = {
+        QRectF(QPointF(r.right() - size.width() - 2, r.top() + 2), size),
+        QRectF(QPointF(r.left() + 2, r.top() + 2), size),
+        QRectF(QPointF(r.right() - size.width() - 2, r.bottom() - size.height() - 2), size),
+        QRectF(QPointF(r.left() + 2, r.bottom() - size.height() - 2), size),
+    };
+    const QRectF *best = &corners[0];
+    int fewest = -1;
+    for (const QRectF &box : corners) {
+        int under = 0;
+        for (const Candidate &c : m_candidates)
+            under += box.adjusted(-6, -6, 6, 6).contains(toWidget(axisValue(m_x, c), axisValue(m_y, c)));
+        if (fewest < 0 || under < fewest) {
+            fewest = under;
+            best = &box;
+        }
     }
+    return *best;
 }
 
 void ModelMapView::mousePressEvent(QMouseEvent *event)

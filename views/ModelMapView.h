@@ -33,6 +33,9 @@ public:
     // Colours follow the order of the families given (distinct for the first twenty).
     void setFamilies(const std::vector<std::string> &families);
     QColor familyColor(const std::string &family) const;
+    // Where the legend of the families present goes: the corner of the plot with the fewest
+    // glyphs under it (top right when several tie), so that it hides as few candidates as it can.
+    QRectF legendRect() const;
     bool logX() const { return m_logX; }
     bool logY() const { return m_logY; }
 
@@ -45,6 +48,7 @@ protected:
 
 private:
     QRectF plotRect() const;
+    std::vector<std::string> familiesPresent() const;
     QPointF toWidget(double x, double y) const;
     void updateRanges();
 

@@ -1005,6 +1005,37 @@ private Q_SLOTS:
         QCOMPARE(g->zoom(), 1.0);
     }
 
+    // The model map's legend goes to the corner with the fewest glyphs (it hid the worst
+    // candidates, top right, before), and is drawn under them.
+    void modelMapLegendAvoidsTheCandidates()
+    {
+        ModelMapView map;
+        map.resize(420, 320);
+        std::vector<Candidate> cs;
+        auto add = [&](const char *arm, double ratio, double bytes) {
+            Candidate c;
+            c.id = static_cast<int>(cs.size());
+            c.arm = arm;
+            c.devices = {0};
+            c.terms.bound = 1;
+            c.terms.makespan = ratio;
+            c.terms.movedBytes = bytes;
+            cs.push_back(c);
+        };
+        // A cloud in the top right and along the bottom; the top left is empty.
+        for (int i = 0; i < 6; ++i)
+            add(i % 2 ? "heft" : "round-robin", 2.8 + 0.04 * i, 9e9 + 1e8 * i);
+        for (int i = 0; i < 5; ++i)
+            add("local-search", 1.0 + 0.45 * i, 1e8 * i);
+        map.setCandidates(cs, std::vector<double>(cs.size(), 1.0), 0);
+        const QRectF legend = map.legendRect();
+        for (const Candidate &c : cs)
+            QVERIFY2(!legend.contains(map.glyphCentre(c.id)),
+                     qPrintable(QString("candidate %1 under the legend").arg(c.id)));
+        QVERIFY(legend.left() < map.width() / 2.0 && legend.top() < map.height() / 2.0); // top left
+        QCOMPARE(legend.height(), 13.0 * 3 + 4);                                         // three families
+    }
+
     // Rounds of 16 candidates on the 58k-op GNMT run off the GUI thread.
     void steeringRoundOnALargeGraphKeepsTheWindowResponsive()
     {
