@@ -128,6 +128,15 @@ void ConvergenceChart::addPoints(int id, const QString &label, const std::vector
     retitle();
 }
 
+QStringList ConvergenceChart::trainingLegend() const
+{
+    QStringList names;
+    for (QLegendMarker *marker : m_training->legend()->markers())
+        if (marker->isVisible())
+            names << marker->label();
+    return names;
+}
+
 QString ConvergenceChart::makespanAxisTitle() const
 {
     return m_x1->titleText();
@@ -205,6 +214,9 @@ void ConvergenceChart::append(const RunSeries &s, const std::vector<Point> &poin
     s.best->append(best);
     s.loss->append(loss);
     s.entropy->append(entropy);
+    // A run that trains nothing (a classical placer) has no entry in the training chart's legend.
+    for (QLegendMarker *marker : m_training->legend()->markers(s.loss))
+        marker->setVisible(s.loss->count() > 0 || s.entropy->count() > 0);
 }
 
 void ConvergenceChart::setLowerBound(double seconds)

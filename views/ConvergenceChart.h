@@ -4,6 +4,7 @@
 // runs overlaid, one colour each. A point without an iteration (local search, compositions: the
 // best so far) shows against simulator runs only, and the x axis's title says so while it counts
 // iterations. Points are appended in batches (the caller throttles).
+#include <QStringList>
 #include <QWidget>
 
 #include <map>
@@ -40,6 +41,7 @@ public:
     int pointCount(int id) const;
     QString makespanAxisTitle() const;               // the makespan chart's x axis
     std::pair<double, double> makespanRange() const; // the makespan axis (ms)
+    QStringList trainingLegend() const;              // the runs the loss chart's legend names
 
 private:
     struct RunSeries

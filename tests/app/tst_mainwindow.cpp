@@ -321,6 +321,7 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(runs->finished(quick), 60000);
         QCOMPARE(runs->iterationsSeen(quick), 5);
         QCOMPARE(runs->chart()->pointCount(quick), 10); // sampled mean and best, per iteration
+        QCOMPARE(runs->chart()->trainingLegend(), QStringList{"gdp"});
         QCOMPARE(runs->tree()->topLevelItem(quick)->text(1), QString("done"));
 
         const int slow = runs->start("rl-seq2seq", 120, 2, "iterations=100000 samples=2 hidden=16");
@@ -451,6 +452,7 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(runs->finished(run), 30000);
         QCOMPARE(runs->tree()->topLevelItem(run)->text(1), QString("done"));
         QCOMPARE(chart->pointCount(run), 0);
+        QVERIFY(chart->trainingLegend().isEmpty()); // it trains nothing: no entry under the loss chart
         QVERIFY2(chart->makespanAxisTitle().contains("heft-c+local-search: no iterations"),
                  qPrintable(chart->makespanAxisTitle()));
         auto *axisChoice = chart->findChild<QComboBox *>();
