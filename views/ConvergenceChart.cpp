@@ -3,6 +3,7 @@
 #include <QComboBox>
 #include <QGraphicsLayout>
 #include <QSignalBlocker>
+#include <QTabWidget>
 #include <QVBoxLayout>
 #include <QtCharts/QChart>
 #include <QtCharts/QChartView>
@@ -75,16 +76,20 @@ ConvergenceChart::ConvergenceChart(QWidget *parent) : QWidget(parent)
     m_trainingView = new QChartView(m_training, this);
     for (QChartView *v : {m_makespanView, m_trainingView}) {
         v->setRenderHint(QPainter::Antialiasing);
-        v->setMinimumHeight(160);
+        v->setMinimumHeight(150);
     }
     m_axisChoice = new QComboBox(this);
     m_axisChoice->addItems({tr("against iterations"), tr("against simulator evaluations")});
     connect(m_axisChoice, &QComboBox::currentIndexChanged, this, [this](int i) { setAgainstEvaluations(i == 1); });
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(m_axisChoice);
-    layout->addWidget(m_makespanView, 3);
-    layout->addWidget(m_trainingView, 2);
+    // One chart at a time, so that the Models dock fits a window 900 pixels tall; the x-axis
+    // choice sits beside the tabs.
+    m_tabs = new QTabWidget(this);
+    m_tabs->addTab(m_makespanView, tr("Makespan"));
+    m_tabs->addTab(m_trainingView, tr("Loss and entropy"));
+    m_tabs->setCornerWidget(m_axisChoice, Qt::TopRightCorner);
+    layout->addWidget(m_tabs);
 }
 
 void ConvergenceChart::addPoints(int id, const QString &label, const std::vector<Point> &points)

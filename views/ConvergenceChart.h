@@ -13,6 +13,7 @@
 
 class QChart;
 class QComboBox;
+class QTabWidget;
 class QChartView;
 class QLineSeries;
 class QValueAxis;
@@ -50,6 +51,7 @@ private:
     };
     QChart *m_makespan, *m_training;
     QChartView *m_makespanView, *m_trainingView;
+    QTabWidget *m_tabs;
     QValueAxis *m_x1, *m_y1, *m_x2, *m_y2, *m_y2b;
     QLineSeries *m_bound;
     double m_lowerBound = 0;
