@@ -12,6 +12,11 @@
 
 namespace ps {
 
+namespace {
+constexpr double kLegendRow = 13;     // pixels per family in the legend
+constexpr double kLegendColumn = 100; // pixels per column of it
+} // namespace
+
 QString ModelMapView::axisName(Axis a)
 {
     switch (a) {
@@ -214,14 +219,16 @@ void ModelMapView::paintEvent(QPaintEvent *)
     p.setPen(palette().midlight().color());
     p.setBrush(Qt::NoBrush);
     p.drawRect(box);
-    double y = box.top() + 2;
-    for (const std::string &f : familiesPresent()) {
+    const std::vector<std::string> families = familiesPresent();
+    const int rows = legendRows();
+    for (size_t i = 0; i < families.size(); ++i) { // column by column
+        const double x = box.left() + kLegendColumn * static_cast<double>(i / rows);
+        const double y = box.top() + 2 + kLegendRow * static_cast<double>(i % rows);
         p.setPen(Qt::NoPen);
-        p.setBrush(familyColor(f));
-        p.drawEllipse(QPointF(box.left() + 8, y + 6), 4, 4);
+        p.setBrush(familyColor(families[i]));
+        p.drawEllipse(QPointF(x + 8, y + 6), 4, 4);
         p.setPen(palette().text().color());
-        p.drawText(QRectF(box.left() + 16, y - 1, box.width() - 18, 14), Qt::AlignLeft, QString::fromStdString(f));
-        y += 13;
+        p.drawText(QRectF(x + 16, y - 1, kLegendColumn - 18, 14), Qt::AlignLeft, QString::fromStdString(families[i]));
     }
     p.setBrush(Qt::NoBrush);
 
@@ -272,10 +279,18 @@ std::vector<std::string> ModelMapView::familiesPresent() const
     return families;
 }
 
+// As many legend rows as the plot's height holds; more families than that take more columns.
+int ModelMapView::legendRows() const
+{
+    return std::max(1, static_cast<int>((plotRect().height() - 8) / kLegendRow));
+}
+
 QRectF ModelMapView::legendRect() const
 {
     const QRectF r = plotRect();
-    const QSizeF size(100, 13.0 * static_cast<double>(familiesPresent().size()) + 4);
+    const int rows = legendRows();
+    const int columns = (static_cast<int>(familiesPresent().size()) + rows - 1) / rows;
+    const QSizeF size(kLegendColumn * columns, kLegendRow * std::min<double>(rows, familiesPresent().size()) + 4);
     const QRectF corners[] = {
         QRectF(QPointF(r.right() - size.width() - 2, r.top() + 2), size),
         QRectF(QPointF(r.left() + 2, r.top() + 2), size),

@@ -49,6 +49,7 @@ protected:
 private:
     QRectF plotRect() const;
     std::vector<std::string> familiesPresent() const;
+    int legendRows() const;
     QPointF toWidget(double x, double y) const;
     void updateRanges();
 

@@ -1039,6 +1039,16 @@ private Q_SLOTS:
                      qPrintable(QString("candidate %1 under the legend").arg(c.id)));
         QVERIFY(legend.left() < map.width() / 2.0 && legend.top() < map.height() / 2.0); // top left
         QCOMPARE(legend.height(), 13.0 * 3 + 4);                                         // three families
+        // Thirteen more families in a short map: more columns, never taller than the plot.
+        for (int f = 0; f < 13; ++f)
+            add(("family-" + std::to_string(f)).c_str(), 1.5 + 0.1 * f, 5e9);
+        map.resize(420, 160); // its minimum: a plot 120 px tall, eight legend rows
+        map.setCandidates(cs, std::vector<double>(cs.size(), 1.0), 0);
+        const QRectF small = map.legendRect();
+        QVERIFY2(
+            small.top() >= 8 && small.bottom() <= map.height() - 32, // inside the plot's frame
+            qPrintable(QString("legend %1..%2 in a %3 px map").arg(small.top()).arg(small.bottom()).arg(map.height())));
+        QCOMPARE(small.width(), 200.0); // 16 families in rows of 8: two columns of 100 px
     }
 
     // Rounds of 16 candidates on the 58k-op GNMT run off the GUI thread.
