@@ -85,11 +85,11 @@ ConvergenceChart::ConvergenceChart(QWidget *parent) : QWidget(parent)
     layout->setContentsMargins(0, 0, 0, 0);
     // One chart at a time, so that the Models dock fits a window 900 pixels tall; the x-axis
     // choice sits beside the tabs.
-    m_tabs = new QTabWidget(this);
-    m_tabs->addTab(m_makespanView, tr("Makespan"));
-    m_tabs->addTab(m_trainingView, tr("Loss and entropy"));
-    m_tabs->setCornerWidget(m_axisChoice, Qt::TopRightCorner);
-    layout->addWidget(m_tabs);
+    auto *tabs = new QTabWidget(this);
+    tabs->addTab(m_makespanView, tr("Makespan"));
+    tabs->addTab(m_trainingView, tr("Loss and entropy"));
+    tabs->setCornerWidget(m_axisChoice, Qt::TopRightCorner);
+    layout->addWidget(tabs);
 }
 
 void ConvergenceChart::addPoints(int id, const QString &label, const std::vector<Point> &points)

@@ -1,6 +1,6 @@
 #pragma once
 // Live convergence of runs (QtCharts): sampled mean and best-so-far makespan against iterations
-// or simulator runs, with the lower bound as a dashed line, and loss and entropy below; several
+// or simulator runs, with the lower bound as a dashed line, and loss and entropy in a second tab; several
 // runs overlaid, one colour each. A point without an iteration (local search, compositions: the
 // best so far) shows against simulator runs only, and the x axis's title says so while it counts
 // iterations. Points are appended in batches (the caller throttles).
@@ -13,7 +13,6 @@
 
 class QChart;
 class QComboBox;
-class QTabWidget;
 class QChartView;
 class QLineSeries;
 class QValueAxis;
@@ -51,7 +50,6 @@ private:
     };
     QChart *m_makespan, *m_training;
     QChartView *m_makespanView, *m_trainingView;
-    QTabWidget *m_tabs;
     QValueAxis *m_x1, *m_y1, *m_x2, *m_y2, *m_y2b;
     QLineSeries *m_bound;
     double m_lowerBound = 0;

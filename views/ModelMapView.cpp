@@ -289,8 +289,9 @@ QRectF ModelMapView::legendRect() const
 {
     const QRectF r = plotRect();
     const int rows = legendRows();
-    const int columns = (static_cast<int>(familiesPresent().size()) + rows - 1) / rows;
-    const QSizeF size(kLegendColumn * columns, kLegendRow * std::min<double>(rows, familiesPresent().size()) + 4);
+    const int families = static_cast<int>(familiesPresent().size());
+    const int columns = (families + rows - 1) / rows;
+    const QSizeF size(kLegendColumn * columns, kLegendRow * std::min(rows, families) + 4);
     const QRectF corners[] = {
         QRectF(QPointF(r.right() - size.width() - 2, r.top() + 2), size),
         QRectF(QPointF(r.left() + 2, r.top() + 2), size),

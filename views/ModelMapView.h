@@ -34,7 +34,8 @@ public:
     void setFamilies(const std::vector<std::string> &families);
     QColor familyColor(const std::string &family) const;
     // Where the legend of the families present goes: the corner of the plot with the fewest
-    // glyphs under it (top right when several tie), so that it hides as few candidates as it can.
+    // glyphs over it (top right when several tie), in as many columns as the plot's height needs.
+    // It is drawn under the glyphs.
     QRectF legendRect() const;
     bool logX() const { return m_logX; }
     bool logY() const { return m_logY; }
