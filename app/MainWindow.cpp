@@ -75,6 +75,9 @@ MainWindow::MainWindow(QWidget *parent)
     setWindowTitle(tr("Placement Studio"));
     setAcceptDrops(true);
     setDockNestingEnabled(true);
+    // The right-hand docks run the window's full height and the Timeline sits under the graph:
+    // the Steering and Models docks get room, and the Timeline its rows.
+    setCorner(Qt::BottomRightCorner, Qt::RightDockWidgetArea);
     resize(1400, 900);
     createDocks();
     createMenus();
@@ -215,7 +218,7 @@ void MainWindow::createDocks()
         if (!QSettings().contains("window/state")) {
             resizeDocks({dock("graph"), devices}, {880, 520}, Qt::Horizontal);
             resizeDocks({devices, metrics}, {230, 400}, Qt::Vertical);
-            resizeDocks({dock("timeline")}, {250}, Qt::Vertical);
+            resizeDocks({dock("graph"), dock("timeline")}, {600, 250}, Qt::Vertical);
         }
     });
 }

@@ -962,6 +962,24 @@ private Q_SLOTS:
         QCOMPARE(restored->personPins()[3], 2);
     }
 
+    // The first start's layout: the right-hand docks run the window's full height, so the tab of
+    // Metrics, Models and Steering gets room, and the Timeline under the graph shows every device
+    // of an 8-GPU cluster (it showed four, the right-hand column taking the height).
+    void defaultLayoutGivesTheTimelineAndSteeringRoom()
+    {
+        QSettings().remove("window/state"); // no layout saved: the defaults apply
+        MainWindow w;
+        w.resize(1400, 900);
+        w.show();
+        dropFiles(&w, {QString(PS_SOURCE_DIR) + "/resources/clusters/8gpu-2node.cluster.json", kGraph});
+        waitIdle(w);
+        QCOMPARE(w.document()->cluster().deviceCount(), 8);
+        QTRY_VERIFY2(w.timelineView()->visibleRowCount() >= 8,
+                     qPrintable(QString::number(w.timelineView()->visibleRowCount())));
+        QVERIFY2(w.dock("metrics")->height() >= 450, qPrintable(QString::number(w.dock("metrics")->height())));
+        QVERIFY(w.dock("graph")->height() >= 400);
+    }
+
     // A graph wider than the view opens at a readable size, cut at the sides; View ▸ Zoom to Fit
     // shows all of it (and never magnifies a small one), Zoom In and Out scale about the centre.
     void graphZoomsToFit()
