@@ -279,10 +279,18 @@ std::vector<std::string> ModelMapView::familiesPresent() const
     return families;
 }
 
-// As many legend rows as the plot's height holds; more families than that take more columns.
+// At most as many legend rows as half the plot's height holds (at least four), so that the legend
+// leaves most of the plot's height to the glyphs; more families take more columns, as many as the
+// plot's width holds, and more rows beyond that. The columns are filled evenly.
 int ModelMapView::legendRows() const
 {
-    return std::max(1, static_cast<int>((plotRect().height() - 8) / kLegendRow));
+    const QRectF r = plotRect();
+    const int families = std::max(1, static_cast<int>(familiesPresent().size()));
+    const int widest = std::max(1, static_cast<int>(r.width() / kLegendColumn));
+    const int most =
+        std::max({4, static_cast<int>((r.height() / 2 - 8) / kLegendRow), (families + widest - 1) / widest});
+    const int columns = (families + most - 1) / most;
+    return (families + columns - 1) / columns;
 }
 
 QRectF ModelMapView::legendRect() const
@@ -298,12 +306,15 @@ QRectF ModelMapView::legendRect() const
         QRectF(QPointF(r.right() - size.width() - 2, r.bottom() - size.height() - 2), size),
         QRectF(QPointF(r.left() + 2, r.bottom() - size.height() - 2), size),
     };
+    // Glyphs that matter more weigh more: the best candidate, then the Pareto front.
+    const std::vector<int> front = paretoFront();
     const QRectF *best = &corners[0];
     int fewest = -1;
     for (const QRectF &box : corners) {
         int under = 0;
         for (const Candidate &c : m_candidates)
-            under += box.adjusted(-6, -6, 6, 6).contains(toWidget(axisValue(m_x, c), axisValue(m_y, c)));
+            if (box.adjusted(-6, -6, 6, 6).contains(toWidget(axisValue(m_x, c), axisValue(m_y, c))))
+                under += c.id == m_best ? 8 : std::find(front.begin(), front.end(), c.id) != front.end() ? 3 : 1;
         if (fewest < 0 || under < fewest) {
             fewest = under;
             best = &box;

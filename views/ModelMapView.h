@@ -33,9 +33,9 @@ public:
     // Colours follow the order of the families given (distinct for the first twenty).
     void setFamilies(const std::vector<std::string> &families);
     QColor familyColor(const std::string &family) const;
-    // Where the legend of the families present goes: the corner of the plot with the fewest
-    // glyphs over it (top right when several tie), in as many columns as the plot's height needs.
-    // It is drawn under the glyphs.
+    // Where the legend of the families present goes: the corner of the plot with the fewest glyphs
+    // over it, the best candidate counting 8 and the Pareto front 3 (top right when several tie),
+    // at most half the plot's height tall (more columns instead). It is drawn under the glyphs.
     QRectF legendRect() const;
     bool logX() const { return m_logX; }
     bool logY() const { return m_logY; }

@@ -1057,16 +1057,21 @@ private Q_SLOTS:
                      qPrintable(QString("candidate %1 under the legend").arg(c.id)));
         QVERIFY(legend.left() < map.width() / 2.0 && legend.top() < map.height() / 2.0); // top left
         QCOMPARE(legend.height(), 13.0 * 3 + 4);                                         // three families
-        // Thirteen more families in a short map: more columns, never taller than the plot.
+        // Thirteen more families in a short map: more columns, as many as the plot's width holds,
+        // and the legend inside the plot's frame.
         for (int f = 0; f < 13; ++f)
             add(("family-" + std::to_string(f)).c_str(), 1.5 + 0.1 * f, 5e9);
-        map.resize(420, 160); // its minimum: a plot 120 px tall, eight legend rows
+        map.resize(420, 160); // its minimum: a plot 346 x 120 px
         map.setCandidates(cs, std::vector<double>(cs.size(), 1.0), 0);
         const QRectF small = map.legendRect();
-        QVERIFY2(
-            small.top() >= 8 && small.bottom() <= map.height() - 32, // inside the plot's frame
-            qPrintable(QString("legend %1..%2 in a %3 px map").arg(small.top()).arg(small.bottom()).arg(map.height())));
-        QCOMPARE(small.width(), 200.0); // 16 families in rows of 8: two columns of 100 px
+        const QRectF plot(66, 8, map.width() - 74, map.height() - 40);
+        QVERIFY2(plot.contains(small), qPrintable(QString("legend at %1,%2, %3 x %4: outside the plot")
+                                                      .arg(small.left())
+                                                      .arg(small.top())
+                                                      .arg(small.width())
+                                                      .arg(small.height())));
+        QCOMPARE(small.width(), 300.0);         // three columns of 100 px
+        QCOMPARE(small.height(), 13.0 * 6 + 4); // 16 families in six rows
     }
 
     // Rounds of 16 candidates on the 58k-op GNMT run off the GUI thread.
