@@ -137,11 +137,16 @@ QPointF ModelMapView::toWidget(double x, double y) const
             r.bottom() - share(y, m_y0, m_y1, m_logY) * r.height()};
 }
 
+QPointF ModelMapView::centreOf(const Candidate &c) const
+{
+    return toWidget(axisValue(m_x, c), axisValue(m_y, c));
+}
+
 QPointF ModelMapView::glyphCentre(int id) const
 {
     for (const Candidate &c : m_candidates)
         if (c.id == id)
-            return toWidget(axisValue(m_x, c), axisValue(m_y, c));
+            return centreOf(c);
     return {-1, -1};
 }
 
@@ -169,7 +174,7 @@ int ModelMapView::candidateAt(const QPoint &p) const
     int hit = -1;
     double nearest = 10.0;
     for (const Candidate &c : m_candidates) {
-        const QPointF q = toWidget(axisValue(m_x, c), axisValue(m_y, c));
+        const QPointF q = centreOf(c);
         const double d = std::hypot(q.x() - p.x(), q.y() - p.y());
         if (d < nearest) {
             nearest = d;
@@ -215,25 +220,24 @@ void ModelMapView::paintEvent(QPaintEvent *)
 
     // Legend: the families present, framed, in the emptiest corner, and drawn under the glyphs so
     // that it never hides a candidate.
-    const QRectF box = legendRect();
+    const std::vector<int> front = paretoFront();
+    const Legend key = legend(front);
     p.setPen(palette().midlight().color());
     p.setBrush(Qt::NoBrush);
-    p.drawRect(box);
-    const std::vector<std::string> families = familiesPresent();
-    const int rows = legendRows();
-    for (size_t i = 0; i < families.size(); ++i) { // column by column
-        const double x = box.left() + kLegendColumn * static_cast<double>(i / rows);
-        const double y = box.top() + 2 + kLegendRow * static_cast<double>(i % rows);
+    p.drawRect(key.box);
+    for (size_t i = 0; i < key.families.size(); ++i) { // column by column
+        const double x = key.box.left() + kLegendColumn * static_cast<double>(i / key.rows);
+        const double y = key.box.top() + 2 + kLegendRow * static_cast<double>(i % key.rows);
         p.setPen(Qt::NoPen);
-        p.setBrush(familyColor(families[i]));
+        p.setBrush(familyColor(key.families[i]));
         p.drawEllipse(QPointF(x + 8, y + 6), 4, 4);
         p.setPen(palette().text().color());
-        p.drawText(QRectF(x + 16, y - 1, kLegendColumn - 18, 14), Qt::AlignLeft, QString::fromStdString(families[i]));
+        p.drawText(QRectF(x + 16, y - 1, kLegendColumn - 18, 14), Qt::AlignLeft,
+                   QString::fromStdString(key.families[i]));
     }
     p.setBrush(Qt::NoBrush);
 
     // The Pareto front, as a staircase.
-    const std::vector<int> front = paretoFront();
     if (front.size() > 1) {
         QPainterPath path;
         for (size_t i = 0; i < front.size(); ++i) {
@@ -250,7 +254,7 @@ void ModelMapView::paintEvent(QPaintEvent *)
     }
     for (size_t i = 0; i < m_candidates.size(); ++i) {
         const Candidate &c = m_candidates[i];
-        const QPointF q = toWidget(axisValue(m_x, c), axisValue(m_y, c));
+        const QPointF q = centreOf(c);
         const double radius = 3.0 + 4.0 * std::clamp(m_agreement[i], 0.0, 1.0);
         const bool selected = std::find(m_selection.begin(), m_selection.end(), c.id) != m_selection.end();
         QColor fill = familyColor(c.arm);
@@ -270,57 +274,49 @@ void ModelMapView::paintEvent(QPaintEvent *)
     }
 }
 
-std::vector<std::string> ModelMapView::familiesPresent() const
+QRectF ModelMapView::legendRect() const
 {
-    std::vector<std::string> families;
-    for (const Candidate &c : m_candidates)
-        if (std::find(families.begin(), families.end(), c.arm) == families.end())
-            families.push_back(c.arm);
-    return families;
+    return legend(paretoFront()).box;
 }
 
-// At most as many legend rows as half the plot's height holds (at least four), so that the legend
-// leaves most of the plot's height to the glyphs; more families take more columns, as many as the
-// plot's width holds, and more rows beyond that. The columns are filled evenly.
-int ModelMapView::legendRows() const
+// At most as many rows as half the plot's height holds (at least four), so that the legend leaves
+// most of the plot's height to the glyphs; more families take more columns, as many as the plot's
+// width holds, and more rows beyond that. The columns are filled evenly. The corner is the one
+// with the fewest glyphs over it, the ones that matter more weighing more: the best candidate,
+// then the Pareto front (`front`).
+ModelMapView::Legend ModelMapView::legend(const std::vector<int> &front) const
 {
+    Legend key;
+    for (const Candidate &c : m_candidates)
+        if (std::find(key.families.begin(), key.families.end(), c.arm) == key.families.end())
+            key.families.push_back(c.arm);
     const QRectF r = plotRect();
-    const int families = std::max(1, static_cast<int>(familiesPresent().size()));
+    const int families = std::max(1, static_cast<int>(key.families.size()));
     const int widest = std::max(1, static_cast<int>(r.width() / kLegendColumn));
     const int most =
         std::max({4, static_cast<int>((r.height() / 2 - 8) / kLegendRow), (families + widest - 1) / widest});
     const int columns = (families + most - 1) / most;
-    return (families + columns - 1) / columns;
-}
-
-QRectF ModelMapView::legendRect() const
-{
-    const QRectF r = plotRect();
-    const int rows = legendRows();
-    const int families = static_cast<int>(familiesPresent().size());
-    const int columns = (families + rows - 1) / rows;
-    const QSizeF size(kLegendColumn * columns, kLegendRow * std::min(rows, families) + 4);
+    key.rows = (families + columns - 1) / columns;
+    const QSizeF size(kLegendColumn * columns,
+                      kLegendRow * std::min(key.rows, static_cast<int>(key.families.size())) + 4);
     const QRectF corners[] = {
         QRectF(QPointF(r.right() - size.width() - 2, r.top() + 2), size),
         QRectF(QPointF(r.left() + 2, r.top() + 2), size),
         QRectF(QPointF(r.right() - size.width() - 2, r.bottom() - size.height() - 2), size),
         QRectF(QPointF(r.left() + 2, r.bottom() - size.height() - 2), size),
     };
-    // Glyphs that matter more weigh more: the best candidate, then the Pareto front.
-    const std::vector<int> front = paretoFront();
-    const QRectF *best = &corners[0];
     int fewest = -1;
     for (const QRectF &box : corners) {
         int under = 0;
         for (const Candidate &c : m_candidates)
-            if (box.adjusted(-6, -6, 6, 6).contains(toWidget(axisValue(m_x, c), axisValue(m_y, c))))
+            if (box.adjusted(-6, -6, 6, 6).contains(centreOf(c)))
                 under += c.id == m_best ? 8 : std::find(front.begin(), front.end(), c.id) != front.end() ? 3 : 1;
         if (fewest < 0 || under < fewest) {
             fewest = under;
-            best = &box;
+            key.box = box;
         }
     }
-    return *best;
+    return key;
 }
 
 void ModelMapView::mousePressEvent(QMouseEvent *event)

@@ -49,9 +49,16 @@ protected:
 
 private:
     QRectF plotRect() const;
-    std::vector<std::string> familiesPresent() const;
-    int legendRows() const;
+    // The legend's layout: the families present, its rows (filled column by column) and its frame.
+    struct Legend
+    {
+        std::vector<std::string> families;
+        int rows = 1;
+        QRectF box;
+    };
+    Legend legend(const std::vector<int> &front) const;
     QPointF toWidget(double x, double y) const;
+    QPointF centreOf(const Candidate &c) const; // where a candidate's glyph is drawn
     void updateRanges();
 
     std::vector<Candidate> m_candidates;
