@@ -62,6 +62,11 @@ def geomean(xs):
     return math.exp(sum(math.log(x) for x in xs) / len(xs)) if xs else float("nan")
 
 
+def best_family(base, seeds):
+    """The family whose runs on `seeds` have the best (lowest) geomean: base[family][seed]."""
+    return min(base, key=lambda f: geomean([base[f][s] for s in seeds]))
+
+
 def held_out(saved):
     """Steering against the best single family chosen on the other seeds. Choosing the family on the
     very runs it is compared on picks the luckiest of several noisy families (a winner's curse), so
@@ -73,7 +78,7 @@ def held_out(saved):
         r = []
         for s in seeds:
             others = [t for t in seeds if t != s] or [s]
-            f = min(base, key=lambda f: geomean([base[f][t] for t in others]))
+            f = best_family(base, others)
             r.append(c["steering"][s] / base[f][s])
         runs += r
         per_case.append(geomean(r))
@@ -219,8 +224,8 @@ def main():
                     per_seed.append((best_base, final, r, ensemble, st["best"]["family"]))
                     assert st["evaluations"] <= e + 1, st["evaluations"]
                 # The best single family of the case: the best geomean over the seeds.
-                best_family = min(base_runs, key=lambda f: geomean(list(base_runs[f].values())))
-                fam = [finals[s] / base_runs[best_family][s] for s in seeds]
+                family_best = best_family(base_runs, seeds)
+                fam = [finals[s] / base_runs[family_best][s] for s in seeds]
                 fam_ratios[e] += fam
                 fam_cases[e].append(geomean(fam))
                 saved.append({"graph": name, "cluster": c, "evaluations": e, "steering": finals,
@@ -228,7 +233,7 @@ def main():
                 bb = min(p[0] for p in per_seed)
                 print("| %s | %s | %d | %s: %.3f | %.3f | %s | %s | %s | %s |" % (
                     name, c, e, bb[1], bb[0], min(p[1] for p in per_seed),
-                    " ".join("%.3f" % p[2] for p in per_seed), best_family,
+                    " ".join("%.3f" % p[2] for p in per_seed), family_best,
                     " ".join("%.3f" % r for r in fam), " ".join("%.3f" % p[3] for p in per_seed)),
                     flush=True)
         if a.save:
