@@ -8,6 +8,7 @@
 #include "core/sim/Simulator.h"
 #include "models/Pretrained.h"
 #include "views/ConvergenceChart.h"
+#include "views/Format.h"
 
 #include <QComboBox>
 #include <QDoubleSpinBox>
@@ -279,7 +280,7 @@ void RunsPanel::showProgress(int run, const std::vector<Progress> &rows)
     item->setText(1, iterations > 0 ? tr("iteration %1").arg(iterations)
                                     : tr("running %1%").arg(std::round(m_manager->fraction(run) * 100)));
     if (std::isfinite(m_manager->best(run)))
-        item->setText(2, QString::number(m_manager->best(run), 'g', 6) + " s");
+        item->setText(2, formatSeconds(m_manager->best(run)));
     item->setText(4, QString::number(m_manager->elapsedS(run), 'f', 1) + " s");
     // A data-parallel run: each process's simulator runs per second so far.
     if (!rows.empty() && rows.back().rankEvaluations.size() > 1 && rows.back().wallS > 0) {
@@ -309,7 +310,7 @@ void RunsPanel::showFinished(int run)
                                                    : tr("infeasible"));
         if (!item->toolTip(0).isEmpty()) // a data-parallel run: its processes' throughput
             item->setText(1, item->text(1) + " · " + item->toolTip(0));
-        item->setText(2, QString::number(r.makespan, 'g', 6) + " s");
+        item->setText(2, formatSeconds(r.makespan)); // as the Metrics dock writes it
         item->setText(3, QString::number(ratio, 'f', 3));
         item->setText(4, m_manager->restored(run) ? QString() : QString::number(r.wallS, 'f', 2) + " s");
         if (!r.feasible)

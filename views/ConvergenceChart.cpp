@@ -37,6 +37,17 @@ QValueAxis *axis(const QString &title)
     a->setTickCount(4);
     return a;
 }
+// The x axis's end: a little past the last point (so that a lone point is not on the plot's
+// edge), rounded up to a value its four ticks divide evenly (1.2, 1.5, 1.8, 2.4, 3, 3.6, 4.5, 6,
+// 7.5 or 9 times a power of ten).
+double axisEnd(double last)
+{
+    const double want = std::max(last, 1.0) * 1.02;
+    for (double scale = std::pow(10.0, std::floor(std::log10(want)) - 1);; scale *= 10)
+        for (double step : {1.2, 1.5, 1.8, 2.4, 3.0, 3.6, 4.5, 6.0, 7.5, 9.0})
+            if (step * scale >= want)
+                return step * scale;
+}
 } // namespace
 
 ConvergenceChart::ConvergenceChart(QWidget *parent) : QWidget(parent)
@@ -59,6 +70,8 @@ ConvergenceChart::ConvergenceChart(QWidget *parent) : QWidget(parent)
     m_x1 = axis(tr("iteration"));
     m_y1 = axis(tr("ms"));
     m_x2 = axis(tr("iteration"));
+    for (QValueAxis *x : {m_x1, m_x2})
+        x->setLabelFormat("%g"); // 12000 rather than 1.2e+04
     m_y2 = axis(tr("loss"));
     m_y2b = axis(tr("entropy"));
     m_makespan->addAxis(m_x1, Qt::AlignBottom);
@@ -152,6 +165,17 @@ std::pair<double, double> ConvergenceChart::makespanRange() const
     return {m_y1->min(), m_y1->max()};
 }
 
+double ConvergenceChart::xEnd() const
+{
+    return m_x1->max();
+}
+
+bool ConvergenceChart::bestShownAsDot(int id) const
+{
+    auto it = m_runs.find(id);
+    return it != m_runs.end() && it->second.best->count() == 1 && it->second.best->pointsVisible();
+}
+
 void ConvergenceChart::retitle()
 {
     QStringList without;
@@ -219,6 +243,10 @@ void ConvergenceChart::append(const RunSeries &s, const std::vector<Point> &poin
     s.best->append(best);
     s.loss->append(loss);
     s.entropy->append(entropy);
+    // A line needs two points: a run with one so far (a large graph's first iteration, a run
+    // stopped early) shows it as a dot rather than nothing.
+    for (QLineSeries *series : {s.mean, s.best, s.loss, s.entropy})
+        series->setPointsVisible(series->count() == 1);
     // A run that trains nothing (a classical placer) has no entry in the training chart's legend.
     for (QLegendMarker *marker : m_training->legend()->markers(s.loss))
         marker->setVisible(s.loss->count() > 0 || s.entropy->count() > 0);
@@ -232,11 +260,12 @@ void ConvergenceChart::setLowerBound(double seconds)
 
 void ConvergenceChart::rescale()
 {
+    const double end = axisEnd(m_maxIteration);
     m_bound->clear();
     if (m_lowerBound > 0)
-        m_bound->append({QPointF(0, m_lowerBound), QPointF(m_maxIteration, m_lowerBound)});
-    m_x1->setRange(0, m_maxIteration);
-    m_x2->setRange(0, m_maxIteration);
+        m_bound->append({QPointF(0, m_lowerBound), QPointF(end, m_lowerBound)});
+    m_x1->setRange(0, end);
+    m_x2->setRange(0, end);
     // Without points yet (m_minMakespan 0) the range still shows the bound.
     const double low = m_lowerBound > 0 && m_minMakespan > 0 ? std::min(m_lowerBound, m_minMakespan)
                                                              : std::max(m_lowerBound, m_minMakespan);

@@ -41,6 +41,8 @@ public:
     int pointCount(int id) const;
     QString makespanAxisTitle() const;               // the makespan chart's x axis
     std::pair<double, double> makespanRange() const; // the makespan axis (ms)
+    double xEnd() const;                             // where the x axes end
+    bool bestShownAsDot(int id) const;               // run `id`'s best so far is one point, drawn as a dot
     QStringList trainingLegend() const;              // the runs the loss chart's legend names
 
 private:

@@ -21,6 +21,7 @@
 #include "views/ClusterTable.h"
 #include "views/ConvergenceChart.h"
 #include "views/DeviceView.h"
+#include "views/Format.h"
 #include "views/GraphView.h"
 #include "views/MetricsView.h"
 #include "views/ModelMapView.h"
@@ -463,9 +464,34 @@ private Q_SLOTS:
         QCOMPARE(chart->makespanAxisTitle(), QString("simulator evaluations"));
         std::tie(low, high) = chart->makespanRange();
         QVERIFY(low < bound && bound < high);
-        QVERIFY(high >= runs->tree()->topLevelItem(run)->text(2).section(' ', 0, 0).toDouble() * 1e3);
-        chart->setAgainstEvaluations(false); // the combo follows
+        const double makespan = runs->manager()->result(run).makespan;
+        QVERIFY(high >= makespan * 1e3);
+        QCOMPARE(runs->tree()->topLevelItem(run)->text(2), formatSeconds(makespan)); // as the Metrics dock writes it
+        chart->setAgainstEvaluations(false);                                         // the combo follows
         QCOMPARE(axisChoice->currentIndex(), 0);
+    }
+
+    // A run with one point so far (one iteration on a 58k-op graph) shows it as a dot, which a
+    // line cannot draw, inside the plot rather than on its edge; the x axis ends on a value its
+    // ticks divide evenly, a little past the last point.
+    void aLonePointShowsAsADot()
+    {
+        ConvergenceChart chart;
+        const double nan = std::numeric_limits<double>::quiet_NaN();
+        chart.addPoints(3, "gdp", {{0, 0.6, 0.44, 1.5, 2.0, 169}});
+        QVERIFY(chart.bestShownAsDot(3));
+        QCOMPARE(chart.xEnd(), 1.2); // the point is at iteration 1
+        chart.setAgainstEvaluations(true);
+        QVERIFY(chart.bestShownAsDot(3));
+        QCOMPARE(chart.xEnd(), 180.0); // 169 evaluations: past 172, the next of 1.2, 1.5, 1.8, ... x 100
+        chart.setAgainstEvaluations(false);
+        chart.addPoints(3, "gdp", {{1, 0.5, 0.43, 1.4, 1.9, 338}});
+        QVERIFY(!chart.bestShownAsDot(3)); // two points: a line
+        QCOMPARE(chart.xEnd(), 2.4);
+        chart.addPoints(4, "local-search", {{-1, nan, 0.45, nan, nan, 9700}});
+        chart.setAgainstEvaluations(true);
+        QCOMPARE(chart.xEnd(), 12000.0);
+        QVERIFY(chart.bestShownAsDot(4));
     }
 
     // The window opens at 1400 x 900 and its docks' minimum sizes let it (they had grown to 1,076
