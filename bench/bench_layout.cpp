@@ -1,7 +1,9 @@
 // The graph view's layout work on the 8+8-layer GNMT unrolled over 250 steps (57,969 ops):
 // building the collapsed view, our layered layout of every op (the worst case: all scopes
-// expanded), of the top-level collapsed view, and Graphviz dot on Inception-V3 (316 ops).
+// expanded), of the top-level collapsed view, Graphviz dot on Inception-V3 (316 ops), and dot on a
+// collapsed view of the 11.6k-op GNMT with many long edges (tests/data/layout).
 //   build/bench/bench_layout
+#include "common/LayoutFixture.h"
 #include "core/generators/Generators.h"
 #include "core/layout/CollapsedView.h"
 #include "core/layout/LayeredLayout.h"
@@ -68,6 +70,15 @@ void BM_DotInceptionV3(benchmark::State &state)
     state.SetLabel(std::to_string(in.size.size()) + " items");
 }
 BENCHMARK(BM_DotInceptionV3)->Unit(benchmark::kMillisecond);
+
+void BM_DotManyLongEdges(benchmark::State &state)
+{
+    const ps::LayoutInput in = ps::test::readLayoutFixture("gnmt-compare-view.txt");
+    for (auto _ : state)
+        benchmark::DoNotOptimize(ps::dotLayout(in).width);
+    state.SetLabel(std::to_string(in.size.size()) + " items, " + std::to_string(in.edges.size()) + " edges");
+}
+BENCHMARK(BM_DotManyLongEdges)->Unit(benchmark::kMillisecond);
 
 } // namespace
 

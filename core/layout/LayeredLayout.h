@@ -23,7 +23,8 @@ struct LayoutResult
 
 // Layers go top to bottom; `cancel` is polled between phases and sweeps.
 LayoutResult layeredLayout(const LayoutInput &input, const std::atomic<bool> *cancel = nullptr, int sweeps = 4);
-// The same through Graphviz dot (for a few hundred nodes, where its quality matters). Calls are
+// The same through Graphviz dot (for a few hundred nodes, where its quality matters; its network
+// simplex bounded, so that a view with many long edges lays out in about a second). Calls are
 // serialized: Graphviz is not thread-safe. Falls back to layeredLayout if dot fails.
 LayoutResult dotLayout(const LayoutInput &input);
 
