@@ -64,6 +64,8 @@ void GraphView::setGraph(std::shared_ptr<const Graph> graph)
     m_start.clear();
     m_finish.clear();
     m_expanded.clear();
+    m_selection.clear();
+    m_centreNode = -1;
     if (m_graph)
         m_expanded = CollapsedView::expandWithin(*m_graph, kInitialItems);
     m_fitPending = true;
@@ -145,8 +147,6 @@ void GraphView::layoutDone()
     }
     if (job->result.cancelled)
         return;
-    const std::vector<int> keep = m_pendingSelection.empty() ? selectedNodes() : m_pendingSelection;
-    m_pendingSelection.clear();
     m_settingSelection = true;
     scene()->clear();
     m_items.clear();
@@ -170,8 +170,14 @@ void GraphView::layoutDone()
         scene()->addItem(item);
     }
     m_settingSelection = false;
-    setSelection(keep);
+    setSelection(std::vector<int>(m_selection)); // the same ops, in the new items
     m_lastLayoutMs = job->ms;
+    if (m_centreNode >= 0) {
+        // Shown where the person looks: the op revealed, or the scope just opened or closed.
+        if (const auto at = centreOf(m_centreNode))
+            centerOn(*at);
+        m_centreNode = -1;
+    }
     if (m_fitPending) {
         // A new graph: readable size, as wide as fits, starting from its inputs at the top.
         m_fitPending = false;
@@ -192,7 +198,6 @@ void GraphView::setExpanded(int scope, bool expanded)
     if (scope <= 0 || scope >= static_cast<int>(m_expanded.size()) || m_expanded[scope] == expanded)
         return;
     m_expanded[scope] = expanded;
-    m_pendingSelection = selectedNodes();
     relayout();
 }
 
@@ -201,7 +206,6 @@ void GraphView::expandToBudget(int items)
     if (!m_graph)
         return;
     m_expanded = CollapsedView::expandWithin(*m_graph, items);
-    m_pendingSelection = selectedNodes();
     relayout();
 }
 
@@ -234,10 +238,9 @@ std::vector<int> GraphView::selectedNodes() const
 
 void GraphView::setSelection(const std::vector<int> &nodes)
 {
-    if (!m_data) {
-        m_pendingSelection = nodes;
+    m_selection = nodes;
+    if (!m_data)
         return;
-    }
     std::vector<char> want(m_items.size(), 0);
     for (int v : nodes) {
         const int item = v >= 0 && v < m_graph->nodeCount() ? m_data->view->itemOf(v) : -1;
@@ -252,8 +255,10 @@ void GraphView::setSelection(const std::vector<int> &nodes)
 
 void GraphView::sceneSelectionChanged()
 {
-    if (!m_settingSelection)
-        Q_EMIT selectionChangedByUser(selectedNodes());
+    if (m_settingSelection)
+        return;
+    m_selection = selectedNodes();
+    Q_EMIT selectionChangedByUser(m_selection);
 }
 
 std::vector<int> GraphView::search(const QString &text)
@@ -286,15 +291,12 @@ void GraphView::reveal(int node)
             changed = true;
         }
     if (changed) {
-        m_pendingSelection = {node};
+        m_centreNode = node; // once the new layout is in
         relayout();
         return;
     }
-    if (m_data) {
-        const int item = m_data->view->itemOf(node);
-        if (item >= 0)
-            centerOn(m_data->center[item]);
-    }
+    if (const auto at = centreOf(node))
+        centerOn(*at);
 }
 
 int GraphView::itemAt(const QPoint &viewPos) const
@@ -303,6 +305,17 @@ int GraphView::itemAt(const QPoint &viewPos) const
         if (auto *ni = dynamic_cast<NodeItem *>(gi))
             return ni->item();
     return -1;
+}
+
+std::optional<QPointF> GraphView::centreOf(int node) const
+{
+    if (!m_data || node < 0 || node >= m_graph->nodeCount())
+        return std::nullopt;
+    int item = m_data->view->itemOf(node);
+    for (const auto &stub : m_data->view->stubs()) // a stub is drawn beside the first item it feeds
+        if (item < 0 && stub.node == node)
+            item = stub.consumerItem;
+    return item >= 0 ? std::optional<QPointF>(m_data->center[item]) : std::nullopt;
 }
 
 QString GraphView::tooltipFor(int item) const
@@ -417,10 +430,13 @@ void GraphView::mouseDoubleClickEvent(QMouseEvent *event)
     if (item < 0 || !m_data)
         return;
     const auto &it = m_data->view->items()[item];
+    m_centreNode = it.scope >= 0 ? m_data->view->membersOf(item).front() : it.node;
     if (it.scope >= 0)
         setExpanded(it.scope, true);
     else if (m_graph->scopeIndex(it.node) > 0)
         setExpanded(m_graph->scopeIndex(it.node), false);
+    else
+        m_centreNode = -1;
 }
 
 void GraphView::contextMenuEvent(QContextMenuEvent *event)

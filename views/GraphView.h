@@ -11,6 +11,7 @@
 
 #include <atomic>
 #include <memory>
+#include <optional>
 
 namespace ps {
 
@@ -51,6 +52,9 @@ public:
     qint64 lastLayoutMs() const { return m_lastLayoutMs; }
     // The item under a scene point (-1 for none), and a node's item.
     int itemAt(const QPoint &viewPos) const;
+    // Where the item showing a node is, in scene coordinates (for a stub, the item it feeds;
+    // none before a layout).
+    std::optional<QPointF> centreOf(int node) const;
     QString tooltipFor(int item) const;
 
 Q_SIGNALS:
@@ -88,7 +92,8 @@ private:
     qint64 m_lastLayoutMs = 0;
     QPoint m_pressPos;
     bool m_pressOnSelected = false;
-    std::vector<int> m_pendingSelection;
+    std::vector<int> m_selection; // the selected ops as set or chosen; kept through relayouts
+    int m_centreNode = -1;        // an op to centre on when the running layout is in
 };
 
 } // namespace ps

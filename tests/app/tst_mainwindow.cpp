@@ -14,6 +14,7 @@
 #include "core/io/FileKind.h"
 #include "core/io/GraphJson.h"
 #include "core/io/PlacementJson.h"
+#include "core/layout/CollapsedView.h"
 #include "core/placers/PlacerRegistry.h"
 #include "core/sim/Simulator.h"
 #include "core/steering/SteeringSession.h"
@@ -35,6 +36,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QLabel>
+#include <QLineEdit>
 #include <QMimeData>
 #include <QPushButton>
 #include <QRegularExpression>
@@ -1052,6 +1054,74 @@ private Q_SLOTS:
         QVERIFY(inView().contains(g->sceneRect()));
         fit->trigger();
         QCOMPARE(g->zoom(), 1.0);
+    }
+
+    // Finding an op inside a closed scope opens the scope, keeps what is selected, and shows the op
+    // once the new layout is in (the view stayed where it was, often on empty canvas, and only
+    // the op found stayed selected); so does double-clicking a scope open.
+    void findShowsAnOpInAClosedScope()
+    {
+        const QString path = m_dir.filePath("rnnlm-find.graph.json");
+        const Graph graph = generate("rnnlm", {{"layers", 4}, {"steps", 50}}, 1);
+        writeGraphJson(path.toStdString(), graph);
+        MainWindow w;
+        w.resize(1400, 900);
+        w.show();
+        dropFiles(&w, {kCluster, path});
+        waitIdle(w);
+        GraphView *g = w.graphView();
+        g->expandToBudget(8);
+        QTRY_VERIFY_WITH_TIMEOUT(!g->layoutRunning() && g->visibleItems() > 0, 20000);
+        auto inView = [g] { return g->mapToScene(g->viewport()->rect()).boundingRect(); };
+        // The last op of the deepest scope, and another of its scope.
+        int op = -1, other = -1;
+        for (int v = graph.nodeCount() - 1; v >= 0 && other < 0; --v)
+            if (graph.scopeIndex(v) > 0 && op < 0)
+                op = v;
+            else if (op >= 0 && graph.scopeIndex(v) == graph.scopeIndex(op))
+                other = v;
+        QVERIFY(op >= 0 && other >= 0);
+        const int scope = graph.scopeIndex(op);
+        QVERIFY(!g->isExpanded(scope));
+        // Looking closely at the far corner from it.
+        g->setTransform(QTransform::fromScale(2, 2));
+        const QPointF at = *g->centreOf(op);
+        const QRectF all = g->sceneRect();
+        g->centerOn(at.x() > all.center().x() ? all.left() : all.right(),
+                    at.y() > all.center().y() ? all.top() : all.bottom());
+        QVERIFY2(!inView().contains(at), "the op's scope is in view: the test needs a larger graph");
+
+        auto *find = w.findChild<QLineEdit *>();
+        QVERIFY(find && find->placeholderText().startsWith("Find"));
+        find->setText(QString::fromStdString(graph.id(op)));
+        QTest::keyClick(find, Qt::Key_Return);
+        QTRY_VERIFY_WITH_TIMEOUT(g->isExpanded(scope) && !g->layoutRunning(), 20000);
+        QCOMPARE(g->selectedNodes(), std::vector<int>{op});
+        QVERIFY2(inView().contains(*g->centreOf(op)), "the op found is not in view");
+
+        // Two ops of a closed scope selected, one revealed: both stay selected.
+        g->expandToBudget(8);
+        QTRY_VERIFY_WITH_TIMEOUT(!g->isExpanded(scope) && !g->layoutRunning(), 20000);
+        g->setSelection({other, op});
+        g->reveal(op);
+        QTRY_VERIFY_WITH_TIMEOUT(g->isExpanded(scope) && !g->layoutRunning(), 20000);
+        QCOMPARE(g->selectedNodes(), (std::vector<int>{std::min(op, other), std::max(op, other)}));
+        QVERIFY(inView().contains(*g->centreOf(op)));
+
+        // Double-clicking an op closes its scope, and the view shows the scope's item.
+        g->centerOn(g->sceneRect().topLeft());
+        g->reveal(op); // already open: centres at once
+        QVERIFY(inView().contains(*g->centreOf(op)));
+        QTest::mouseDClick(g->viewport(), Qt::LeftButton, Qt::NoModifier, g->mapFromScene(*g->centreOf(op)));
+        QTRY_VERIFY_WITH_TIMEOUT(!g->isExpanded(scope) && !g->layoutRunning(), 20000);
+        QVERIFY(inView().contains(*g->centreOf(op)));
+        // A stub (a weight every step reads) has no item of its own: it shows beside its first
+        // consumer, and revealing it centres there.
+        int stub = 0;
+        while (stub < graph.nodeCount() && !CollapsedView::isStub(graph, stub))
+            ++stub;
+        QVERIFY(stub < graph.nodeCount());
+        QVERIFY(g->centreOf(stub).has_value());
     }
 
     // The model map's legend goes to the corner with the fewest glyphs (it hid the worst
