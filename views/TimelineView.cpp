@@ -16,6 +16,7 @@ namespace ps {
 
 namespace {
 constexpr int kLabelWidth = 110, kRowHeight = 22, kAxisHeight = 22;
+constexpr double kOutlinedWidth = 6; // a selected op narrower than this is marked above, not outlined
 
 QString timeText(double s)
 {
@@ -213,9 +214,13 @@ void TimelineView::paintEvent(QPaintEvent *)
             lastX = x1;
             const QRectF box(x0, y + 3, x1 - x0, kRowHeight - 6);
             p.fillRect(box, fill);
-            if (selected) {
+            if (selected && box.width() >= kOutlinedWidth) {
                 p.setPen(QPen(Qt::black, 2));
                 p.drawRect(box);
+            } else if (selected) {
+                // Too narrow for an outline, which would cover the op (thousands of selected ops
+                // turned a row black): a mark above it, the device's colour left to read.
+                p.fillRect(QRectF(x0, y + 1, x1 - x0, 2), Qt::black);
             } else if (critical) {
                 // The critical path: a red underline, readable even on long chains.
                 p.fillRect(QRectF(x0, y + kRowHeight - 4, x1 - x0, 3), QColor(210, 20, 20));

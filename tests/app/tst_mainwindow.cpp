@@ -11,6 +11,7 @@
 #include "app/SteeringPanel.h"
 #include "common/TestFiles.h"
 #include "core/generators/Generators.h"
+#include "core/io/ClusterJson.h"
 #include "core/io/FileKind.h"
 #include "core/io/GraphJson.h"
 #include "core/io/PlacementJson.h"
@@ -21,6 +22,7 @@
 #include "models/ModelImporters.h"
 #include "views/ClusterTable.h"
 #include "views/ConvergenceChart.h"
+#include "views/DeviceColors.h"
 #include "views/DeviceView.h"
 #include "views/Format.h"
 #include "views/GraphView.h"
@@ -48,6 +50,8 @@
 #include <QUrl>
 #include <QWheelEvent>
 #include <QtTest>
+
+#include <numeric>
 
 using namespace ps;
 
@@ -437,6 +441,38 @@ private Q_SLOTS:
         t.resize(600, 22 * (t.rowCount() + 2));
         QTRY_VERIFY(!bar->isVisible());
         QCOMPARE(t.firstVisibleRow(), 0);
+    }
+
+    // Selecting thousands of ops (steering's Disagreement or Compare) leaves the timeline's
+    // device colours readable: an op too narrow for an outline gets a mark above it (the 2-pixel
+    // outlines had turned whole rows black: 6,224 black pixels against 1,008 of the devices' here).
+    void timelineSelectionKeepsDeviceColours()
+    {
+        auto graph = std::make_shared<const Graph>(generate("rnnlm", {{"layers", 4}, {"steps", 50}}, 1));
+        const Cluster cluster = readClusterJson(kCluster.toStdString());
+        std::vector<int> placement(static_cast<size_t>(graph->nodeCount()));
+        std::vector<int> all(placement.size());
+        for (size_t v = 0; v < placement.size(); ++v)
+            placement[v] = graph->scopeIndex(static_cast<int>(v)) % 4,
+            all[v] = static_cast<int>(v); // a scope per device
+        const auto schedule = std::make_shared<const Schedule>(Simulator(*graph, cluster).simulate(placement));
+        TimelineView t;
+        t.resize(600, 22 + 8 * 22);
+        t.show();
+        t.setData(graph, cluster, schedule, placement);
+        t.setSelection(all);
+        const QImage image = t.grab().toImage();
+        // The middle of each device's row, below where a mark goes.
+        int black = 0, device = 0;
+        for (int row = 0; row < 4; ++row)
+            for (int x = 110; x < image.width(); ++x)
+                for (int y = 22 * (row + 1) + 7; y < 22 * (row + 1) + 15; ++y) {
+                    const QColor c = image.pixelColor(x, y);
+                    black += c == QColor(Qt::black);
+                    device += c == deviceQColor(row);
+                }
+        QVERIFY2(device > 4 * black,
+                 qPrintable(QString("%1 pixels of the devices' colours, %2 black").arg(device).arg(black)));
     }
 
     // A classical run has no iterations: its best so far shows against simulator runs, the x
