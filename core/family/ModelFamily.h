@@ -2,6 +2,7 @@
 // What every model family shares, placer or partitioner, classical or learned: typed
 // hyperparameters, a seed, a budget, progress reports and a cancel flag. The GUI, the CLI and
 // the steering sampler discover families and their parameters from a registry.
+#include <algorithm>
 #include <atomic>
 #include <cstdint>
 #include <functional>
@@ -130,6 +131,13 @@ struct RunControl
     bool exhausted(double usedS, long long evaluations) const
     {
         return cancelled() || usedS >= budget.timeLimitS || evaluations >= budget.maxEvaluations;
+    }
+    // The same control with `usedS` seconds of its time limit already spent.
+    RunControl after(double usedS) const
+    {
+        RunControl rest = *this;
+        rest.budget.timeLimitS = std::max(0.0, budget.timeLimitS - usedS);
+        return rest;
     }
     // Blocks while paused (polling every 50 ms); returns false when cancelled meanwhile.
     bool waitWhilePaused() const;

@@ -1,9 +1,11 @@
 #include "core/partitioners/PartitionRefinement.h"
 
 #include "core/family/ModelFamily.h"
+#include "core/family/Stopwatch.h"
 #include "core/sim/PartitionMetrics.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <deque>
 #include <limits>
@@ -321,7 +323,8 @@ long long refineCut(const UndirectedGraph &view, std::vector<int> &parts, int k,
 }
 
 long long refineCutMultilevel(const UndirectedGraph &view, std::vector<int> &parts, int k, double tolerance,
-                              long long maxMoves, unsigned seed, int maxCycles, const std::vector<double> &shares)
+                              long long maxMoves, unsigned seed, int maxCycles, const std::vector<double> &shares,
+                              const std::function<bool()> &stop)
 {
     const size_t n = parts.size();
     if (n == 0 || k < 2)
@@ -334,7 +337,8 @@ long long refineCutMultilevel(const UndirectedGraph &view, std::vector<int> &par
     std::mt19937 rng(seed);
     long long kept = 0;
     double cut = partitionMetrics(view, parts, k).edgeCut;
-    for (int cycle = 0; cycle < maxCycles; ++cycle) {
+    bool stopped = false;
+    for (int cycle = 0; cycle < maxCycles && !stopped; ++cycle) {
         std::deque<UndirectedGraph> coarser;    // levels 1, 2, ... (level 0 is the view)
         std::vector<std::vector<int>> toCoarse; // level i's node -> level i + 1's node
         std::vector<std::vector<int>> levelParts{parts};
@@ -355,7 +359,10 @@ long long refineCutMultilevel(const UndirectedGraph &view, std::vector<int> &par
         long long cycleKept = 0;
         for (size_t level = coarser.size() + 1; level-- > 0;) {
             const UndirectedGraph &g = level == 0 ? view : coarser[level - 1];
-            cycleKept += refineCut(g, levelParts[level], k, tolerance, maxMoves, shares);
+            // Once stopped, the levels left are only carried down (the cut stays what it is).
+            stopped = stopped || (stop && stop());
+            if (!stopped)
+                cycleKept += refineCut(g, levelParts[level], k, tolerance, maxMoves, shares);
             if (level > 0)
                 for (size_t v = 0; v < toCoarse[level - 1].size(); ++v)
                     levelParts[level - 1][v] = levelParts[level][toCoarse[level - 1][v]];
@@ -382,16 +389,17 @@ double refinePartition(const UndirectedGraph &view, std::vector<int> &parts, int
     PartitionMetrics best = partitionMetrics(view, parts, k);
     double bestOver = overShare(best.partWeights, shares);
     // Each round starts every trial from the best partition so far; rounds repeat while one gains.
+    const std::function<bool()> stop = [&] { return keepGoing && !keepGoing(best.edgeCut); };
     for (int round = 0; round < 8; ++round) {
         const std::vector<int> start = parts;
         const double before = best.edgeCut;
         for (double slack : {0.0, 0.05, 0.1, 0.2}) {
             std::vector<int> trial = start;
             if (slack > 0) {
-                refineCutMultilevel(view, trial, k, tolerance + slack, maxMoves, seed, 4, shares);
+                refineCutMultilevel(view, trial, k, tolerance + slack, maxMoves, seed, 4, shares, stop);
                 rebalanceParts(view, trial, k, tolerance, shares);
             }
-            refineCutMultilevel(view, trial, k, tolerance, maxMoves, seed, 4, shares);
+            refineCutMultilevel(view, trial, k, tolerance, maxMoves, seed, 4, shares, stop);
             const PartitionMetrics m = partitionMetrics(view, trial, k);
             const double over = overShare(m.partWeights, shares);
             // Within the tolerance (or no further over it than the start), and cutting less.
@@ -412,10 +420,12 @@ double refinePartition(const UndirectedGraph &view, std::vector<int> &parts, int
 double rebalanceAndRefine(const UndirectedGraph &view, std::vector<int> &parts, int k, double tolerance,
                           const RunControl &control, const std::vector<double> &shares)
 {
+    const auto start = std::chrono::steady_clock::now();
     rebalanceParts(view, parts, k, tolerance, shares);
     return refinePartition(
         view, parts, k, tolerance, 100LL * static_cast<long long>(parts.size()) + 1000,
-        static_cast<unsigned>(control.seed), [&](double) { return !control.cancelled(); }, shares);
+        static_cast<unsigned>(control.seed), [&](double) { return !control.exhausted(secondsSince(start), 0); },
+        shares);
 }
 
 } // namespace ps

@@ -34,9 +34,11 @@ long long refineCut(const UndirectedGraph &view, std::vector<int> &parts, int k,
 // first raising the cut. Cycles repeat (with other matchings, from `seed`) while the cut falls, at
 // most `maxCycles`. The same guarantees as refineCut: the cut never rises and no part is made
 // heavier than the limit. `maxMoves` bounds the moves tried at each level; returns the moves kept.
+// `stop` (if given) is asked before each level: once it says so, the levels left are carried down
+// unrefined and no cycle follows.
 long long refineCutMultilevel(const UndirectedGraph &view, std::vector<int> &parts, int k, double tolerance,
                               long long maxMoves, unsigned seed = 1, int maxCycles = 4,
-                              const std::vector<double> &shares = {});
+                              const std::vector<double> &shares = {}, const std::function<bool()> &stop = {});
 
 // The best of several refinements of `parts`: refineCutMultilevel at the tolerance, and, with the
 // tolerance first relaxed by 0.05, 0.1 and 0.2, refineCutMultilevel at the relaxed one, then
@@ -44,15 +46,16 @@ long long refineCutMultilevel(const UndirectedGraph &view, std::vector<int> &par
 // the tolerance holds in place move first (a part grows, another gives nodes back afterwards).
 // Keeps the trial that cuts least among those within the tolerance (or no further over it than
 // `parts` were), and starts the four trials again from it while a round gains (at most 8 rounds);
-// `parts` stay as they are if none cuts less. After each trial `keepGoing` (if given) hears the
-// best cut so far and may stop the refinement (a deadline, a cancel). Returns the edge cut.
+// `parts` stay as they are if none cuts less. Before each level of a trial and after each trial
+// `keepGoing` (if given) hears the best cut so far and may stop the refinement (a deadline, a
+// cancel). Returns the edge cut.
 double refinePartition(const UndirectedGraph &view, std::vector<int> &parts, int k, double tolerance,
                        long long maxMoves, unsigned seed = 1, const std::function<bool(double)> &keepGoing = {},
                        const std::vector<double> &shares = {});
 
 // What a partitioner's output takes to become a refined partition: rebalanceParts, then
 // refinePartition with 100 moves a node (+1000) at each level, stopping early when `control` is
-// cancelled. Returns the edge cut.
+// cancelled or its time limit, counted from this call, is spent. Returns the edge cut.
 double rebalanceAndRefine(const UndirectedGraph &view, std::vector<int> &parts, int k, double tolerance,
                           const RunControl &control, const std::vector<double> &shares = {});
 

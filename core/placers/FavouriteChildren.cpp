@@ -155,7 +155,8 @@ void largestEdgeRule(const Graph &g, const std::vector<int> &nodes, std::vector<
 
 } // namespace
 
-FavouriteChildren favouriteChildren(const CostModel &costs, double timeLimitS, int windowSize)
+FavouriteChildren favouriteChildren(const CostModel &costs, double timeLimitS, int windowSize,
+                                    const std::function<bool()> &stop)
 {
     const Graph &g = costs.graph();
     const int n = g.nodeCount();
@@ -177,7 +178,7 @@ FavouriteChildren favouriteChildren(const CostModel &costs, double timeLimitS, i
         const std::vector<int> nodes(order.begin() + static_cast<long>(w) * size,
                                      order.begin() + std::min<long>(n, static_cast<long>(w + 1) * size));
         const double left = timeLimitS - elapsed();
-        if (left > 0 &&
+        if (left > 0 && !(stop && stop()) &&
             solveWindow(g, in, nodes, window, start, parentUsed, result.favouriteParent, left / (windows - w) * 2))
             ++solved;
         else

@@ -2,6 +2,7 @@
 // The favourite-child rule of SCT scheduling (Hanen & Munier), which Baechi's m-SCT uses: an
 // LP relaxation decides, for every op, at most one successor that should share its device
 // (no communication on that edge). GLPK stays inside the .cpp.
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -20,7 +21,9 @@ struct FavouriteChildren
 // with p the mean compute time and c the mean transfer time, and rounds x_ij < 1/2 to "j is i's
 // favourite child". Large graphs are solved in windows of `windowSize` ops in topological order
 // (a rolling horizon: earlier windows' start times are fixed, their favourites kept); a window
-// the time limit does not allow falls back to each op's largest edge (noted).
-FavouriteChildren favouriteChildren(const CostModel &costs, double timeLimitS, int windowSize);
+// the time limit does not allow, or every window after `stop` (if given) says so (a cancel), falls
+// back to each op's largest edge (noted).
+FavouriteChildren favouriteChildren(const CostModel &costs, double timeLimitS, int windowSize,
+                                    const std::function<bool()> &stop = {});
 
 } // namespace ps

@@ -10,12 +10,14 @@
 //         device (plain ETF keeps ops on a slow device merely because it is free).
 // Colocation groups are placed as one unit (the first member fixes the device).
 #include "core/cluster/Cluster.h"
+#include "core/family/Stopwatch.h"
 #include "core/graph/Graph.h"
 #include "core/placers/FavouriteChildren.h"
 #include "core/placers/ListScheduler.h"
 #include "core/placers/PlacerRegistry.h"
 
 #include <algorithm>
+#include <chrono>
 #include <queue>
 
 namespace ps {
@@ -80,6 +82,7 @@ private:
 PlacerOutput MemoryEtfPlacer::place(const PlacementProblem &pb, const ParamValues &params, const RunControl &control,
                                     const Placement *) const
 {
+    const auto t0 = std::chrono::steady_clock::now();
     const Graph &g = pb.graph;
     const int n = g.nodeCount(), k = pb.cluster.deviceCount();
     ListScheduler scheduler(g, pb.cluster, pb.constraints, {false, m_variant.contention, m_variant.contention});
@@ -87,8 +90,11 @@ PlacerOutput MemoryEtfPlacer::place(const PlacementProblem &pb, const ParamValue
     PlacerOutput out;
     std::vector<int> favouriteParent(n, -1);
     if (m_variant.favourites) {
-        FavouriteChildren f =
-            favouriteChildren(scheduler.costs(), params.number("lp_time_limit"), params.integer("lp_window"));
+        // The LP gets its own limit or what is left of the run's, whichever is less.
+        FavouriteChildren f = favouriteChildren(
+            scheduler.costs(),
+            std::min(params.number("lp_time_limit"), control.after(secondsSince(t0)).budget.timeLimitS),
+            params.integer("lp_window"), [&] { return control.cancelled(); });
         favouriteParent = std::move(f.favouriteParent);
         out.notes.push_back(f.note);
     }

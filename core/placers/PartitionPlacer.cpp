@@ -50,6 +50,7 @@ public:
     PlacerOutput place(const PlacementProblem &pb, const ParamValues &params, const RunControl &control,
                        const Placement *) const override
     {
+        const auto t0 = std::chrono::steady_clock::now();
         const Graph &g = pb.graph;
         const Cluster &c = pb.cluster;
         const int k = c.deviceCount();
@@ -75,7 +76,8 @@ public:
             // The refined cut is not always the faster placement (it balances FLOPs, not memory
             // or the schedule): both are judged and the better kept (two simulator runs).
             std::vector<int> refined = device;
-            rebalanceAndRefine(undirectedView(g), refined, k, problem.imbalance, control, problem.targetShares);
+            rebalanceAndRefine(undirectedView(g), refined, k, problem.imbalance, control.after(secondsSince(t0)),
+                               problem.targetShares);
             Simulator sim(g, c);
             const ObjectiveJudge judge(g, c, pb.constraints, pb.objective);
             const PlacerResult plain = judgePlacement(pb, sim, judge, device);
