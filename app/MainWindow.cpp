@@ -120,7 +120,12 @@ MainWindow::MainWindow(QWidget *parent)
     updateTitle();
 }
 
-MainWindow::~MainWindow() = default;
+MainWindow::~MainWindow()
+{
+    // Steering works on the run manager's pool, which waits for its tasks when it goes (before the
+    // steering controller, which would cancel them): cancel them first.
+    m_steeringController->cancel();
+}
 
 void MainWindow::createDocks()
 {
@@ -691,6 +696,7 @@ void MainWindow::closeEvent(QCloseEvent *event)
         }
     }
     m_runs->cancelAll();
+    m_steeringController->cancel();
     QFile::remove(autosavePath()); // a clean exit: nothing to recover
     QSettings settings;
     settings.setValue("window/geometry", saveGeometry());

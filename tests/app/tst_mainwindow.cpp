@@ -1092,6 +1092,27 @@ private Q_SLOTS:
         QCOMPARE(g->zoom(), 1.0);
     }
 
+    // Closing the window during a steering round on a 58k-op graph: steering runs on the run
+    // manager's pool, which waited for the round (the slow candidates finishing: m-sct's LP, the
+    // cut refinement) before steering was cancelled; it took 10-24 s.
+    void closingDuringSteeringIsQuick()
+    {
+        const QString path = m_dir.filePath("gnmt58k.graph.json");
+        writeGraphJson(path.toStdString(), generate("gnmt", {{"source_steps", 250}, {"target_steps", 250}}, 1));
+        auto *w = new MainWindow;
+        w->show();
+        dropFiles(w, {QString(PS_SOURCE_DIR) + "/resources/clusters/8gpu-2node.cluster.json", path});
+        QTRY_VERIFY_WITH_TIMEOUT(!w->busy() && w->document()->ready(), 120000);
+        w->steeringPanel()->runRounds(2);
+        QTest::qWait(2000);
+        QVERIFY(w->busy()); // the first round is still running
+        QElapsedTimer clock;
+        clock.start();
+        w->close();
+        delete w;
+        QVERIFY2(clock.elapsed() < 3000, qPrintable(QString("closing took %1 ms").arg(clock.elapsed())));
+    }
+
     // Finding an op inside a closed scope opens the scope, keeps what is selected, and shows the op
     // once the new layout is in (the view stayed where it was, often on empty canvas, and only
     // the op found stayed selected); so does double-clicking a scope open.
