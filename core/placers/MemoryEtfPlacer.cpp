@@ -60,7 +60,8 @@ public:
                                    3600,
                                    10,
                                    {},
-                                   "seconds for the favourite-child LP before the largest-edge rule"});
+                                   "seconds for the favourite-child LP before the largest-edge rule (at most what is "
+                                   "left of the run's time limit)"});
             info.params.push_back({"lp_window",
                                    HyperParam::Type::Int,
                                    10,
