@@ -73,6 +73,12 @@ void dropFiles(QWidget *target, const QStringList &paths)
     QCoreApplication::sendEvent(target, &drop);
 }
 
+// The part of the scene a graph view shows.
+QRectF sceneInView(const GraphView *g)
+{
+    return g->mapToScene(g->viewport()->rect()).boundingRect();
+}
+
 void waitIdle(MainWindow &w)
 {
     QTRY_VERIFY_WITH_TIMEOUT(!w.busy(), 60000);
@@ -109,6 +115,17 @@ class TestMainWindow : public QObject
 {
     Q_OBJECT
     QTemporaryDir m_dir;
+
+    // Writes `graph` to the test folder, opens it on kCluster in `w` and waits for its layout.
+    void openGenerated(MainWindow &w, const QString &name, const Graph &graph)
+    {
+        const QString path = m_dir.filePath(name);
+        writeGraphJson(path.toStdString(), graph);
+        w.show();
+        dropFiles(&w, {kCluster, path});
+        waitIdle(w);
+        QTRY_VERIFY(!w.graphView()->layoutRunning() && w.graphView()->visibleItems() > 0);
+    }
 
     void openBasics(MainWindow &w)
     {
@@ -1048,16 +1065,11 @@ private Q_SLOTS:
     // shows all of it (and never magnifies a small one), Zoom In and Out scale about the centre.
     void graphZoomsToFit()
     {
-        const QString path = m_dir.filePath("rnnlm-wide.graph.json");
-        writeGraphJson(path.toStdString(), generate("rnnlm", {{"layers", 4}, {"steps", 50}}, 1));
         MainWindow w;
         w.resize(1600, 1000);
-        w.show();
-        dropFiles(&w, {kCluster, path});
-        waitIdle(w);
+        openGenerated(w, "rnnlm-wide.graph.json", generate("rnnlm", {{"layers", 4}, {"steps", 50}}, 1));
         GraphView *g = w.graphView();
-        QTRY_VERIFY(!g->layoutRunning() && g->visibleItems() > 0);
-        auto inView = [g] { return g->mapToScene(g->viewport()->rect()).boundingRect(); };
+        auto inView = [g] { return sceneInView(g); };
         const QRectF all = g->sceneRect();
         QVERIFY2(!inView().contains(all), "the wide graph already fits: the test needs a wider one");
         QAction *fit = nullptr, *in = nullptr, *out = nullptr;
@@ -1118,18 +1130,14 @@ private Q_SLOTS:
     // the op found stayed selected); so does double-clicking a scope open.
     void findShowsAnOpInAClosedScope()
     {
-        const QString path = m_dir.filePath("rnnlm-find.graph.json");
         const Graph graph = generate("rnnlm", {{"layers", 4}, {"steps", 50}}, 1);
-        writeGraphJson(path.toStdString(), graph);
         MainWindow w;
         w.resize(1400, 900);
-        w.show();
-        dropFiles(&w, {kCluster, path});
-        waitIdle(w);
+        openGenerated(w, "rnnlm-find.graph.json", graph);
         GraphView *g = w.graphView();
         g->expandToBudget(8);
         QTRY_VERIFY_WITH_TIMEOUT(!g->layoutRunning() && g->visibleItems() > 0, 20000);
-        auto inView = [g] { return g->mapToScene(g->viewport()->rect()).boundingRect(); };
+        auto inView = [g] { return sceneInView(g); };
         // The last op of the deepest scope, and another of its scope.
         int op = -1, other = -1;
         for (int v = graph.nodeCount() - 1; v >= 0 && other < 0; --v)
