@@ -13,6 +13,7 @@
 #include <QWheelEvent>
 #include <QtConcurrent/QtConcurrent>
 
+#include <algorithm>
 #include <cmath>
 
 namespace ps {
@@ -312,9 +313,11 @@ std::optional<QPointF> GraphView::centreOf(int node) const
     if (!m_data || node < 0 || node >= m_graph->nodeCount())
         return std::nullopt;
     int item = m_data->view->itemOf(node);
-    for (const auto &stub : m_data->view->stubs()) // a stub is drawn beside the first item it feeds
-        if (item < 0 && stub.node == node)
-            item = stub.consumerItem;
+    if (item < 0) { // a stub is drawn beside the first item it feeds
+        const auto &stubs = m_data->view->stubs();
+        const auto it = std::find_if(stubs.begin(), stubs.end(), [&](const auto &s) { return s.node == node; });
+        item = it != stubs.end() ? it->consumerItem : -1;
+    }
     return item >= 0 ? std::optional<QPointF>(m_data->center[item]) : std::nullopt;
 }
 

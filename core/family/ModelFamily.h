@@ -132,11 +132,12 @@ struct RunControl
     {
         return cancelled() || usedS >= budget.timeLimitS || evaluations >= budget.maxEvaluations;
     }
-    // The same control with `usedS` seconds of its time limit already spent.
+    // The seconds of the time limit left after `usedS`, and the same control with only those.
+    double timeLeftS(double usedS) const { return std::max(0.0, budget.timeLimitS - usedS); }
     RunControl after(double usedS) const
     {
         RunControl rest = *this;
-        rest.budget.timeLimitS = std::max(0.0, budget.timeLimitS - usedS);
+        rest.budget.timeLimitS = timeLeftS(usedS);
         return rest;
     }
     // Blocks while paused (polling every 50 ms); returns false when cancelled meanwhile.

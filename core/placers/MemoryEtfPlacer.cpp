@@ -93,8 +93,7 @@ PlacerOutput MemoryEtfPlacer::place(const PlacementProblem &pb, const ParamValue
     if (m_variant.favourites) {
         // The LP gets its own limit or what is left of the run's, whichever is less.
         FavouriteChildren f = favouriteChildren(
-            scheduler.costs(),
-            std::min(params.number("lp_time_limit"), control.after(secondsSince(t0)).budget.timeLimitS),
+            scheduler.costs(), std::min(params.number("lp_time_limit"), control.timeLeftS(secondsSince(t0))),
             params.integer("lp_window"), [&] { return control.cancelled(); });
         favouriteParent = std::move(f.favouriteParent);
         out.notes.push_back(f.note);

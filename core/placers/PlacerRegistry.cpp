@@ -164,8 +164,7 @@ PlacerResult runPlacer(const PlacerRegistry &registry, const std::string &spec, 
         // needs less (a list scheduler) leaves the rest to them.
         const long long stagesLeft = static_cast<long long>(stages.size() - i);
         const double used = secondsSince(t0);
-        stageControl.budget.timeLimitS =
-            std::max(0.0, control.budget.timeLimitS - used) / static_cast<double>(stagesLeft);
+        stageControl.budget.timeLimitS = control.timeLeftS(used) / static_cast<double>(stagesLeft);
         // The judgement after the stage is one more run: the stage gets what is left after it.
         const long long spent = result.evaluations + sim.evaluations();
         const long long left = std::max(0LL, control.budget.maxEvaluations - spent - 1);
@@ -237,7 +236,7 @@ PlacerResult bestFastPlacement(const PlacementProblem &problem, const RunControl
         ++tried;
         RunControl rest; // what is left of the budget (each placer honours it after its first run)
         rest.cancel = control.cancel;
-        rest.budget.timeLimitS = std::max(0.0, control.budget.timeLimitS - used);
+        rest.budget.timeLimitS = control.timeLeftS(used);
         rest.budget.maxEvaluations = std::max(0LL, control.budget.maxEvaluations - spent);
         try {
             results.push_back(runPlacer(PlacerRegistry::builtin(), name, problem, {}, rest));
