@@ -49,6 +49,7 @@
 #include <QTimer>
 #include <QToolBar>
 #include <QUndoView>
+#include <QtConcurrent>
 
 namespace ps {
 
@@ -108,6 +109,21 @@ MainWindow::MainWindow(QWidget *parent)
     connect(m_document->undoStack(), &QUndoStack::cleanChanged, this, &MainWindow::updateTitle);
     connect(m_document->undoStack(), &QUndoStack::indexChanged, this, &MainWindow::updateTitle);
 
+    // A finished run or steering round is work the saved session does not hold.
+    auto workEnded = [this] {
+        ++m_work;
+        updateTitle();
+    };
+    connect(m_runManager, &RunManager::runFinished, this, workEnded);
+    connect(m_steeringController, &SteeringController::finished, this, workEnded);
+    m_autosaving = new QFutureWatcher<QString>(this);
+    connect(m_autosaving, &QFutureWatcher<QString>::finished, this, [this] {
+        const QString error = m_autosaving->result();
+        if (error.isEmpty())
+            return;
+        log(tr("Autosave failed: %1").arg(error));
+        m_autosavedIndex = -1; // try again at the next tick
+    });
     m_autosave = new QTimer(this);
     m_autosave->setInterval(kAutosaveMs);
     connect(m_autosave, &QTimer::timeout, this, &MainWindow::autosaveNow);
@@ -125,6 +141,7 @@ MainWindow::~MainWindow()
     // Steering works on the run manager's pool, which waits for its tasks when it goes (before the
     // steering controller, which would cancel them): cancel them first.
     m_steeringController->cancel();
+    m_autosaving->waitForFinished();
 }
 
 void MainWindow::createDocks()
@@ -360,7 +377,7 @@ void MainWindow::updateTitle()
     QString name = m_document->sessionPath.isEmpty()
                        ? (m_document->graph() ? QString::fromStdString(m_document->graph()->name()) : tr("untitled"))
                        : QFileInfo(m_document->sessionPath).fileName();
-    setWindowTitle(name + (m_document->undoStack()->isClean() ? "" : " *") + tr(" — Placement Studio"));
+    setWindowTitle(name + (unsaved() ? " *" : "") + tr(" — Placement Studio"));
 }
 
 // ---- opening -------------------------------------------------------------------------------
@@ -603,28 +620,48 @@ void MainWindow::restoreSession(const SessionData &s)
     m_document->producer = s.producer;
     m_document->restore(s.graph, s.cluster, s.placement, s.pins);
     m_runs->restoreRuns(s.runs);
-    if (!s.steeringLog.empty()) {
+    QString steeringError = QString::fromStdString(s.steeringError);
+    if (s.steering) {
         try {
-            m_steeringController->restore(m_document->graph(), m_document->cluster(), s.steeringLog);
+            m_steeringController->restore(m_document->graph(), m_document->cluster(), *s.steering);
         } catch (const InputError &e) {
-            log(tr("The steering session was not restored: %1").arg(QString::fromStdString(e.what())));
+            steeringError = QString::fromStdString(e.what());
         }
     }
+    if (!steeringError.isEmpty())
+        log(tr("The steering session was not restored: %1").arg(steeringError));
+    m_savedWork = m_work;
+}
+
+SessionData MainWindow::sessionSnapshot() const
+{
+    return sessionData(*m_document, m_runs->savedRuns(), m_steeringController->logSnapshot());
+}
+
+bool MainWindow::unsaved() const
+{
+    return !m_document->undoStack()->isClean() || m_work != m_savedWork;
+}
+
+void MainWindow::markSaved()
+{
+    m_savedWork = m_work;
+    m_document->undoStack()->setClean();
+    updateTitle();
 }
 
 bool MainWindow::saveSessionTo(const QString &path)
 {
     try {
-        ps::saveSession(path, *m_document, m_runs->savedRuns(), m_steeringController->logJson());
+        ps::saveSession(path, sessionSnapshot());
     } catch (const InputError &e) {
         showError(QString::fromStdString(e.what()));
         return false;
     }
     m_document->sessionPath = path;
-    m_document->undoStack()->setClean();
+    markSaved();
     addRecent(path);
     log(tr("Session saved to %1").arg(path));
-    updateTitle();
     return true;
 }
 
@@ -650,15 +687,24 @@ QString MainWindow::autosavePath()
 
 void MainWindow::autosaveNow()
 {
-    if (!m_document->graph() || m_document->undoStack()->isClean() ||
-        m_autosavedIndex == m_document->undoStack()->index())
+    if (!m_document->graph() || !unsaved() || autosaving() ||
+        (m_autosavedIndex == m_document->undoStack()->index() && m_autosavedWork == m_work))
         return;
-    try {
-        ps::saveSession(autosavePath(), *m_document, m_runs->savedRuns(), m_steeringController->logJson());
-        m_autosavedIndex = m_document->undoStack()->index();
-    } catch (const InputError &e) {
-        log(tr("Autosave failed: %1").arg(QString::fromStdString(e.what())));
-    }
+    m_autosavedIndex = m_document->undoStack()->index();
+    m_autosavedWork = m_work;
+    m_autosaving->setFuture(QtConcurrent::run([path = autosavePath(), session = sessionSnapshot()] {
+        try {
+            ps::saveSession(path, session);
+        } catch (const InputError &e) {
+            return QString::fromStdString(e.what());
+        }
+        return QString();
+    }));
+}
+
+bool MainWindow::autosaving() const
+{
+    return m_autosaving->isRunning();
 }
 
 bool MainWindow::recoverAutosave()
@@ -680,7 +726,7 @@ bool MainWindow::recoverAutosave()
 
 void MainWindow::closeEvent(QCloseEvent *event)
 {
-    if (!m_document->undoStack()->isClean() && !QApplication::platformName().contains("offscreen")) {
+    if (unsaved() && !QApplication::platformName().contains("offscreen")) {
         const auto answer = QMessageBox::question(this, tr("Placement Studio"), tr("Save the session before closing?"),
                                                   QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel);
         if (answer == QMessageBox::Cancel) {
@@ -689,7 +735,7 @@ void MainWindow::closeEvent(QCloseEvent *event)
         }
         if (answer == QMessageBox::Save) {
             saveSession(false);
-            if (!m_document->undoStack()->isClean()) {
+            if (unsaved()) {
                 event->ignore();
                 return;
             }
@@ -697,6 +743,7 @@ void MainWindow::closeEvent(QCloseEvent *event)
     }
     m_runs->cancelAll();
     m_steeringController->cancel();
+    m_autosaving->waitForFinished();
     QFile::remove(autosavePath()); // a clean exit: nothing to recover
     QSettings settings;
     settings.setValue("window/geometry", saveGeometry());
@@ -813,6 +860,7 @@ void MainWindow::runSearch()
 
 void MainWindow::refreshGraph()
 {
+    m_savedWork = m_work; // the results on the last graph went with it, as its undo steps did
     m_selection.clear();
     m_searchHits.clear();
     m_lastSearch.clear();

@@ -4,6 +4,7 @@
 // thread and can be cancelled), sessions with autosave and recovery, edits, and export.
 #include "core/io/LoadOptions.h"
 
+#include <QFutureWatcher>
 #include <QMainWindow>
 
 #include <vector>
@@ -72,9 +73,13 @@ public:
     void cancelLoading();
     bool busy() const; // loading, laying out or running a model
 
-    // Autosave: written every 30 s while there are unsaved edits; removed on a clean exit.
+    // Edits since the session was saved, or results (model runs, steering rounds) it does not hold.
+    bool unsaved() const;
+    // Autosave: every 30 s while there is unsaved work, written on another thread from a copy of
+    // the session (the window does not wait for it); removed on a clean exit.
     static QString autosavePath();
     void autosaveNow();
+    bool autosaving() const;
     bool recoverAutosave(); // loads it if present; true when it did
 
 protected:
@@ -101,6 +106,8 @@ private:
     void updateTitle();
     void showContextMenu(const std::vector<int> &nodes, const QPoint &globalPos);
     void restoreSession(const SessionData &session);
+    SessionData sessionSnapshot() const;
+    void markSaved();
 
     Document *m_document;
     FileLoader *m_loader;
@@ -125,6 +132,8 @@ private:
     size_t m_searchIndex = 0;
     QString m_lastSearch;
     int m_autosavedIndex = -1;
+    quint64 m_work = 0, m_savedWork = 0, m_autosavedWork = 0; // results that ended: runs, steering work
+    QFutureWatcher<QString> *m_autosaving;
     int m_errorCount = 0;
     QString m_lastError;
     // A model file picked in the Open dialog: import options (batch size, input shapes).

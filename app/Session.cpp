@@ -24,38 +24,55 @@ bool isGraphJsonPath(const QString &path)
 }
 } // namespace
 
-void saveSession(const QString &path, const Document &document, const std::vector<SavedRun> &runs,
-                 const std::string &steeringLog)
+SessionData sessionData(const Document &document, std::vector<SavedRun> runs,
+                        std::shared_ptr<const SteeringLogDoc> steering)
 {
-    if (!document.graph())
+    SessionData s;
+    s.graph = document.graph();
+    if (!s.graph)
+        throw InputError("nothing to save (no graph is open)");
+    s.graphPath = document.graphPath;
+    s.cluster = document.cluster();
+    s.clusterPath = document.clusterPath;
+    s.placement = document.placement();
+    s.pins = document.pins();
+    s.producer = document.producer;
+    s.runs = std::move(runs);
+    s.steering = std::move(steering);
+    return s;
+}
+
+void saveSession(const QString &path, const SessionData &s)
+{
+    if (!s.graph)
         throw InputError(path.toStdString() + ": nothing to save (no graph is open)");
-    const Graph &g = *document.graph();
+    const Graph &g = *s.graph;
     Json j;
     j["format"] = kFormat;
     j["version"] = 1;
     // A graph JSON file is referenced; anything else (imported, generated) is embedded.
-    if (isGraphJsonPath(document.graphPath) && QFile::exists(document.graphPath))
-        j["graph_file"] = document.graphPath.toStdString();
+    if (isGraphJsonPath(s.graphPath) && QFile::exists(s.graphPath))
+        j["graph_file"] = s.graphPath.toStdString();
     else
         j["graph"] = Json::parse(graphToJson(g));
-    if (document.cluster().deviceCount() > 0) {
-        j["cluster"] = Json::parse(clusterToJson(document.cluster()));
-        j["cluster_file"] = document.clusterPath.toStdString();
+    if (s.cluster.deviceCount() > 0) {
+        j["cluster"] = Json::parse(clusterToJson(s.cluster));
+        j["cluster_file"] = s.clusterPath.toStdString();
         Json placement = Json::object(), pins = Json::object();
         for (int v = 0; v < g.nodeCount(); ++v) {
-            placement[g.id(v)] = document.cluster().device(document.placement()[v]).name;
-            if (document.pins()[v] >= 0)
-                pins[g.id(v)] = document.cluster().device(document.pins()[v]).name;
+            placement[g.id(v)] = s.cluster.device(s.placement[v]).name;
+            if (s.pins[v] >= 0)
+                pins[g.id(v)] = s.cluster.device(s.pins[v]).name;
         }
         j["placement"] = placement;
         j["pins"] = pins;
         Json saved = Json::array();
-        for (const SavedRun &r : runs) {
+        for (const SavedRun &r : s.runs) {
             if (static_cast<int>(r.placement.size()) != g.nodeCount())
                 continue;
             Json devices = Json::array(); // by node index: compact, and the graph is in the session
             for (int d : r.placement)
-                devices.push_back(document.cluster().device(d).name);
+                devices.push_back(s.cluster.device(d).name);
             saved.push_back({{"model", r.model.toStdString()},
                              {"makespan_s", r.makespan},
                              {"lower_bound_s", r.lowerBound},
@@ -64,9 +81,9 @@ void saveSession(const QString &path, const Document &document, const std::vecto
         }
         j["runs"] = saved;
     }
-    j["producer"] = document.producer.toStdString();
-    if (!steeringLog.empty())
-        j["steering"] = Json::parse(steeringLog);
+    j["producer"] = s.producer.toStdString();
+    if (s.steering)
+        j["steering"] = Json::parse(steeringLogJson(*s.steering));
     QSaveFile file(path);
     const std::string text = j.dump(1);
     if (!file.open(QIODevice::WriteOnly) || file.write(text.data(), static_cast<qint64>(text.size())) < 0 ||
@@ -137,8 +154,14 @@ SessionData loadSession(const QString &path)
             }
             s.runs.push_back(std::move(run));
         }
-        if (j.contains("steering"))
-            s.steeringLog = j["steering"].dump();
+        if (j.contains("steering")) {
+            try { // a log this build cannot read costs the steering session, not the rest
+                s.steering = std::make_shared<const SteeringLogDoc>(
+                    parseSteeringLog(j["steering"].dump(), where + " (steering)"));
+            } catch (const InputError &e) {
+                s.steeringError = e.what();
+            }
+        }
     } catch (const Json::exception &e) {
         throw InputError(where + ": malformed session (" + e.what() + ")");
     }

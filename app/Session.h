@@ -1,10 +1,12 @@
 #pragma once
 // Session files (.pstudio, JSON): the graph (a reference to its .graph.json file, or embedded),
 // the cluster, the placement being edited, the user's pins, and the placements of finished model
-// runs (the Models list). Written atomically (QSaveFile). Also the
-// autosave, in the same format.
+// runs (the Models list), and the Steering dock's session as its log. Written atomically
+// (QSaveFile) from a copy of what the window holds, so that the writing can run on another
+// thread (the autosave does). Also the autosave, in the same format.
 #include "core/cluster/Cluster.h"
 #include "core/graph/Graph.h"
+#include "core/steering/SteeringLog.h"
 
 #include <QString>
 
@@ -34,12 +36,15 @@ struct SessionData
     std::vector<int> placement, pins;
     QString producer;
     std::vector<SavedRun> runs;
-    std::string steeringLog; // the Steering dock's session as its log (JSON); empty: none
+    std::shared_ptr<const SteeringLogDoc> steering; // the Steering dock's session; null: none
+    std::string steeringError;                      // why a session's steering log could not be read (the rest loads)
 };
 
-// Throws InputError with the file name on any problem.
-void saveSession(const QString &path, const Document &document, const std::vector<SavedRun> &runs = {},
-                 const std::string &steeringLog = {});
+// A copy of what the window holds (cheap: no JSON). InputError when no graph is open.
+SessionData sessionData(const Document &document, std::vector<SavedRun> runs = {},
+                        std::shared_ptr<const SteeringLogDoc> steering = nullptr);
+// Both throw InputError with the file name on any problem; either may run on any thread.
+void saveSession(const QString &path, const SessionData &session);
 SessionData loadSession(const QString &path);
 
 } // namespace ps

@@ -49,25 +49,49 @@ void SteeringController::reset(std::shared_ptr<const Graph> graph, const Cluster
     m_cluster = cluster;
     if (m_graph && m_graph->nodeCount() > 0 && m_cluster.deviceCount() > 0)
         m_session = std::make_unique<SteeringSession>(*m_graph, m_cluster, PlacerRegistry::builtin(), settings);
+    markLogStale();
     Q_EMIT changed();
 }
 
-void SteeringController::restore(std::shared_ptr<const Graph> graph, const Cluster &cluster, const std::string &logJson)
+void SteeringController::restore(std::shared_ptr<const Graph> graph, const Cluster &cluster, const SteeringLogDoc &log)
 {
-    const SteeringLogDoc doc = parseSteeringLog(logJson, "the session's steering log");
-    reset(std::move(graph), cluster, doc.settings);
+    reset(std::move(graph), cluster, log.settings);
     if (m_session)
-        m_session->restore(doc, *m_graph, m_cluster);
-    if (doc.haveEnsemble)
-        m_ensemble = doc.ensemble;
+        m_session->restore(log, *m_graph, m_cluster);
+    if (log.haveEnsemble)
+        m_ensemble = log.ensemble;
+    markLogStale();
     Q_EMIT changed();
 }
 
-std::string SteeringController::logJson() const
+std::shared_ptr<const SteeringLogDoc> SteeringController::logSnapshot() const
 {
-    if (!m_session || m_running)
-        return {};
-    return steeringLogJson(*m_session, *m_graph, m_cluster, m_ensemble ? &*m_ensemble : nullptr);
+    if (!m_session)
+        return nullptr;
+    bool stale;
+    {
+        std::lock_guard<std::mutex> lock(m_logMutex);
+        stale = m_logStale && !m_running;
+    }
+    if (stale) // idle: the session is this thread's
+        publishLog(*m_session);
+    std::lock_guard<std::mutex> lock(m_logMutex);
+    return m_log;
+}
+
+void SteeringController::publishLog(const SteeringSession &session) const
+{
+    auto log = std::make_shared<const SteeringLogDoc>(
+        steeringLogDoc(session, *m_graph, m_cluster, m_ensemble ? &*m_ensemble : nullptr));
+    std::lock_guard<std::mutex> lock(m_logMutex);
+    m_log = std::move(log);
+    m_logStale = false;
+}
+
+void SteeringController::markLogStale()
+{
+    std::lock_guard<std::mutex> lock(m_logMutex);
+    m_logStale = true;
 }
 
 void SteeringController::apply(const SteeringFeedback &feedback)
@@ -79,6 +103,7 @@ void SteeringController::apply(const SteeringFeedback &feedback)
         return;
     }
     m_session->apply(feedback);
+    markLogStale();
     Q_EMIT changed();
 }
 
@@ -97,6 +122,7 @@ void SteeringController::syncPins(const std::vector<int> &pins)
 void SteeringController::startWork(std::function<void(const RunControl &)> work)
 {
     m_cancel = false;
+    logSnapshot(); // what a save keeps until the first round ends
     m_running = true;
     QPointer<SteeringController> self(this);
     m_watcher.setFuture(QtConcurrent::run(m_pool, [this, self, work]() -> QString {
@@ -158,6 +184,8 @@ void SteeringController::workDone()
     }
     if (!error.isEmpty())
         Q_EMIT failed(error);
+    ++m_generation;
+    markLogStale();
     Q_EMIT changed();
     Q_EMIT finished();
 }
@@ -233,6 +261,7 @@ void SteeringController::runRounds(int rounds, int perRound, long long evaluatio
                 control.report(q);
             };
             session->runRound(each);
+            publishLog(*session);
         }
         session->setRunner(nullptr);
     });

@@ -2,9 +2,11 @@
 // Runs a steering session off the GUI thread: rounds (or an ensemble) in a worker, progress
 // throttled to the event loop, cancel. The session is touched by one thread at a time: while a
 // round runs, feedback is queued and applied when it ends; views read the session only while
-// idle (after changed()).
+// idle (after changed()). A copy of the session's log, taken when idle or at the end of each round
+// in the work thread, is what a saved session keeps: saving needs no idle session.
 #include "core/cluster/Cluster.h"
 #include "core/graph/Graph.h"
+#include "core/steering/SteeringLog.h"
 #include "core/steering/SteeringSession.h"
 
 #include <QFutureWatcher>
@@ -14,6 +16,7 @@
 
 #include <atomic>
 #include <memory>
+#include <mutex>
 #include <optional>
 
 namespace ps {
@@ -30,9 +33,14 @@ public:
 
     // A new session for this graph and cluster (the old one is cancelled and dropped).
     void reset(std::shared_ptr<const Graph> graph, const Cluster &cluster, SteeringSettings settings);
-    // Restores a session from its log (the app session's "steering" entry).
-    void restore(std::shared_ptr<const Graph> graph, const Cluster &cluster, const std::string &logJson);
-    std::string logJson() const; // empty without a session
+    // Restores a session from its log (the app session's "steering" entry). InputError when the
+    // log does not fit the graph or cluster.
+    void restore(std::shared_ptr<const Graph> graph, const Cluster &cluster, const SteeringLogDoc &log);
+    // The session's log as of now when idle, or as of the last round that ended while work runs
+    // (a copy: write it on any thread). Null without a session.
+    std::shared_ptr<const SteeringLogDoc> logSnapshot() const;
+    // Counts the works (rounds, ensembles) that ended: what a saved session may not hold yet.
+    quint64 workGeneration() const { return m_generation; }
 
     bool hasSession() const { return m_session != nullptr; }
     bool running() const { return m_running; }
@@ -71,6 +79,9 @@ private:
     void stopWorkers();
     void startWork(std::function<void(const RunControl &)> work);
     void workDone();
+    // Takes a copy of the session's log (on the thread that holds the session).
+    void publishLog(const SteeringSession &session) const;
+    void markLogStale();
 
     std::shared_ptr<const Graph> m_graph;
     Cluster m_cluster;
@@ -87,6 +98,10 @@ private:
     std::unique_ptr<CandidateRunner> m_runner; // made in the work thread, once the workers joined
     std::vector<std::unique_ptr<QProcess>> m_workerProcesses;
     QString m_readout;
+    quint64 m_generation = 0;
+    mutable std::mutex m_logMutex; // m_log is written by the work thread at the end of a round
+    mutable std::shared_ptr<const SteeringLogDoc> m_log;
+    mutable bool m_logStale = true;
 };
 
 } // namespace ps

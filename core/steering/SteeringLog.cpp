@@ -58,69 +58,89 @@ const char *verdictName(Candidate::Verdict v)
     return v == Candidate::Verdict::Accepted ? "accepted" : v == Candidate::Verdict::Rejected ? "rejected" : "";
 }
 
-Json feedbackJson(const SteeringFeedback &f, int round, const Graph &g, const Cluster &c)
+// Feedback with nodes and devices by name, candidates by id as text.
+FeedbackText feedbackText(const SteeringFeedback &f, int round, const Graph &g, const Cluster &c)
 {
-    Json j{{"round", round}};
+    FeedbackText t;
+    t.round = round;
     if (f.setWeights)
-        j["objective"] = f.weights.weightsText();
-    auto pairs = [&](const std::vector<std::pair<int, int>> &list) {
-        Json o = Json::object();
+        t.objective = f.weights.weightsText();
+    auto pairs = [&](const std::vector<std::pair<int, int>> &list,
+                     std::vector<std::pair<std::string, std::string>> &out) {
         for (const auto &[v, d] : list)
-            o[g.id(v)] = d >= 0 ? c.device(d).name : std::string();
-        return o;
+            out.emplace_back(g.id(v), d >= 0 ? c.device(d).name : std::string());
     };
-    if (!f.pins.empty())
-        j["pins"] = pairs(f.pins);
-    if (!f.prefer.empty())
-        j["prefer"] = pairs(f.prefer);
-    if (!f.together.empty()) {
-        Json groups = Json::array();
-        for (const auto &group : f.together) {
-            Json ids = Json::array();
-            for (int v : group)
-                ids.push_back(g.id(v));
-            groups.push_back(ids);
-        }
-        j["together"] = groups;
-    }
+    pairs(f.pins, t.pins);
+    pairs(f.prefer, t.prefer);
     auto nodes = [&](const std::vector<int> &list) {
-        Json ids = Json::array();
+        std::vector<std::string> ids;
         for (int v : list)
             ids.push_back(g.id(v));
         return ids;
     };
-    if (!f.important.empty())
-        j["important"] = nodes(f.important);
-    if (!f.unimportant.empty())
-        j["unimportant"] = nodes(f.unimportant);
-    if (f.dropTogether > 0)
-        j["drop_together"] = f.dropTogether;
-    if (!f.familyWeights.empty()) {
+    for (const auto &group : f.together)
+        t.together.push_back(nodes(group));
+    t.important = nodes(f.important);
+    t.unimportant = nodes(f.unimportant);
+    t.dropTogether = f.dropTogether;
+    t.familyWeights = f.familyWeights;
+    auto ids = [](const std::vector<int> &list) {
+        std::vector<std::string> out;
+        for (int id : list)
+            out.push_back(std::to_string(id));
+        return out;
+    };
+    t.accept = ids(f.accept);
+    t.reject = ids(f.reject);
+    t.clearVerdict = ids(f.clearVerdict);
+    return t;
+}
+
+Json feedbackJson(const FeedbackText &t)
+{
+    Json j{{"round", t.round}};
+    if (!t.objective.empty())
+        j["objective"] = t.objective;
+    auto pairs = [](const std::vector<std::pair<std::string, std::string>> &list) {
+        Json o = Json::object();
+        for (const auto &[id, name] : list)
+            o[id] = name;
+        return o;
+    };
+    if (!t.pins.empty())
+        j["pins"] = pairs(t.pins);
+    if (!t.prefer.empty())
+        j["prefer"] = pairs(t.prefer);
+    if (!t.together.empty())
+        j["together"] = t.together;
+    if (!t.important.empty())
+        j["important"] = t.important;
+    if (!t.unimportant.empty())
+        j["unimportant"] = t.unimportant;
+    if (t.dropTogether > 0)
+        j["drop_together"] = t.dropTogether;
+    if (!t.familyWeights.empty()) {
         Json w = Json::object();
-        for (const auto &[name, weight] : f.familyWeights)
+        for (const auto &[name, weight] : t.familyWeights)
             w[name] = weight;
         j["family_weights"] = w;
     }
-    auto ids = [](const std::vector<int> &list) {
-        Json a = Json::array();
-        for (int id : list)
-            a.push_back(std::to_string(id));
-        return a;
-    };
-    if (!f.accept.empty())
-        j["accept"] = ids(f.accept);
-    if (!f.reject.empty())
-        j["reject"] = ids(f.reject);
-    if (!f.clearVerdict.empty())
-        j["clear_verdict"] = ids(f.clearVerdict);
+    if (!t.accept.empty())
+        j["accept"] = t.accept;
+    if (!t.reject.empty())
+        j["reject"] = t.reject;
+    if (!t.clearVerdict.empty())
+        j["clear_verdict"] = t.clearVerdict;
     return j;
 }
 
-Json feedbackList(const std::vector<SteeringFeedback> &list, int round, const Graph &g, const Cluster &c)
+// The feedback entries of `round` (rounds past the last: the pending ones), in order.
+Json feedbackList(const std::vector<FeedbackText> &all, int round, bool pending)
 {
     Json a = Json::array();
-    for (const SteeringFeedback &f : list)
-        a.push_back(feedbackJson(f, round, g, c));
+    for (const FeedbackText &t : all)
+        if (pending ? t.round >= round : t.round == round)
+            a.push_back(feedbackJson(t));
     return a;
 }
 
@@ -291,11 +311,44 @@ SteeringFeedback resolveFeedback(const FeedbackText &t, const Graph &graph, cons
     return f;
 }
 
-std::string steeringLogJson(const SteeringSession &session, const Graph &graph, const Cluster &cluster,
-                            const EnsembleResult *ensemble, const std::string &policyDir)
+SteeringLogDoc steeringLogDoc(const SteeringSession &session, const Graph &graph, const Cluster &cluster,
+                              const EnsembleResult *ensemble, const std::string &policyDir)
 {
-    const SteeringSettings &s = session.settings();
-    Json j{{"format", "steering-log"}, {"version", 1}, {"graph", graph.name()}, {"cluster", cluster.name()}};
+    SteeringLogDoc d;
+    d.graphName = graph.name();
+    d.clusterName = cluster.name();
+    d.settings = session.settings();
+    d.objective = session.objective().weightsText();
+    d.policyDir = policyDir;
+    d.evaluations = session.evaluationsSpent();
+    for (int k = 0; k < cluster.deviceCount(); ++k)
+        d.deviceNames.push_back(cluster.device(k).name);
+    for (const RoundRecord &r : session.rounds()) {
+        for (const SteeringFeedback &f : r.feedback)
+            d.feedback.push_back(feedbackText(f, r.round, graph, cluster));
+        d.roundCandidates.push_back(r.candidates);
+        d.roundBudgets.push_back(r.budget);
+        d.roundLeft.push_back(r.left);
+        d.roundEvaluations.push_back(r.evaluations);
+    }
+    const int next = static_cast<int>(session.rounds().size()) + 1;
+    for (const SteeringFeedback &f : session.pendingFeedback())
+        d.feedback.push_back(feedbackText(f, next, graph, cluster));
+    d.candidates = session.candidates();
+    for (const Candidate &c : d.candidates)
+        d.agreement.push_back(c.error.empty() ? session.agreement(c.devices) : 0.0);
+    d.ranking = session.ranking();
+    if (ensemble) {
+        d.haveEnsemble = true;
+        d.ensemble = *ensemble;
+    }
+    return d;
+}
+
+std::string steeringLogJson(const SteeringLogDoc &d)
+{
+    const SteeringSettings &s = d.settings;
+    Json j{{"format", "steering-log"}, {"version", 1}, {"graph", d.graphName}, {"cluster", d.clusterName}};
     j["settings"] = Json{{"seed", s.seed},
                          {"per_round", s.perRound},
                          {"round_evaluations", s.roundEvaluations},
@@ -304,27 +357,25 @@ std::string steeringLogJson(const SteeringSession &session, const Graph &graph, 
                          {"guided", s.sampling == Sampling::Guided},
                          {"random_search", s.sampling == Sampling::RandomSearch},
                          {"exploration", s.exploration}};
-    j["objective"] = session.objective().weightsText();
-    if (!policyDir.empty())
-        j["policy_dir"] = policyDir;
-    j["evaluations"] = session.evaluationsSpent();
-    Json devices = Json::array();
-    for (int d = 0; d < cluster.deviceCount(); ++d)
-        devices.push_back(cluster.device(d).name);
-    j["devices"] = devices;
+    j["objective"] = d.objective;
+    if (!d.policyDir.empty())
+        j["policy_dir"] = d.policyDir;
+    j["evaluations"] = d.evaluations;
+    j["devices"] = d.deviceNames;
     Json rounds = Json::array();
-    for (const RoundRecord &r : session.rounds())
-        rounds.push_back({{"round", r.round},
-                          {"feedback", feedbackList(r.feedback, r.round, graph, cluster)},
-                          {"candidates", r.candidates},
-                          {"budget", r.budget},
-                          {"left", r.left},
-                          {"evaluations", r.evaluations}});
+    const int count = static_cast<int>(d.roundBudgets.size());
+    for (int r = 0; r < count; ++r)
+        rounds.push_back({{"round", r + 1},
+                          {"feedback", feedbackList(d.feedback, r + 1, false)},
+                          {"candidates", d.roundCandidates[r]},
+                          {"budget", d.roundBudgets[r]},
+                          {"left", d.roundLeft[r]},
+                          {"evaluations", d.roundEvaluations[r]}});
     j["rounds"] = rounds;
-    j["pending"] =
-        feedbackList(session.pendingFeedback(), static_cast<int>(session.rounds().size()) + 1, graph, cluster);
+    j["pending"] = feedbackList(d.feedback, count + 1, true);
     Json candidates = Json::array();
-    for (const Candidate &c : session.candidates()) {
+    for (size_t i = 0; i < d.candidates.size(); ++i) {
+        const Candidate &c = d.candidates[i];
         Json cj{{"id", c.id},         {"round", c.round}, {"arm", c.arm},   {"spec", c.spec},
                 {"params", c.params}, {"x", c.x},         {"seed", c.seed}, {"refines", c.refines}};
         if (c.partner >= 0) {
@@ -337,7 +388,7 @@ std::string steeringLogJson(const SteeringSession &session, const Graph &graph, 
             cj["hash"] = hexHash(c.hash);
             cj["duplicate_of"] = c.duplicateOf;
             cj["score"] = c.score;
-            cj["agreement"] = session.agreement(c.devices);
+            cj["agreement"] = i < d.agreement.size() ? d.agreement[i] : 1.0;
             cj["terms"] = termsJson(c.terms);
             cj["evaluations"] = c.evaluations;
             cj["wall_s"] = c.wallS;
@@ -349,14 +400,21 @@ std::string steeringLogJson(const SteeringSession &session, const Graph &graph, 
         candidates.push_back(cj);
     }
     j["candidates"] = candidates;
-    j["ranking"] = session.ranking();
-    if (ensemble)
-        j["ensemble"] =
-            Json{{"members", ensemble->members},         {"score", ensemble->score},
-                 {"terms", termsJson(ensemble->terms)},  {"budget", ensemble->budget},
-                 {"evaluations", ensemble->evaluations}, {"unanimous_share", ensemble->agreementWithMembers},
-                 {"placement", ensemble->devices}};
+    j["ranking"] = d.ranking;
+    if (d.haveEnsemble) {
+        const EnsembleResult &e = d.ensemble;
+        j["ensemble"] = Json{{"members", e.members},         {"score", e.score},
+                             {"terms", termsJson(e.terms)},  {"budget", e.budget},
+                             {"evaluations", e.evaluations}, {"unanimous_share", e.agreementWithMembers},
+                             {"placement", e.devices}};
+    }
     return j.dump(1) + "\n";
+}
+
+std::string steeringLogJson(const SteeringSession &session, const Graph &graph, const Cluster &cluster,
+                            const EnsembleResult *ensemble, const std::string &policyDir)
+{
+    return steeringLogJson(steeringLogDoc(session, graph, cluster, ensemble, policyDir));
 }
 
 void writeSteeringLog(const std::string &path, const SteeringSession &session, const Graph &graph,
@@ -394,12 +452,15 @@ SteeringLogDoc parseSteeringLog(const std::string &text, const std::string &sour
             doc.roundCandidates.push_back(r.at("candidates").get<std::vector<int>>());
             doc.roundBudgets.push_back(r.at("budget").get<long long>());
             doc.roundLeft.push_back(r.value("left", -1LL)); // logs before it: open-ended
+            doc.roundEvaluations.push_back(r.value("evaluations", 0LL));
         }
+        doc.evaluations = j.value("evaluations", 0LL);
         if (j.contains("pending"))
             for (const Json &f : j["pending"])
                 doc.feedback.push_back(feedbackFrom(f, source));
         for (const Json &cj : j.at("candidates")) {
             Candidate c;
+            double agreement = 0;
             c.id = cj.at("id").get<int>();
             c.round = cj.at("round").get<int>();
             c.arm = cj.at("arm").get<std::string>();
@@ -420,6 +481,7 @@ SteeringLogDoc parseSteeringLog(const std::string &text, const std::string &sour
                 c.evaluations = cj.at("evaluations").get<long long>();
                 c.wallS = cj.at("wall_s").get<double>();
                 c.continued = cj.value("continued_policy", false);
+                agreement = cj.value("agreement", 1.0);
                 const std::string v = cj.at("verdict").get<std::string>();
                 c.verdict = v == "accepted"   ? Candidate::Verdict::Accepted
                             : v == "rejected" ? Candidate::Verdict::Rejected
@@ -427,7 +489,10 @@ SteeringLogDoc parseSteeringLog(const std::string &text, const std::string &sour
                 c.devices = cj.at("placement").get<std::vector<int>>();
             }
             doc.candidates.push_back(std::move(c));
+            doc.agreement.push_back(agreement);
         }
+        if (j.contains("ranking"))
+            doc.ranking = j["ranking"].get<std::vector<int>>();
         if (j.contains("ensemble")) {
             const Json &e = j["ensemble"];
             doc.haveEnsemble = true;
@@ -437,6 +502,7 @@ SteeringLogDoc parseSteeringLog(const std::string &text, const std::string &sour
             doc.ensemble.evaluations = e.at("evaluations").get<long long>();
             doc.ensemble.budget = e.at("budget").get<long long>();
             doc.ensemble.devices = e.at("placement").get<std::vector<int>>();
+            doc.ensemble.agreementWithMembers = e.value("unanimous_share", 0.0);
         }
     } catch (const Json::exception &e) {
         throw InputError(source + ": malformed steering log (" + e.what() + ")");

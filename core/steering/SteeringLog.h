@@ -30,6 +30,9 @@ struct FeedbackText
     std::vector<std::string> accept, reject, clearVerdict;
 };
 
+// A steering log as data: what a log file holds, read from one (parseSteeringLog) or copied out
+// of a session (steeringLogDoc) and written as text on any thread (steeringLogJson) while the
+// session goes on.
 struct SteeringLogDoc
 {
     std::string graphName, clusterName;
@@ -39,8 +42,12 @@ struct SteeringLogDoc
     std::vector<FeedbackText> feedback;   // in the order given, each with its round
     std::vector<std::vector<int>> roundCandidates;
     std::vector<long long> roundBudgets;
-    std::vector<long long> roundLeft; // what the session had left at each round (-1: open-ended)
+    std::vector<long long> roundLeft;        // what the session had left at each round (-1: open-ended)
+    std::vector<long long> roundEvaluations; // what each round spent
+    long long evaluations = 0;               // the session's simulator runs
     std::vector<Candidate> candidates;
+    std::vector<double> agreement; // each candidate's with the person's edits, as the log shows it
+    std::vector<int> ranking;      // candidate ids, best first
     bool haveEnsemble = false;
     EnsembleResult ensemble;
     std::string policyDir; // a round's state for workers: where the session keeps learned policies
@@ -56,6 +63,11 @@ void writeSteeringLog(const std::string &path, const SteeringSession &session, c
 // `policyDir` (a round's state for workers only) says where the session keeps learned policies.
 std::string steeringLogJson(const SteeringSession &session, const Graph &graph, const Cluster &cluster,
                             const EnsembleResult *ensemble, const std::string &policyDir = {});
+// The same in two steps: a copy of the session's log (no JSON; the candidates' placements are
+// copied), then its text, which needs nothing but the copy.
+SteeringLogDoc steeringLogDoc(const SteeringSession &session, const Graph &graph, const Cluster &cluster,
+                              const EnsembleResult *ensemble, const std::string &policyDir = {});
+std::string steeringLogJson(const SteeringLogDoc &doc);
 SteeringLogDoc readSteeringLog(const std::string &path);
 
 // A candidate to run elsewhere (family, hyperparameters, seed, what it refines) and what the run

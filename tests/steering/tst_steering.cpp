@@ -595,6 +595,43 @@ private Q_SLOTS:
         }
     }
 
+    // A log read back writes the same text: the app saves a session's steering from a copy
+    // (steeringLogDoc) on another thread, and reopening it must lose nothing, feedback of every
+    // kind, the feedback still pending and the ensemble included.
+    void aLogReadBackWritesTheSameText()
+    {
+        const Graph g = layered(60);
+        const Cluster c = gpus(3);
+        SteeringSession s(g, c, PlacerRegistry::builtin(), small());
+        s.runRound(RunControl{});
+        SteeringFeedback f;
+        f.pins = {{3, 1}, {4, -1}};
+        f.prefer = {{5, 2}};
+        f.together = {{7, 8}, {9, 10, 11}};
+        f.important = {12};
+        f.setWeights = true;
+        f.weights = Objective::parse("bytes=0.2");
+        f.familyWeights = {{"heft", 0.5}};
+        s.apply(f);
+        s.runRound(RunControl{});
+        SteeringFeedback verdicts;
+        verdicts.accept = {s.ranking().front()};
+        verdicts.reject = {1};
+        verdicts.unimportant = {12};
+        verdicts.dropTogether = 1;
+        s.apply(verdicts); // pending: no round has run since
+        const EnsembleResult e = s.ensemble(3, 100, RunControl{});
+        const std::string text = steeringLogJson(s, g, c, &e);
+        const SteeringLogDoc doc = parseSteeringLog(text, "log");
+        QCOMPARE(doc.feedback.size(), size_t(2));
+        QCOMPARE(doc.feedback.back().round, 3); // pending, before the next round
+        QVERIFY(doc.haveEnsemble && doc.ensemble.members == e.members);
+        QCOMPARE(doc.ranking, s.ranking());
+        QCOMPARE(steeringLogJson(doc), text);
+        const std::string copied = steeringLogJson(steeringLogDoc(s, g, c, &e));
+        QCOMPARE(copied, text);
+    }
+
     void ensembleVotesRepairsAndHonoursPins()
     {
         const Graph g = layered(100);
