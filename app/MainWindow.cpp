@@ -51,6 +51,8 @@
 #include <QUndoView>
 #include <QtConcurrent>
 
+#include <utility>
+
 namespace ps {
 
 namespace {
@@ -116,6 +118,8 @@ MainWindow::MainWindow(QWidget *parent)
     };
     connect(m_runManager, &RunManager::runFinished, this, workEnded);
     connect(m_steeringController, &SteeringController::finished, this, workEnded);
+    m_saving = new QFutureWatcher<QString>(this);
+    connect(m_saving, &QFutureWatcher<QString>::finished, this, &MainWindow::finishSave);
     m_autosaving = new QFutureWatcher<QString>(this);
     connect(m_autosaving, &QFutureWatcher<QString>::finished, this, [this] {
         const QString error = m_autosaving->result();
@@ -141,6 +145,7 @@ MainWindow::~MainWindow()
     // Steering works on the run manager's pool, which waits for its tasks when it goes (before the
     // steering controller, which would cancel them): cancel them first.
     m_steeringController->cancel();
+    m_saving->waitForFinished();
     m_autosaving->waitForFinished();
 }
 
@@ -278,8 +283,9 @@ void MainWindow::createMenus()
         });
     }
     file->addSeparator();
-    file->addAction(tr("&Save Session"), QKeySequence::Save, this, [this] { saveSession(false); });
-    file->addAction(tr("Save Session &As…"), QKeySequence::SaveAs, this, [this] { saveSession(true); });
+    file->addAction(tr("&Save Session"), QKeySequence::Save, this, [this] { saveSession(false, false); })
+        ->setObjectName("saveSession");
+    file->addAction(tr("Save Session &As…"), QKeySequence::SaveAs, this, [this] { saveSession(true, false); });
     QMenu *exports = file->addMenu(tr("&Export"));
     exports->addAction(tr("Placement as JSON…"), this, [this] {
         exportWith(tr("Export placement"), tr("Placement (*.placement.json)"), exportPlacementJson);
@@ -429,7 +435,7 @@ void MainWindow::cancelLoading()
 bool MainWindow::busy() const
 {
     return m_loader->inFlight() > 0 || m_graphView->layoutRunning() || m_runs->anyRunning() ||
-           m_steeringController->running();
+           m_steeringController->running() || saving();
 }
 
 void MainWindow::loaded(const LoadResult &r)
@@ -650,22 +656,63 @@ void MainWindow::markSaved()
     updateTitle();
 }
 
-bool MainWindow::saveSessionTo(const QString &path)
+bool MainWindow::saveSessionTo(const QString &path, bool wait)
 {
+    m_saving->waitForFinished(); // one save at a time
+    finishSave();
+    SessionData session;
     try {
-        ps::saveSession(path, sessionSnapshot());
+        session = sessionSnapshot();
     } catch (const InputError &e) {
         showError(QString::fromStdString(e.what()));
         return false;
     }
+    markSaved(); // what the copy holds: edits made while it is written are unsaved
+    m_savingPath = path;
+    m_status->setText(tr("Saving %1…").arg(QFileInfo(path).fileName()));
+    m_progress->show();
+    m_saving->setFuture(QtConcurrent::run([path, session = std::move(session)] {
+        try {
+            ps::saveSession(path, session);
+        } catch (const InputError &e) {
+            return QString::fromStdString(e.what());
+        }
+        return QString();
+    }));
+    if (!wait)
+        return true;
+    m_saving->waitForFinished();
+    return finishSave();
+}
+
+bool MainWindow::finishSave()
+{
+    if (m_savingPath.isEmpty())
+        return true; // said already
+    const QString path = std::exchange(m_savingPath, QString());
+    const QString error = m_saving->result();
+    m_progress->setVisible(m_loader->inFlight() > 0);
+    m_status->clear();
+    if (!error.isEmpty()) {
+        m_document->undoStack()->resetClean();
+        m_savedWork = ~quint64(0);
+        updateTitle();
+        showError(error);
+        return false;
+    }
     m_document->sessionPath = path;
-    markSaved();
     addRecent(path);
     log(tr("Session saved to %1").arg(path));
+    updateTitle();
     return true;
 }
 
-void MainWindow::saveSession(bool ask)
+bool MainWindow::saving() const
+{
+    return m_saving->isRunning();
+}
+
+void MainWindow::saveSession(bool ask, bool wait)
 {
     QString path = m_document->sessionPath;
     if (ask || path.isEmpty()) {
@@ -675,7 +722,7 @@ void MainWindow::saveSession(bool ask)
         if (!path.endsWith(".pstudio"))
             path += ".pstudio";
     }
-    saveSessionTo(path);
+    saveSessionTo(path, wait);
 }
 
 QString MainWindow::autosavePath()
@@ -734,7 +781,7 @@ void MainWindow::closeEvent(QCloseEvent *event)
             return;
         }
         if (answer == QMessageBox::Save) {
-            saveSession(false);
+            saveSession(false, true);
             if (unsaved()) {
                 event->ignore();
                 return;
@@ -743,6 +790,7 @@ void MainWindow::closeEvent(QCloseEvent *event)
     }
     m_runs->cancelAll();
     m_steeringController->cancel();
+    m_saving->waitForFinished();
     m_autosaving->waitForFinished();
     QFile::remove(autosavePath()); // a clean exit: nothing to recover
     QSettings settings;

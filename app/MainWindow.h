@@ -67,11 +67,14 @@ public:
     // The last cluster used (a preset or a file), else the 4gpu preset; said in the Log.
     void openDefaultCluster();
     void openGenerated(const QString &generator);
-    bool saveSessionTo(const QString &path);
+    // Writes the session on another thread from a copy of it (the window stays responsive);
+    // `wait`: returns once it is written. False when it could not be (said in a message).
+    bool saveSessionTo(const QString &path, bool wait = true);
+    bool saving() const;
     void setSelection(const std::vector<int> &nodes);
     void assignSelection(int device);
     void cancelLoading();
-    bool busy() const; // loading, laying out or running a model
+    bool busy() const; // loading, laying out, running a model or saving
 
     // Edits since the session was saved, or results (model runs, steering rounds) it does not hold.
     bool unsaved() const;
@@ -101,7 +104,8 @@ private:
     void exportWith(const QString &title, const QString &filter, void (*write)(const QString &, const Document &));
     void exportImage();
     void openDialog();
-    void saveSession(bool ask);
+    void saveSession(bool ask, bool wait);
+    bool finishSave(); // the save's outcome: logged, or shown as an error
     void runSearch();
     void updateTitle();
     void showContextMenu(const std::vector<int> &nodes, const QPoint &globalPos);
@@ -133,7 +137,8 @@ private:
     QString m_lastSearch;
     int m_autosavedIndex = -1;
     quint64 m_work = 0, m_savedWork = 0, m_autosavedWork = 0; // results that ended: runs, steering work
-    QFutureWatcher<QString> *m_autosaving;
+    QFutureWatcher<QString> *m_saving, *m_autosaving;
+    QString m_savingPath; // of the save in flight
     int m_errorCount = 0;
     QString m_lastError;
     // A model file picked in the Open dialog: import options (batch size, input shapes).

@@ -33,6 +33,7 @@
 #include "views/RankingTable.h"
 #include "views/TimelineView.h"
 
+#include <QAction>
 #include <QComboBox>
 #include <QDockWidget>
 #include <QElapsedTimer>
@@ -798,6 +799,11 @@ private Q_SLOTS:
             w.autosaveNow();
             QTRY_VERIFY(!w.autosaving());
             QVERIFY(QFile::exists(MainWindow::autosavePath()));
+            // A save that fails says why and leaves the work unsaved, and the session's file as it was.
+            QVERIFY(!w.saveSessionTo("/proc/no-such-dir/s.pstudio"));
+            QVERIFY2(w.lastError().contains("cannot write"), qPrintable(w.lastError()));
+            QVERIFY(w.unsaved());
+            QCOMPARE(d.sessionPath, session);
         }
         MainWindow loaded;
         loaded.openFiles({session});
@@ -1320,6 +1326,21 @@ private Q_SLOTS:
         qInfo("autosave of the 57,969-op session: worst event-loop gap %lld ms", savingGap);
         QVERIFY2(savingGap < 300, qPrintable(QString::number(savingGap)));
         QVERIFY(loadSession(MainWindow::autosavePath()).steering);
+        // So does File > Save Session (Ctrl+S), which held the event loop as long.
+        const QString session = m_dir.filePath("gnmt-steer.pstudio");
+        QVERIFY(w.saveSessionTo(session)); // the first save names the file
+        w.assignSelection(2);
+        QVERIFY(w.unsaved());
+        EventLoopGapMeter menuSave;
+        w.findChild<QAction *>("saveSession")->trigger();
+        QVERIFY(w.saving() && !w.unsaved());
+        QTRY_VERIFY_WITH_TIMEOUT(!w.saving(), 60000);
+        const qint64 menuSaveGap = menuSave.stop();
+        qInfo("Save Session of the 57,969-op session: worst event-loop gap %lld ms", menuSaveGap);
+        QVERIFY2(menuSaveGap < 300, qPrintable(QString::number(menuSaveGap)));
+        const SessionData saved = loadSession(session);
+        QCOMPARE(saved.placement, w.document()->placement());
+        QCOMPARE(saved.steering->candidates.size(), s->candidates().size());
     }
 
     void largeGraphOpensWithoutBlocking()
