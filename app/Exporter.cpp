@@ -3,6 +3,7 @@
 #include "app/Document.h"
 #include "core/InputError.h"
 #include "core/io/FileKind.h"
+#include "core/io/OrderedObject.h"
 #include "core/io/PlacementCsv.h"
 #include "core/io/PlacementJson.h"
 #include "core/placement/Placement.h"
@@ -150,10 +151,14 @@ void exportTensorFlowDevices(const QString &path, const Document &d)
 {
     requireReady(path, d);
     const Graph &g = *d.graph();
-    nlohmann::ordered_json map = nlohmann::ordered_json::object();
+    std::vector<std::string> names;
+    for (int k = 0; k < d.cluster().deviceCount(); ++k)
+        names.push_back(tensorFlowDeviceName(d, k).toStdString());
+    OrderedMembers map;
+    map.reserve(static_cast<size_t>(g.nodeCount()));
     for (int v = 0; v < g.nodeCount(); ++v)
-        map[g.id(v)] = tensorFlowDeviceName(d, d.placement()[v]).toStdString();
-    writeText(path, map.dump(1) + "\n");
+        map.emplace_back(g.id(v), names[static_cast<size_t>(d.placement()[v])]);
+    writeText(path, orderedObject(std::move(map)).dump(1) + "\n");
 }
 
 void exportWidgetImage(const QString &path, QWidget *widget)

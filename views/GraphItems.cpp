@@ -146,9 +146,11 @@ void EdgeLayer::paint(QPainter *painter, const QStyleOptionGraphicsItem *option,
             continue;
         const int da = m_data->itemDevice(e.from), db = m_data->itemDevice(e.to);
         if (da >= 0 && db >= 0 && da != db) {
-            // Cross-device: highlighted, wider for more bytes (log scale).
+            // Cross-device: highlighted, wider for more bytes (log scale). Opaque: antialiased
+            // lines with alpha took 73 ms a frame where 687 cross the view (the 57,969-op GNMT
+            // expanded), 5 ms opaque; the colour is what (220, 80, 30) at 78% was on white.
             const double w = std::clamp(0.8 + 0.6 * std::log10(1 + e.bytes / 1e4), 1.0, 6.0);
-            painter->setPen(QPen(QColor(220, 80, 30, 200), w));
+            painter->setPen(QPen(QColor(228, 118, 79), w));
         } else {
             painter->setPen(local);
         }

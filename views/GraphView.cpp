@@ -15,6 +15,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace ps {
 
@@ -207,7 +208,35 @@ void GraphView::expandToBudget(int items)
     if (!m_graph)
         return;
     m_expanded = CollapsedView::expandWithin(*m_graph, items);
+    // The op nearest the middle of the view stays in view: the scene changes size, and where the
+    // scroll bars were often showed empty canvas (the 57,969-op GNMT's expanded scene is 44,000
+    // wide). Nothing near: shown as a new graph is.
+    m_centreNode = nodeNearest(mapToScene(viewport()->rect().center()));
+    m_fitPending = m_centreNode < 0;
     relayout();
+}
+
+int GraphView::nodeNearest(QPointF at) const
+{
+    if (!m_data || m_data->center.empty())
+        return -1;
+    size_t best = 0;
+    double bestDistance = std::numeric_limits<double>::infinity();
+    for (size_t i = 0; i < m_data->center.size(); ++i) {
+        const QPointF d = m_data->center[i] - at;
+        const double distance = QPointF::dotProduct(d, d);
+        if (distance < bestDistance) {
+            bestDistance = distance;
+            best = i;
+        }
+    }
+    return nodeOfItem(static_cast<int>(best));
+}
+
+int GraphView::nodeOfItem(int item) const
+{
+    const auto &it = m_data->view->items()[item];
+    return it.scope >= 0 ? m_data->view->membersOf(item).front() : it.node;
 }
 
 bool GraphView::isExpanded(int scope) const
@@ -433,7 +462,7 @@ void GraphView::mouseDoubleClickEvent(QMouseEvent *event)
     if (item < 0 || !m_data)
         return;
     const auto &it = m_data->view->items()[item];
-    m_centreNode = it.scope >= 0 ? m_data->view->membersOf(item).front() : it.node;
+    m_centreNode = nodeOfItem(item);
     if (it.scope >= 0)
         setExpanded(it.scope, true);
     else if (m_graph->scopeIndex(it.node) > 0)

@@ -76,6 +76,8 @@ private:
     void layoutDone();
     void sceneSelectionChanged();
     std::vector<int> nodesOfItems(const QList<QGraphicsItem *> &items) const;
+    int nodeOfItem(int item) const;       // the op it shows, or a scope's first
+    int nodeNearest(QPointF scene) const; // of the item nearest a scene point; -1: none
 
     std::shared_ptr<const Graph> m_graph;
     std::vector<char> m_expanded;

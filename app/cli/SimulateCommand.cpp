@@ -4,6 +4,7 @@
 
 #include "app/cli/CliLoad.h"
 #include "core/InputError.h"
+#include "core/io/OrderedObject.h"
 #include "core/sim/PartitionMetrics.h"
 #include "core/sim/Simulator.h"
 
@@ -50,10 +51,11 @@ int simulateCommand(const CliArgs &args, std::ostream &out, std::ostream &)
         devices[cluster.device(d).name] = {{"busy_s", s.busy[d]}, {"memory_bytes", s.memory[d]}};
     report["devices"] = devices;
     if (args.flag("ops")) {
-        Json ops = Json::object();
+        OrderedMembers ops;
+        ops.reserve(static_cast<size_t>(graph.nodeCount()));
         for (int v = 0; v < graph.nodeCount(); ++v)
-            ops[graph.id(v)] = {s.start[v], s.finish[v]};
-        report["ops"] = ops;
+            ops.emplace_back(graph.id(v), Json{s.start[v], s.finish[v]});
+        report["ops"] = orderedObject(std::move(ops));
     }
     if (repeat > 0) {
         double sink = 0;
