@@ -3,6 +3,7 @@
 #include "app/Session.h"
 #include "core/InputError.h"
 #include "core/placers/PlacerRegistry.h"
+#include "views/WorkerPool.h"
 
 #include <QFutureWatcher>
 #include <QtConcurrent/QtConcurrent>
@@ -29,7 +30,7 @@ void FileLoader::load(const QString &path, const LoadOptions &options, std::shar
     });
     if (m_inFlight++ == 0)
         Q_EMIT busyChanged(true);
-    watcher->setFuture(QtConcurrent::run([path, options, cluster] {
+    watcher->setFuture(QtConcurrent::run(workerPool(), [path, options, cluster] {
         LoadResult r;
         r.path = path;
         try {

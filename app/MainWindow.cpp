@@ -19,6 +19,7 @@
 #include "views/GraphView.h"
 #include "views/MetricsView.h"
 #include "views/TimelineView.h"
+#include "views/WorkerPool.h"
 
 #include <QAction>
 #include <QApplication>
@@ -671,7 +672,7 @@ bool MainWindow::saveSessionTo(const QString &path, bool wait)
     m_savingPath = path;
     m_status->setText(tr("Saving %1…").arg(QFileInfo(path).fileName()));
     m_progress->show();
-    m_saving->setFuture(QtConcurrent::run([path, session = std::move(session)] {
+    m_saving->setFuture(QtConcurrent::run(workerPool(), [path, session = std::move(session)] {
         try {
             ps::saveSession(path, session);
         } catch (const InputError &e) {
@@ -739,7 +740,7 @@ void MainWindow::autosaveNow()
         return;
     m_autosavedIndex = m_document->undoStack()->index();
     m_autosavedWork = m_work;
-    m_autosaving->setFuture(QtConcurrent::run([path = autosavePath(), session = sessionSnapshot()] {
+    m_autosaving->setFuture(QtConcurrent::run(workerPool(), [path = autosavePath(), session = sessionSnapshot()] {
         try {
             ps::saveSession(path, session);
         } catch (const InputError &e) {

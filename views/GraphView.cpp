@@ -2,6 +2,7 @@
 
 #include "core/layout/LayeredLayout.h"
 #include "views/NodeMime.h"
+#include "views/WorkerPool.h"
 
 #include <QApplication>
 #include <QDrag>
@@ -118,7 +119,7 @@ void GraphView::relayout()
     auto graph = m_graph;
     auto expanded = m_expanded;
     auto cancel = m_cancel;
-    m_watcher.setFuture(QtConcurrent::run([graph, expanded, cancel] {
+    m_watcher.setFuture(QtConcurrent::run(workerPool(), [graph, expanded, cancel] {
         QElapsedTimer timer;
         timer.start();
         auto job = std::make_shared<LayoutJob>();

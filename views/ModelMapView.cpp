@@ -29,7 +29,7 @@ QString ModelMapView::axisName(Axis a)
     return {};
 }
 
-double ModelMapView::axisValue(Axis a, const Candidate &c)
+double ModelMapView::axisValue(Axis a, const CandidateInfo &c)
 {
     switch (a) {
     case Axis::Ratio: return c.terms.bound > 0 ? c.terms.makespan / c.terms.bound : c.terms.makespan;
@@ -70,7 +70,7 @@ ModelMapView::ModelMapView(QWidget *parent) : QWidget(parent)
     setMouseTracking(false);
 }
 
-void ModelMapView::setCandidates(std::vector<Candidate> candidates, std::vector<double> agreement, int best)
+void ModelMapView::setCandidates(std::vector<CandidateInfo> candidates, std::vector<double> agreement, int best)
 {
     m_candidates = std::move(candidates);
     m_agreement = std::move(agreement);
@@ -100,7 +100,7 @@ void ModelMapView::updateRanges()
         return;
     m_x0 = m_y0 = std::numeric_limits<double>::infinity();
     m_x1 = m_y1 = -m_x0;
-    for (const Candidate &c : m_candidates) {
+    for (const CandidateInfo &c : m_candidates) {
         m_x0 = std::min(m_x0, axisValue(m_x, c));
         m_x1 = std::max(m_x1, axisValue(m_x, c));
         m_y0 = std::min(m_y0, axisValue(m_y, c));
@@ -137,14 +137,14 @@ QPointF ModelMapView::toWidget(double x, double y) const
             r.bottom() - share(y, m_y0, m_y1, m_logY) * r.height()};
 }
 
-QPointF ModelMapView::centreOf(const Candidate &c) const
+QPointF ModelMapView::centreOf(const CandidateInfo &c) const
 {
     return toWidget(axisValue(m_x, c), axisValue(m_y, c));
 }
 
 QPointF ModelMapView::glyphCentre(int id) const
 {
-    for (const Candidate &c : m_candidates)
+    for (const CandidateInfo &c : m_candidates)
         if (c.id == id)
             return centreOf(c);
     return {-1, -1};
@@ -152,16 +152,16 @@ QPointF ModelMapView::glyphCentre(int id) const
 
 std::vector<int> ModelMapView::paretoFront() const
 {
-    std::vector<const Candidate *> sorted;
-    for (const Candidate &c : m_candidates)
+    std::vector<const CandidateInfo *> sorted;
+    for (const CandidateInfo &c : m_candidates)
         sorted.push_back(&c);
-    std::sort(sorted.begin(), sorted.end(), [&](const Candidate *a, const Candidate *b) {
+    std::sort(sorted.begin(), sorted.end(), [&](const CandidateInfo *a, const CandidateInfo *b) {
         const double ax = axisValue(m_x, *a), bx = axisValue(m_x, *b);
         return ax != bx ? ax < bx : axisValue(m_y, *a) < axisValue(m_y, *b);
     });
     std::vector<int> front;
     double bestY = std::numeric_limits<double>::infinity();
-    for (const Candidate *c : sorted)
+    for (const CandidateInfo *c : sorted)
         if (axisValue(m_y, *c) < bestY) {
             bestY = axisValue(m_y, *c);
             front.push_back(c->id);
@@ -173,7 +173,7 @@ int ModelMapView::candidateAt(const QPoint &p) const
 {
     int hit = -1;
     double nearest = 10.0;
-    for (const Candidate &c : m_candidates) {
+    for (const CandidateInfo &c : m_candidates) {
         const QPointF q = centreOf(c);
         const double d = std::hypot(q.x() - p.x(), q.y() - p.y());
         if (d < nearest) {
@@ -253,7 +253,7 @@ void ModelMapView::paintEvent(QPaintEvent *)
         p.drawPath(path);
     }
     for (size_t i = 0; i < m_candidates.size(); ++i) {
-        const Candidate &c = m_candidates[i];
+        const CandidateInfo &c = m_candidates[i];
         const QPointF q = centreOf(c);
         const double radius = 3.0 + 4.0 * std::clamp(m_agreement[i], 0.0, 1.0);
         const bool selected = std::find(m_selection.begin(), m_selection.end(), c.id) != m_selection.end();
@@ -262,7 +262,7 @@ void ModelMapView::paintEvent(QPaintEvent *)
             fill.setAlpha(90);
         p.setPen(QPen(selected ? QColor(0, 0, 0) : fill.darker(140), selected ? 2.2 : 1.0));
         p.setBrush(fill);
-        if (c.verdict == Candidate::Verdict::Rejected)
+        if (c.verdict == CandidateInfo::Verdict::Rejected)
             p.drawRect(QRectF(q.x() - radius, q.y() - radius, 2 * radius, 2 * radius));
         else
             p.drawEllipse(q, radius, radius);
@@ -287,7 +287,7 @@ QRectF ModelMapView::legendRect() const
 ModelMapView::Legend ModelMapView::legend(const std::vector<int> &front) const
 {
     Legend key;
-    for (const Candidate &c : m_candidates)
+    for (const CandidateInfo &c : m_candidates)
         if (std::find(key.families.begin(), key.families.end(), c.arm) == key.families.end())
             key.families.push_back(c.arm);
     const QRectF r = plotRect();
@@ -308,7 +308,7 @@ ModelMapView::Legend ModelMapView::legend(const std::vector<int> &front) const
     int fewest = -1;
     for (const QRectF &box : corners) {
         int under = 0;
-        for (const Candidate &c : m_candidates)
+        for (const CandidateInfo &c : m_candidates)
             if (box.adjusted(-6, -6, 6, 6).contains(centreOf(c)))
                 under += c.id == m_best ? 8 : std::find(front.begin(), front.end(), c.id) != front.end() ? 3 : 1;
         if (fewest < 0 || under < fewest) {

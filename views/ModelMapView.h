@@ -17,11 +17,11 @@ class ModelMapView : public QWidget
 public:
     enum class Axis { Ratio, Bytes, Memory, Imbalance, Score };
     static QString axisName(Axis a);
-    static double axisValue(Axis a, const Candidate &c);
+    static double axisValue(Axis a, const CandidateInfo &c);
 
     explicit ModelMapView(QWidget *parent = nullptr);
     // Usable candidates only; agreement in [0, 1] per candidate (same order); best: an id or -1.
-    void setCandidates(std::vector<Candidate> candidates, std::vector<double> agreement, int best);
+    void setCandidates(std::vector<CandidateInfo> candidates, std::vector<double> agreement, int best);
     void setAxes(Axis x, Axis y);
     void setSelection(const std::vector<int> &ids);
     const std::vector<int> &selection() const { return m_selection; }
@@ -58,10 +58,10 @@ private:
     };
     Legend legend(const std::vector<int> &front) const;
     QPointF toWidget(double x, double y) const;
-    QPointF centreOf(const Candidate &c) const; // where a candidate's glyph is drawn
+    QPointF centreOf(const CandidateInfo &c) const; // where a candidate's glyph is drawn
     void updateRanges();
 
-    std::vector<Candidate> m_candidates;
+    std::vector<CandidateInfo> m_candidates;
     std::vector<double> m_agreement;
     int m_best = -1;
     Axis m_x = Axis::Ratio, m_y = Axis::Bytes;

@@ -40,14 +40,14 @@ RankingTable::RankingTable(QWidget *parent) : QTableWidget(parent)
     });
 }
 
-void RankingTable::setRows(const std::vector<Candidate> &ranked, const std::vector<double> &agreement)
+void RankingTable::setRows(const std::vector<CandidateInfo> &ranked, const std::vector<double> &agreement)
 {
     const std::vector<int> keep = selectedIds();
     m_settingSelection = true;
     setSortingEnabled(false);
     setRowCount(static_cast<int>(ranked.size()));
     for (int r = 0; r < static_cast<int>(ranked.size()); ++r) {
-        const Candidate &c = ranked[r];
+        const CandidateInfo &c = ranked[r];
         QString params;
         for (const std::string &p : c.params)
             params += (params.isEmpty() ? "" : " ") + QString::fromStdString(p);
@@ -74,9 +74,9 @@ void RankingTable::setRows(const std::vector<Candidate> &ranked, const std::vect
         setItem(r, Agreement, new NumberItem(QString::number(100 * a, 'f', 0) + "%", a));
         setItem(r, Evaluations, new NumberItem(QString::number(c.evaluations), double(c.evaluations)));
         setItem(r, Verdict,
-                new QTableWidgetItem(c.verdict == Candidate::Verdict::Accepted   ? tr("accepted")
-                                     : c.verdict == Candidate::Verdict::Rejected ? tr("rejected")
-                                                                                 : QString()));
+                new QTableWidgetItem(c.verdict == CandidateInfo::Verdict::Accepted   ? tr("accepted")
+                                     : c.verdict == CandidateInfo::Verdict::Rejected ? tr("rejected")
+                                                                                     : QString()));
         item(r, Params)->setToolTip(params);
     }
     setSortingEnabled(true);

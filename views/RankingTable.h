@@ -33,7 +33,7 @@ public:
 
     explicit RankingTable(QWidget *parent = nullptr);
     // Candidates in rank order; agreement per candidate, same order.
-    void setRows(const std::vector<Candidate> &ranked, const std::vector<double> &agreement);
+    void setRows(const std::vector<CandidateInfo> &ranked, const std::vector<double> &agreement);
     void setFilter(const QString &text);
     void setSelectedIds(const std::vector<int> &ids);
     std::vector<int> selectedIds() const;

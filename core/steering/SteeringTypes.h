@@ -57,7 +57,9 @@ struct SteeringFeedback
     }
 };
 
-struct Candidate
+// A candidate without its placement: what the ranking and the model map show (a copy of one is
+// small however large the graph).
+struct CandidateInfo
 {
     int id = 0;
     int round = 0;
@@ -71,8 +73,7 @@ struct Candidate
     // simulator runs that recombination may spend; -1 and 0: none.
     int partner = -1;
     long long recombineEvaluations = 0;
-    std::vector<int> devices;
-    uint64_t hash = 0;    // of devices
+    uint64_t hash = 0;    // of the placement
     int duplicateOf = -1; // an earlier candidate with the same placement
     ObjectiveTerms terms;
     double score = 0; // under the session's current objective
@@ -81,6 +82,11 @@ struct Candidate
     bool continued = false; // a learned run that went on from the policy `refines` kept (not a fresh one)
     enum class Verdict { None, Accepted, Rejected } verdict = Verdict::None;
     std::string error; // why the run failed (then nothing else is set)
+};
+
+struct Candidate : CandidateInfo
+{
+    std::vector<int> devices; // the placement: a device per op
 
     bool usable() const { return error.empty() && duplicateOf < 0 && !devices.empty(); }
 };
