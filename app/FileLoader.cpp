@@ -30,30 +30,34 @@ void FileLoader::load(const QString &path, const LoadOptions &options, std::shar
     });
     if (m_inFlight++ == 0)
         Q_EMIT busyChanged(true);
-    watcher->setFuture(QtConcurrent::run(workerPool(), [path, options, cluster] {
-        LoadResult r;
-        r.path = path;
-        try {
-            if (isSession(path))
-                r.session = std::make_shared<SessionData>(loadSession(path));
-            else
-                r.file = std::make_shared<LoadedFile>(loadFile(path.toStdString(), options));
-            if (r.file && r.file->graph && cluster && cluster->deviceCount() > 0 && r.file->graph->nodeCount() > 0) {
-                const Graph &g = *r.file->graph;
-                try { // else the document places it itself
-                    r.initial = std::make_shared<const PlacerResult>(
-                        bestFastPlacement({g, *cluster, Constraints::fromGraph(g, *cluster), {}}));
-                    for (const Device &d : cluster->devices())
-                        r.initialDevices.push_back(d.name);
-                } catch (const InputError &) {}
-            }
-        } catch (const InputError &e) {
-            r.error = QString::fromStdString(e.what());
-        } catch (const std::exception &e) {
-            r.error = path + ": " + QString::fromStdString(e.what());
+    watcher->setFuture(
+        QtConcurrent::run(workerPool(), [path, options, cluster] { return loadNow(path, options, cluster); }));
+}
+
+LoadResult FileLoader::loadNow(const QString &path, const LoadOptions &options, std::shared_ptr<const Cluster> cluster)
+{
+    LoadResult r;
+    r.path = path;
+    try {
+        if (isSession(path))
+            r.session = std::make_shared<SessionData>(loadSession(path));
+        else
+            r.file = std::make_shared<LoadedFile>(loadFile(path.toStdString(), options));
+        if (r.file && r.file->graph && cluster && cluster->deviceCount() > 0 && r.file->graph->nodeCount() > 0) {
+            const Graph &g = *r.file->graph;
+            try { // else the document places it itself
+                r.initial = std::make_shared<const PlacerResult>(
+                    bestFastPlacement({g, *cluster, Constraints::fromGraph(g, *cluster), {}}));
+                for (const Device &d : cluster->devices())
+                    r.initialDevices.push_back(d.name);
+            } catch (const InputError &) {}
         }
-        return r;
-    }));
+    } catch (const InputError &e) {
+        r.error = QString::fromStdString(e.what());
+    } catch (const std::exception &e) {
+        r.error = path + ": " + QString::fromStdString(e.what());
+    }
+    return r;
 }
 
 void FileLoader::cancel()

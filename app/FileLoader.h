@@ -32,10 +32,14 @@ public:
     explicit FileLoader(QObject *parent = nullptr);
     // With `cluster`, a graph is also placed there (LoadResult::initial).
     void load(const QString &path, const LoadOptions &options = {}, std::shared_ptr<const Cluster> cluster = nullptr);
+    // The same on this thread (for small files: a cluster).
+    static LoadResult loadNow(const QString &path, const LoadOptions &options = {},
+                              std::shared_ptr<const Cluster> cluster = nullptr);
     void cancel();
     int inFlight() const { return m_inFlight; }
 
     static bool isSession(const QString &path) { return path.endsWith(QStringLiteral(".pstudio")); }
+    static bool isCluster(const QString &path) { return path.contains(QStringLiteral(".cluster.")); }
 
 Q_SIGNALS:
     void finished(const ps::LoadResult &result);

@@ -394,15 +394,24 @@ void MainWindow::openFiles(const QStringList &paths, const LoadOptions &options)
     // A graph opened with no cluster open (and none among the files) goes on the last cluster
     // used, or the 4gpu preset, so that it opens placed and simulated.
     const bool clusterAmong = std::any_of(paths.begin(), paths.end(), [](const QString &p) {
-        return p.contains(".cluster.") || FileLoader::isSession(p);
+        return FileLoader::isCluster(p) || FileLoader::isSession(p);
     });
     if (m_document->cluster().deviceCount() == 0 && !clusterAmong)
         openDefaultCluster();
+    // Clusters first, here (they are small), so that a graph among the files is placed on its
+    // cluster in the loader thread: placed here once both had arrived, the 58k-op GNMT held the
+    // window 0.4 s.
+    for (const QString &path : paths)
+        if (FileLoader::isCluster(path)) {
+            log(tr("Opening %1").arg(path));
+            loaded(FileLoader::loadNow(path, options));
+        }
     auto cluster = std::make_shared<const Cluster>(m_document->cluster());
-    for (const QString &path : paths) {
-        log(tr("Opening %1").arg(path));
-        m_loader->load(path, options, cluster->deviceCount() > 0 ? cluster : nullptr);
-    }
+    for (const QString &path : paths)
+        if (!FileLoader::isCluster(path)) {
+            log(tr("Opening %1").arg(path));
+            m_loader->load(path, options, cluster->deviceCount() > 0 ? cluster : nullptr);
+        }
 }
 
 void MainWindow::openDefaultCluster()
