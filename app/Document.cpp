@@ -63,7 +63,7 @@ void Document::setGraph(std::shared_ptr<const Graph> graph, const QString &path,
     resimulate();
 }
 
-void Document::setCluster(const Cluster &cluster, const QString &path)
+void Document::setCluster(const Cluster &cluster, const QString &path, const std::vector<int> *fresh)
 {
     const std::vector<std::string> oldNames = deviceNames();
     m_cluster = cluster;
@@ -72,16 +72,17 @@ void Document::setCluster(const Cluster &cluster, const QString &path)
     rebuildSimulator();
     if (m_graph) {
         // Keep each op on the device of the same name; ops whose device is gone are placed anew.
-        const std::vector<int> fresh = initialPlacement();
+        const bool given = fresh && static_cast<int>(fresh->size()) == m_graph->nodeCount();
+        const std::vector<int> placed = given ? *fresh : initialPlacement();
         bool kept = !m_placement.empty();
         for (size_t v = 0; v < m_placement.size() && kept; ++v) {
             const int d = m_placement[v] >= 0 && m_placement[v] < static_cast<int>(oldNames.size())
                               ? m_cluster.findDevice(oldNames[m_placement[v]])
                               : -1;
-            m_placement[v] = d >= 0 ? d : fresh[v];
+            m_placement[v] = d >= 0 ? d : placed[v];
         }
         if (!kept)
-            m_placement = fresh;
+            m_placement = placed;
         for (int &p : m_pins)
             p = p >= 0 && p < static_cast<int>(oldNames.size()) ? m_cluster.findDevice(oldNames[p]) : -1;
     }

@@ -42,7 +42,9 @@ public:
     // was computed off the GUI thread for this cluster; a new cluster keeps devices found by name.
     void setGraph(std::shared_ptr<const Graph> graph, const QString &path,
                   std::shared_ptr<const PlacerResult> initial = nullptr);
-    void setCluster(const Cluster &cluster, const QString &path);
+    // `fresh`: a placement of the graph on `cluster` for the ops whose device is gone (else the
+    // best fast placement is computed here).
+    void setCluster(const Cluster &cluster, const QString &path, const std::vector<int> *fresh = nullptr);
     // Restores a saved state at once (sessions, autosave recovery).
     void restore(std::shared_ptr<const Graph> graph, const Cluster &cluster, std::vector<int> placement,
                  std::vector<int> pins);

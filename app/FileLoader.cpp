@@ -15,7 +15,20 @@ FileLoader::FileLoader(QObject *parent) : QObject(parent)
     qRegisterMetaType<LoadResult>();
 }
 
-void FileLoader::load(const QString &path, const LoadOptions &options, std::shared_ptr<const Cluster> cluster)
+namespace {
+// The best fast placement of `graph` on `cluster`, into `r` (left out if the placers refuse).
+void placeInitial(LoadResult &r, const Graph &graph, const Cluster &cluster)
+{
+    try { // else the document places it itself
+        r.initial = std::make_shared<const PlacerResult>(
+            bestFastPlacement({graph, cluster, Constraints::fromGraph(graph, cluster), {}}));
+        for (const Device &d : cluster.devices())
+            r.initialDevices.push_back(d.name);
+    } catch (const InputError &) {}
+}
+} // namespace
+
+void FileLoader::start(std::function<LoadResult()> job)
 {
     const int generation = m_generation;
     auto *watcher = new QFutureWatcher<LoadResult>(this);
@@ -30,8 +43,25 @@ void FileLoader::load(const QString &path, const LoadOptions &options, std::shar
     });
     if (m_inFlight++ == 0)
         Q_EMIT busyChanged(true);
-    watcher->setFuture(
-        QtConcurrent::run(workerPool(), [path, options, cluster] { return loadNow(path, options, cluster); }));
+    watcher->setFuture(QtConcurrent::run(workerPool(), std::move(job)));
+}
+
+void FileLoader::load(const QString &path, const LoadOptions &options, std::shared_ptr<const Cluster> cluster)
+{
+    start([path, options, cluster] { return loadNow(path, options, cluster); });
+}
+
+void FileLoader::placeOn(std::shared_ptr<const Graph> graph, const Cluster &cluster, const QString &path)
+{
+    start([graph, cluster, path] {
+        LoadResult r;
+        r.path = path;
+        r.file = std::make_shared<LoadedFile>();
+        r.file->cluster = cluster;
+        r.placedGraph = graph;
+        placeInitial(r, *graph, cluster);
+        return r;
+    });
 }
 
 LoadResult FileLoader::loadNow(const QString &path, const LoadOptions &options, std::shared_ptr<const Cluster> cluster)
@@ -43,15 +73,8 @@ LoadResult FileLoader::loadNow(const QString &path, const LoadOptions &options, 
             r.session = std::make_shared<SessionData>(loadSession(path));
         else
             r.file = std::make_shared<LoadedFile>(loadFile(path.toStdString(), options));
-        if (r.file && r.file->graph && cluster && cluster->deviceCount() > 0 && r.file->graph->nodeCount() > 0) {
-            const Graph &g = *r.file->graph;
-            try { // else the document places it itself
-                r.initial = std::make_shared<const PlacerResult>(
-                    bestFastPlacement({g, *cluster, Constraints::fromGraph(g, *cluster), {}}));
-                for (const Device &d : cluster->devices())
-                    r.initialDevices.push_back(d.name);
-            } catch (const InputError &) {}
-        }
+        if (r.file && r.file->graph && cluster && cluster->deviceCount() > 0 && r.file->graph->nodeCount() > 0)
+            placeInitial(r, *r.file->graph, *cluster);
     } catch (const InputError &e) {
         r.error = QString::fromStdString(e.what());
     } catch (const std::exception &e) {

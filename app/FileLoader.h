@@ -7,6 +7,7 @@
 #include <QObject>
 #include <QString>
 
+#include <functional>
 #include <memory>
 
 namespace ps {
@@ -23,6 +24,8 @@ struct LoadResult
     // computed in the loading thread (so a large graph opens placed without freezing the window).
     std::shared_ptr<const PlacerResult> initial;
     std::vector<std::string> initialDevices; // the cluster's device names it was computed for
+    // For a cluster chosen while a graph was open (placeOn): that graph, which `initial` places.
+    std::shared_ptr<const Graph> placedGraph;
 };
 
 class FileLoader : public QObject
@@ -35,6 +38,9 @@ public:
     // The same on this thread (for small files: a cluster).
     static LoadResult loadNow(const QString &path, const LoadOptions &options = {},
                               std::shared_ptr<const Cluster> cluster = nullptr);
+    // A cluster for the open graph: the graph is placed on it in the worker pool, and finished()
+    // brings the cluster (as a loaded file named `path`) with `initial` and `placedGraph`.
+    void placeOn(std::shared_ptr<const Graph> graph, const Cluster &cluster, const QString &path);
     void cancel();
     int inFlight() const { return m_inFlight; }
 
@@ -46,6 +52,8 @@ Q_SIGNALS:
     void busyChanged(bool busy);
 
 private:
+    void start(std::function<LoadResult()> job);
+
     int m_generation = 0, m_inFlight = 0;
 };
 

@@ -20,6 +20,7 @@ class QMenu;
 
 namespace ps {
 
+class Cluster;
 class ClusterTable;
 class DeviceView;
 class RunManager;
@@ -110,6 +111,8 @@ private:
     void updateTitle();
     void showContextMenu(const std::vector<int> &nodes, const QPoint &globalPos);
     void restoreSession(const SessionData &session);
+    // A cluster for the document; with a graph open it is placed there in the worker pool first.
+    void switchCluster(const Cluster &cluster, const QString &path);
     SessionData sessionSnapshot() const;
     void markSaved();
 
@@ -136,6 +139,7 @@ private:
     size_t m_searchIndex = 0;
     QString m_lastSearch;
     int m_autosavedIndex = -1;
+    bool m_graphComing = false;                               // while openFiles reads clusters dropped with a graph
     quint64 m_work = 0, m_savedWork = 0, m_autosavedWork = 0; // results that ended: runs, steering work
     QFutureWatcher<QString> *m_saving, *m_autosaving;
     QString m_savingPath; // of the save in flight
