@@ -107,16 +107,17 @@ Json feedbackJson(const FeedbackText &t)
             o[id] = name;
         return o;
     };
+    auto list = [&](const char *key, const auto &values) { // written only when there are some
+        if (!values.empty())
+            j[key] = values;
+    };
     if (!t.pins.empty())
         j["pins"] = pairs(t.pins);
     if (!t.prefer.empty())
         j["prefer"] = pairs(t.prefer);
-    if (!t.together.empty())
-        j["together"] = t.together;
-    if (!t.important.empty())
-        j["important"] = t.important;
-    if (!t.unimportant.empty())
-        j["unimportant"] = t.unimportant;
+    list("together", t.together);
+    list("important", t.important);
+    list("unimportant", t.unimportant);
     if (t.dropTogether > 0)
         j["drop_together"] = t.dropTogether;
     if (!t.familyWeights.empty()) {
@@ -125,12 +126,9 @@ Json feedbackJson(const FeedbackText &t)
             w[name] = weight;
         j["family_weights"] = w;
     }
-    if (!t.accept.empty())
-        j["accept"] = t.accept;
-    if (!t.reject.empty())
-        j["reject"] = t.reject;
-    if (!t.clearVerdict.empty())
-        j["clear_verdict"] = t.clearVerdict;
+    list("accept", t.accept);
+    list("reject", t.reject);
+    list("clear_verdict", t.clearVerdict);
     return j;
 }
 
