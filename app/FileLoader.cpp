@@ -2,6 +2,7 @@
 
 #include "app/Session.h"
 #include "core/InputError.h"
+#include "core/generators/Generators.h"
 #include "core/placers/PlacerRegistry.h"
 #include "views/WorkerPool.h"
 
@@ -60,6 +61,23 @@ void FileLoader::placeOn(std::shared_ptr<const Graph> graph, const Cluster &clus
         r.file->cluster = cluster;
         r.placedGraph = graph;
         placeInitial(r, *graph, cluster);
+        return r;
+    });
+}
+
+void FileLoader::generate(const QString &name, std::shared_ptr<const Cluster> cluster)
+{
+    start([name, cluster] {
+        LoadResult r;
+        r.generated = name;
+        try {
+            r.file = std::make_shared<LoadedFile>();
+            r.file->graph = ps::generate(name.toStdString(), std::map<std::string, double>{}, 1);
+            if (cluster && cluster->deviceCount() > 0 && r.file->graph->nodeCount() > 0)
+                placeInitial(r, *r.file->graph, *cluster);
+        } catch (const InputError &e) {
+            r.error = QString::fromStdString(e.what());
+        }
         return r;
     });
 }

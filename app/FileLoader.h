@@ -26,6 +26,7 @@ struct LoadResult
     std::vector<std::string> initialDevices; // the cluster's device names it was computed for
     // For a cluster chosen while a graph was open (placeOn): that graph, which `initial` places.
     std::shared_ptr<const Graph> placedGraph;
+    QString generated; // a built-in generator's name: the graph was generated (no file)
 };
 
 class FileLoader : public QObject
@@ -41,6 +42,8 @@ public:
     // A cluster for the open graph: the graph is placed on it in the worker pool, and finished()
     // brings the cluster (as a loaded file named `path`) with `initial` and `placedGraph`.
     void placeOn(std::shared_ptr<const Graph> graph, const Cluster &cluster, const QString &path);
+    // A built-in generator's graph at its defaults (seed 1), placed on `cluster` as a load is.
+    void generate(const QString &name, std::shared_ptr<const Cluster> cluster);
     void cancel();
     int inFlight() const { return m_inFlight; }
 

@@ -475,7 +475,7 @@ void MainWindow::loaded(const LoadResult &r)
         m_status->clear();
         return;
     }
-    if (!r.placedGraph)
+    if (!r.placedGraph && r.generated.isEmpty())
         addRecent(r.path);
     if (r.session) {
         const SessionData &s = *r.session;
@@ -491,7 +491,10 @@ void MainWindow::loaded(const LoadResult &r)
     try {
         if (f.graph) {
             auto graph = std::make_shared<const Graph>(std::move(*f.graph));
-            log(tr("Graph %1: %2 ops, %3 edges").arg(r.path).arg(graph->nodeCount()).arg(graph->edgeCount()));
+            if (r.generated.isEmpty())
+                log(tr("Graph %1: %2 ops, %3 edges").arg(r.path).arg(graph->nodeCount()).arg(graph->edgeCount()));
+            else
+                log(tr("Generated %1 with its defaults: %2 ops").arg(r.generated).arg(graph->nodeCount()));
             const bool sameCluster = r.initial && r.initialDevices == m_document->deviceNames();
             m_document->setGraph(graph, r.path, sameCluster ? r.initial : nullptr);
             log(tr("Placed by %1, the best of the fast placers").arg(m_document->producer));
@@ -551,16 +554,10 @@ void MainWindow::openExample()
 
 void MainWindow::openGenerated(const QString &name)
 {
-    try {
-        auto graph =
-            std::make_shared<const Graph>(ps::generate(name.toStdString(), std::map<std::string, double>{}, 1));
-        if (m_document->cluster().deviceCount() == 0)
-            openDefaultCluster();
-        m_document->setGraph(graph, {});
-        log(tr("Generated %1 with its defaults: %2 ops").arg(name).arg(graph->nodeCount()));
-    } catch (const InputError &e) {
-        showError(QString::fromStdString(e.what()));
-    }
+    if (m_document->cluster().deviceCount() == 0)
+        openDefaultCluster();
+    log(tr("Generating %1…").arg(name));
+    m_loader->generate(name, std::make_shared<const Cluster>(m_document->cluster()));
 }
 
 LoadOptions MainWindow::askImportOptions(const QString &path, bool *ok)
