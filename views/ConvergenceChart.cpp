@@ -186,7 +186,8 @@ void ConvergenceChart::retitle()
         m_byEvaluations ? tr("simulator evaluations")
         : without.isEmpty()
             ? tr("iteration")
-            : tr("iteration (%1: no iterations, shown against simulator evaluations)").arg(without.join(", ")));
+            : tr("iteration (%1: no iterations; plotted when the chart is against simulator evaluations)")
+                  .arg(without.join(", ")));
 }
 
 void ConvergenceChart::setAgainstEvaluations(bool evaluations)
