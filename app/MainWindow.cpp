@@ -112,12 +112,14 @@ MainWindow::MainWindow(QWidget *parent)
     connect(m_document->undoStack(), &QUndoStack::cleanChanged, this, &MainWindow::updateTitle);
     connect(m_document->undoStack(), &QUndoStack::indexChanged, this, &MainWindow::updateTitle);
 
-    // A finished run or steering round is work the saved session does not hold.
+    // A finished run, steering round or ensemble is work the saved session does not hold (the
+    // autosave writes each round of an Auto-steer as it ends).
     auto workEnded = [this] {
         ++m_work;
         updateTitle();
     };
     connect(m_runManager, &RunManager::runFinished, this, workEnded);
+    connect(m_steeringController, &SteeringController::roundEnded, this, workEnded);
     connect(m_steeringController, &SteeringController::finished, this, workEnded);
     m_saving = new QFutureWatcher<QString>(this);
     connect(m_saving, &QFutureWatcher<QString>::finished, this, &MainWindow::finishSave);

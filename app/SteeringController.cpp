@@ -184,7 +184,6 @@ void SteeringController::workDone()
     }
     if (!error.isEmpty())
         Q_EMIT failed(error);
-    ++m_generation;
     markLogStale();
     Q_EMIT changed();
     Q_EMIT finished();
@@ -262,6 +261,13 @@ void SteeringController::runRounds(int rounds, int perRound, long long evaluatio
             };
             session->runRound(each);
             publishLog(*session);
+            QMetaObject::invokeMethod(
+                this,
+                [self = QPointer<SteeringController>(this)] {
+                    if (self)
+                        Q_EMIT self->roundEnded();
+                },
+                Qt::QueuedConnection);
         }
         session->setRunner(nullptr);
     });

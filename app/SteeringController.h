@@ -39,8 +39,6 @@ public:
     // The session's log as of now when idle, or as of the last round that ended while work runs
     // (a copy: write it on any thread). Null without a session.
     std::shared_ptr<const SteeringLogDoc> logSnapshot() const;
-    // Counts the works (rounds, ensembles) that ended: what a saved session may not hold yet.
-    quint64 workGeneration() const { return m_generation; }
 
     bool hasSession() const { return m_session != nullptr; }
     bool running() const { return m_running; }
@@ -70,8 +68,9 @@ public:
 
 Q_SIGNALS:
     void progress(double fraction, const QString &text);
-    void changed();  // ranking, candidates or feedback changed (read the session now)
-    void finished(); // the running work ended (also when cancelled or failed)
+    void changed();    // ranking, candidates or feedback changed (read the session now)
+    void finished();   // the running work ended (also when cancelled or failed)
+    void roundEnded(); // a round of the running work ended: logSnapshot() holds it
     void failed(const QString &message);
 
 private:
@@ -98,7 +97,6 @@ private:
     std::unique_ptr<CandidateRunner> m_runner; // made in the work thread, once the workers joined
     std::vector<std::unique_ptr<QProcess>> m_workerProcesses;
     QString m_readout;
-    quint64 m_generation = 0;
     mutable std::mutex m_logMutex; // m_log is written by the work thread at the end of a round
     mutable std::shared_ptr<const SteeringLogDoc> m_log;
     mutable bool m_logStale = true;

@@ -46,6 +46,7 @@
 #include <QRegularExpression>
 #include <QScrollBar>
 #include <QSettings>
+#include <QSignalSpy>
 #include <QSpinBox>
 #include <QTableWidget>
 #include <QThreadPool>
@@ -890,11 +891,19 @@ private Q_SLOTS:
 
         panel->runRounds(3);
         QVERIFY(panel->controller()->running());
+        QSignalSpy rounds(panel->controller(), &SteeringController::roundEnded);
         QVERIFY(w.saveSessionTo(path)); // while the second round runs
         const SessionData saved = loadSession(path);
         QVERIFY2(saved.steering, "the steering session was left out");
         QVERIFY(saved.steering->candidates.size() >= firstRound);
         QVERIFY(!w.unsaved());
+        // Each round that ends is unsaved work, which the autosave writes before the others end.
+        QVERIFY(rounds.wait(60000));
+        QVERIFY(w.unsaved());
+        w.autosaveNow();
+        QTRY_VERIFY_WITH_TIMEOUT(!w.autosaving(), 30000);
+        QVERIFY(loadSession(MainWindow::autosavePath()).steering->candidates.size() >
+                saved.steering->candidates.size());
         waitIdle(w);
         QVERIFY(w.unsaved()); // the rounds that ended since
         QVERIFY(w.saveSessionTo(path));
