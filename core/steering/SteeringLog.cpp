@@ -4,6 +4,7 @@
 #include "core/cluster/Cluster.h"
 #include "core/graph/Graph.h"
 #include "core/io/FileBytes.h"
+#include "core/io/OrderedObject.h"
 #include "core/steering/SteeringSession.h"
 
 #include <nlohmann/json.hpp>
@@ -102,10 +103,11 @@ Json feedbackJson(const FeedbackText &t)
     if (!t.objective.empty())
         j["objective"] = t.objective;
     auto pairs = [](const std::vector<std::pair<std::string, std::string>> &list) {
-        Json o = Json::object();
+        OrderedMembers o; // node ids are distinct: linear, where a keyed insert searched them all
+        o.reserve(list.size());
         for (const auto &[id, name] : list)
-            o[id] = name;
-        return o;
+            o.emplace_back(id, name);
+        return orderedObject(std::move(o));
     };
     auto list = [&](const char *key, const auto &values) { // written only when there are some
         if (!values.empty())
