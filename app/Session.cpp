@@ -7,7 +7,9 @@
 #include "core/io/GraphJson.h"
 #include "core/placement/Placement.h"
 
+#include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QSaveFile>
 
 #include <nlohmann/json.hpp>
@@ -51,9 +53,13 @@ void saveSession(const QString &path, const SessionData &s)
     j["format"] = kFormat;
     j["version"] = 1;
     // A graph JSON file is referenced; anything else (imported, generated) is embedded.
-    if (isGraphJsonPath(s.graphPath) && QFile::exists(s.graphPath))
+    if (isGraphJsonPath(s.graphPath) && QFile::exists(s.graphPath)) {
         j["graph_file"] = s.graphPath.toStdString();
-    else
+        // Also from the session's folder: a project folder moved or shared still opens.
+        j["graph_file_relative"] = QDir(QFileInfo(path).absolutePath())
+                                       .relativeFilePath(QFileInfo(s.graphPath).absoluteFilePath())
+                                       .toStdString();
+    } else
         j["graph"] = Json::parse(graphToJson(g));
     if (s.cluster.deviceCount() > 0) {
         j["cluster"] = Json::parse(clusterToJson(s.cluster));
@@ -110,6 +116,13 @@ SessionData loadSession(const QString &path)
     try {
         if (j.contains("graph_file")) {
             s.graphPath = QString::fromStdString(j["graph_file"].get<std::string>());
+            const QString relative = QString::fromStdString(j.value("graph_file_relative", ""));
+            const QString besideSession = QFileInfo(path).absoluteDir().filePath(relative);
+            if (!QFile::exists(s.graphPath) && !relative.isEmpty() && QFile::exists(besideSession))
+                s.graphPath = QFileInfo(besideSession).absoluteFilePath(); // the folder was moved
+            if (!QFile::exists(s.graphPath))
+                throw InputError(where + ": its graph file " + s.graphPath.toStdString() + " is gone" +
+                                 (relative.isEmpty() ? "" : " (nor is it at " + besideSession.toStdString() + ")"));
             s.graph = std::make_shared<Graph>(loadGraph(s.graphPath.toStdString()));
         } else if (j.contains("graph")) {
             s.graph = std::make_shared<Graph>(parseGraphJson(j["graph"].dump(), where + " (embedded graph)"));

@@ -857,6 +857,30 @@ private Q_SLOTS:
         QCOMPARE(recovered.document()->placement()[8], (placement[8] + 1) % 4);
         QCOMPARE(recovered.document()->pins()[7], 3);
         QVERIFY(!QFile::exists(MainWindow::autosavePath()));
+        // A session opens from a folder moved with its graph file; without the graph it says so.
+        {
+            QTemporaryDir project;
+            const QString graph = project.filePath("model.graph.json");
+            QVERIFY(QFile::copy(kGraph, graph));
+            MainWindow w;
+            dropFiles(&w, {kCluster, graph});
+            waitIdle(w);
+            w.document()->assign({3}, 2);
+            QVERIFY(w.saveSessionTo(project.filePath("work.pstudio")));
+            const QString moved = project.path() + "-moved";
+            QVERIFY(QDir().rename(project.path(), moved));
+            const SessionData s = loadSession(moved + "/work.pstudio");
+            QCOMPARE(s.graphPath, moved + "/model.graph.json");
+            QCOMPARE(s.placement[3], 2);
+            QVERIFY(QFile::remove(moved + "/model.graph.json"));
+            try {
+                loadSession(moved + "/work.pstudio");
+                QFAIL("a session whose graph file is gone opened");
+            } catch (const InputError &e) {
+                QVERIFY2(QString(e.what()).contains("model.graph.json is gone"), e.what());
+            }
+            QDir(moved).removeRecursively();
+        }
         // A damaged session is refused with a message; the window keeps what it has.
         const std::string bad = test::writeFile(m_dir, "bad.pstudio", "{\"format\": \"placement-studio-session\"}");
         recovered.openFiles({QString::fromStdString(bad)});
