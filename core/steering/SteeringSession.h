@@ -106,7 +106,12 @@ private:
     struct Arm;
     std::vector<Candidate> proposeRound(int round) const;
     void evaluate(std::vector<Candidate> &batch, const RunControl &control) const;
-    void rescore();
+    // Applies checked feedback; true when it changes what a placement's terms depend on (pins,
+    // preferences, important ops) rather than only weights and verdicts.
+    bool applyFeedback(const SteeringFeedback &feedback);
+    // Every candidate's score under the current objective; `terms`: also the terms that depend on
+    // pins and preferences (feasibility, preference penalty, important path), which read every op.
+    void rescore(bool terms);
     double armShare(const Arm &arm, double bestScore) const;
     // The base a refiner starts from (`batch`: the round's proposals so far); *screening: it is
     // the first search of one of the three best lineages.
