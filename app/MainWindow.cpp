@@ -450,9 +450,9 @@ void MainWindow::switchCluster(const Cluster &cluster, const QString &path)
         return;
     }
     // The ops whose device is gone are placed anew: on the 58k-op GNMT that held the window 0.4-0.7 s.
-    m_status->setText(
-        tr("Placing the graph on %1…").arg(path.isEmpty() ? tr("the preset") : QFileInfo(path).fileName()));
     m_loader->placeOn(m_document->graph(), cluster, path);
+    m_status->setText( // after the loader's "Loading…"
+        tr("Placing the graph on %1…").arg(path.isEmpty() ? tr("the preset") : QFileInfo(path).fileName()));
 }
 
 void MainWindow::cancelLoading()
@@ -560,6 +560,7 @@ void MainWindow::openGenerated(const QString &name)
         openDefaultCluster();
     log(tr("Generating %1…").arg(name));
     m_loader->generate(name, std::make_shared<const Cluster>(m_document->cluster()));
+    m_status->setText(tr("Generating %1…").arg(name)); // after the loader's "Loading…"
 }
 
 LoadOptions MainWindow::askImportOptions(const QString &path, bool *ok)
