@@ -27,6 +27,8 @@ struct LoadResult
     // For a cluster chosen while a graph was open (placeOn): that graph, which `initial` places.
     std::shared_ptr<const Graph> placedGraph;
     QString generated; // a built-in generator's name: the graph was generated (no file)
+    // For a cluster opened with a graph among the same files: the open graph is about to go.
+    bool graphFollows = false;
 };
 
 class FileLoader : public QObject

@@ -66,6 +66,19 @@ QByteArray resourceBytes(const QString &name)
     return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
 }
 
+// Writes `session` to `path` in the worker pool; the future's result is the error, empty if none.
+QFuture<QString> saveInBackground(const QString &path, SessionData session)
+{
+    return QtConcurrent::run(workerPool(), [path, session = std::move(session)] {
+        try {
+            ps::saveSession(path, session);
+        } catch (const InputError &e) {
+            return QString::fromStdString(e.what());
+        }
+        return QString();
+    });
+}
+
 // A built-in cluster preset by its file name ("4gpu.cluster.json").
 Cluster presetCluster(const QString &file)
 {
@@ -403,7 +416,7 @@ void MainWindow::openFiles(const QStringList &paths, const LoadOptions &options)
     // Clusters first, here (they are small), so that a graph among the files is placed on its
     // cluster in the loader thread: placed here once both had arrived, the 58k-op GNMT held the
     // window 0.4 s.
-    m_graphComing = std::any_of(paths.begin(), paths.end(), [](const QString &p) {
+    const bool graphAmong = std::any_of(paths.begin(), paths.end(), [](const QString &p) {
         try {
             return !FileLoader::isSession(p) && kindOf(formatFromName(p.toStdString())) == FileKind::Graph;
         } catch (const InputError &) {
@@ -413,9 +426,10 @@ void MainWindow::openFiles(const QStringList &paths, const LoadOptions &options)
     for (const QString &path : paths)
         if (FileLoader::isCluster(path)) {
             log(tr("Opening %1").arg(path));
-            loaded(FileLoader::loadNow(path, options));
+            LoadResult r = FileLoader::loadNow(path, options);
+            r.graphFollows = graphAmong;
+            loaded(r);
         }
-    m_graphComing = false;
     auto cluster = std::make_shared<const Cluster>(m_document->cluster());
     for (const QString &path : paths)
         if (!FileLoader::isCluster(path)) {
@@ -502,7 +516,7 @@ void MainWindow::loaded(const LoadResult &r)
             log(tr("Placed by %1, the best of the fast placers").arg(m_document->producer));
         } else if (f.cluster) {
             const std::shared_ptr<const Graph> graph = m_document->graph();
-            if (graph && !r.placedGraph && !m_graphComing) {
+            if (graph && !r.placedGraph && !r.graphFollows) {
                 switchCluster(*f.cluster, r.path); // placed in the worker pool, then back here
             } else {
                 log(tr("Cluster %1: %2 devices")
@@ -511,12 +525,12 @@ void MainWindow::loaded(const LoadResult &r)
                 std::vector<int> placement;
                 if (r.initial && r.placedGraph == graph)
                     placement = r.initial->placement.devices();
-                else if (graph && m_graphComing) // the open graph is about to go: not placed again
+                else if (graph && r.graphFollows) // the open graph is about to go: not placed again
                     placement.assign(static_cast<size_t>(graph->nodeCount()), 0);
                 m_document->setCluster(*f.cluster, r.path, placement.empty() ? nullptr : &placement);
+                if (!r.path.isEmpty()) // once the cluster is in use
+                    QSettings().setValue("cluster/last", r.path);
             }
-            if (!r.path.isEmpty())
-                QSettings().setValue("cluster/last", r.path);
         } else if (f.placement) {
             if (!m_document->ready())
                 throw InputError(r.path.toStdString() + ": open a graph and a cluster before a placement");
@@ -715,14 +729,7 @@ bool MainWindow::saveSessionTo(const QString &path, bool wait)
     m_savingPath = path;
     m_status->setText(tr("Saving %1…").arg(QFileInfo(path).fileName()));
     m_progress->show();
-    m_saving->setFuture(QtConcurrent::run(workerPool(), [path, session = std::move(session)] {
-        try {
-            ps::saveSession(path, session);
-        } catch (const InputError &e) {
-            return QString::fromStdString(e.what());
-        }
-        return QString();
-    }));
+    m_saving->setFuture(saveInBackground(path, std::move(session)));
     if (!wait)
         return true;
     m_saving->waitForFinished();
@@ -783,14 +790,7 @@ void MainWindow::autosaveNow()
         return;
     m_autosavedIndex = m_document->undoStack()->index();
     m_autosavedWork = m_work;
-    m_autosaving->setFuture(QtConcurrent::run(workerPool(), [path = autosavePath(), session = sessionSnapshot()] {
-        try {
-            ps::saveSession(path, session);
-        } catch (const InputError &e) {
-            return QString::fromStdString(e.what());
-        }
-        return QString();
-    }));
+    m_autosaving->setFuture(saveInBackground(autosavePath(), sessionSnapshot()));
 }
 
 bool MainWindow::autosaving() const

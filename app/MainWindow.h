@@ -140,7 +140,6 @@ private:
     size_t m_searchIndex = 0;
     QString m_lastSearch;
     int m_autosavedIndex = -1;
-    bool m_graphComing = false;                               // while openFiles reads clusters dropped with a graph
     quint64 m_work = 0, m_savedWork = 0, m_autosavedWork = 0; // results that ended: runs, steering work
     QFutureWatcher<QString> *m_saving, *m_autosaving;
     QString m_savingPath; // of the save in flight
