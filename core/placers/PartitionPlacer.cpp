@@ -1,13 +1,15 @@
 // Placement by partitioning ("metis", "spectral"): one part per device, part sizes in proportion
 // to device speed (METIS also balances memory in proportion to device memory, as a second
 // constraint), part i on device i. Pinned nodes then go to their pins and each colocation group
-// to the device of its pinned or first member. With refine=true the cut is refined (multilevel,
+// to the device of its pinned or first member, and where a device's memory overflows, ops move off
+// it (largest first) to the devices with room. With refine=true the cut is refined (multilevel,
 // core/partitioners/PartitionRefinement) under the FLOP shares before the pins are enforced.
 #include "core/cluster/Cluster.h"
 #include "core/family/Stopwatch.h"
 #include "core/graph/Graph.h"
 #include "core/partitioners/PartitionRefinement.h"
 #include "core/partitioners/Partitioner.h"
+#include "core/placers/MemoryRepair.h"
 #include "core/placers/PlacerRegistry.h"
 #include "core/sim/Objective.h"
 #include "core/sim/PartitionMetrics.h"
@@ -19,6 +21,21 @@
 namespace ps {
 
 namespace {
+
+// Parts mapped to devices, made to honour the pins and groups and then, where a device's memory
+// overflows, repaired by moving ops to devices with room.
+MemoryRepair fitConstraintsAndMemory(const PlacementProblem &pb, std::vector<int> &device)
+{
+    enforceConstraints(pb.constraints, device);
+    return repairMemory(pb.graph, pb.cluster, pb.constraints, device);
+}
+
+void noteMemoryRepair(const MemoryRepair &r, std::vector<std::string> &notes)
+{
+    if (r.moved > 0)
+        notes.push_back("moved " + std::to_string(r.moved) + " op(s) off devices over their memory" +
+                        (r.fits ? "" : "; some device is still over it"));
+}
 
 class PartitionPlacer : public Placer
 {
@@ -78,17 +95,23 @@ public:
             std::vector<int> refined = device;
             rebalanceAndRefine(undirectedView(g), refined, k, problem.imbalance, control.after(secondsSince(t0)),
                                problem.targetShares);
+            const MemoryRepair plainFit = fitConstraintsAndMemory(pb, device);
+            const MemoryRepair refinedFit = fitConstraintsAndMemory(pb, refined);
             Simulator sim(g, c);
             const ObjectiveJudge judge(g, c, pb.constraints, pb.objective);
             const PlacerResult plain = judgePlacement(pb, sim, judge, device);
             const PlacerResult better = judgePlacement(pb, sim, judge, refined);
             out.evaluations = 2;
-            if (betterResult(better, plain))
+            if (betterResult(better, plain)) {
                 device = std::move(refined);
-            else
+                noteMemoryRepair(refinedFit, out.notes);
+            } else {
                 out.notes.push_back("the refined cut simulated no better; kept the partitioner's");
+                noteMemoryRepair(plainFit, out.notes);
+            }
+        } else {
+            noteMemoryRepair(fitConstraintsAndMemory(pb, device), out.notes);
         }
-        enforceConstraints(pb.constraints, device);
         out.placement = Placement(std::move(device));
         return out;
     }
@@ -140,10 +163,12 @@ PlacerResult runPartitionerAsPlacer(const std::string &partitioner, const Placem
     std::vector<int> devices(part.parts().begin(), part.parts().end());
     for (int &d : devices)
         d = std::min(d, c.deviceCount() - 1);
+    const MemoryRepair fit = fitConstraintsAndMemory(problem, devices);
     Simulator sim(g, c);
     PlacerResult r =
         judgePlacement(problem, sim, ObjectiveJudge(g, c, problem.constraints, problem.objective), std::move(devices));
     r.evaluations = sim.evaluations();
+    noteMemoryRepair(fit, r.notes);
     stampProvenance(r, partitioner, params, control.seed, problem, secondsSince(t0));
     return r;
 }
