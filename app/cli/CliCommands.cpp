@@ -1,5 +1,6 @@
 #include "app/cli/CliCommands.h"
 
+#include "app/cli/Interrupt.h"
 #include "core/InputError.h"
 #include "models/ModelImporters.h"
 
@@ -139,7 +140,12 @@ int run(const std::vector<std::string> &args, std::ostream &out, std::ostream &e
                     out << "usage: placement-cli " << c.name << " " << c.usage << "\n" << c.summary << "\n";
                     return 0;
                 }
-            return c.run(CliArgs::parse(rest, c.valued, c.flags), out, err);
+            const int status = c.run(CliArgs::parse(rest, c.valued, c.flags), out, err);
+            if (interrupted()) {
+                err << "interrupted: what was found before it stopped is written\n";
+                return 130;
+            }
+            return status;
         }
         throw InputError("unknown command '" + args[0] + "' (try --help)");
     } catch (const InputError &e) {

@@ -1,6 +1,7 @@
 #include "app/cli/RunReports.h"
 
 #include "app/cli/CliArgs.h"
+#include "app/cli/Interrupt.h"
 #include "core/InputError.h"
 #include "core/io/FileBytes.h"
 #include "core/io/PlacementJson.h"
@@ -17,6 +18,7 @@ using Json = nlohmann::ordered_json;
 RunControl controlFromArgs(const CliArgs &args)
 {
     RunControl control;
+    control.cancel = watchInterrupts(); // Ctrl-C stops the run with the best it has
     control.seed = static_cast<uint64_t>(args.integer("seed").value_or(1));
     if (auto limit = args.real("time-limit")) {
         if (*limit <= 0)

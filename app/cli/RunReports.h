@@ -15,7 +15,8 @@ namespace ps::cli {
 
 class CliArgs;
 
-// --seed (default 1) and --time-limit (when the command declares it) as a RunControl.
+// --seed (default 1) and --time-limit (when the command declares it) as a RunControl, whose
+// cancel flag Ctrl-C sets (app/cli/Interrupt.h).
 RunControl controlFromArgs(const CliArgs &args);
 
 // Writes the placement (with its metrics) to outPath; returns the report to print.

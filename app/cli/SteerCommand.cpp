@@ -5,6 +5,7 @@
 
 #include "app/cli/CliLoad.h"
 #include "app/cli/Distributed.h"
+#include "app/cli/Interrupt.h"
 #include "app/cli/ProgressBar.h"
 #include "core/InputError.h"
 #include "core/family/Stopwatch.h"
@@ -209,12 +210,11 @@ int steerCommand(const CliArgs &args, std::ostream &out, std::ostream &err)
     SteeringWorkers workers;
     startWorkers(args, graph, cluster, workers);
     session.setRunner(workers.runner.get());
-    std::atomic<bool> cancel{false};
     RunControl control;
-    control.cancel = &cancel;
+    control.cancel = watchInterrupts(); // Ctrl-C ends the round under way and skips the rest
     ProgressBar bar(err, "steer");
     Json roundsOut = Json::array();
-    for (int r = 1; r <= rounds; ++r) {
+    for (int r = 1; r <= rounds && !interrupted(); ++r) {
         for (const FeedbackText &f : feedback)
             if (f.round == r)
                 session.apply(resolveFeedback(f, graph, cluster, session, args.value("feedback").value_or("the log")));
@@ -236,7 +236,7 @@ int steerCommand(const CliArgs &args, std::ostream &out, std::ostream &err)
         roundsOut.push_back(row);
     }
     EnsembleResult ensemble;
-    const bool haveEnsemble = ensembleSize > 0 && !session.ranking().empty();
+    const bool haveEnsemble = ensembleSize > 0 && !session.ranking().empty() && !interrupted();
     if (haveEnsemble)
         ensemble = session.ensemble(
             static_cast<int>(ensembleSize),

@@ -4,6 +4,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QProcess>
 #include <QtTest>
 
 #include <cmath>
@@ -279,6 +280,43 @@ private Q_SLOTS:
         expectInputError({"convert", placement, m_dir.filePath("x.dot")}, "cannot convert a placement");
         expectInputError({"convert", kExample, placed, "--placement", placement}, "--placement needs --cluster");
         expectInputError({"convert", kExample}, "convert needs IN and OUT");
+    }
+
+    // SIGTERM (or Ctrl-C) while a model runs: the run stops with the best it has, which is written
+    // and reported as at the end, and the exit status says it was interrupted. Before, a long run
+    // stopped this way lost everything.
+    void interruptedRunsWriteTheirBest()
+    {
+        QList<QStringList> runs = {
+            {"place", kExample, kCluster, "--model", "heft-c+local-search", "--time-limit", "600"},
+            {"steer", kExample, kCluster, "--rounds", "500", "--evaluations", "100000000", "--log",
+             m_dir.filePath("interrupted.steer.json")}};
+#ifdef PS_HAVE_TORCH
+        runs.push_back({"train", "--model", "gdp", kExample, kCluster, "--time-limit", "600", "--checkpoint",
+                        m_dir.filePath("interrupted.ckpt")});
+#endif
+        for (QStringList args : runs) {
+            const QString out = m_dir.filePath("interrupted-" + args[0] + ".placement.json");
+            QFile::remove(out);
+            args << "--out" << out;
+            QProcess p;
+            p.start(PS_CLI_PATH, args);
+            QVERIFY(p.waitForStarted());
+            QTest::qWait(3000); // loaded and running (the progress bar is shown on a terminal only)
+            QVERIFY2(p.state() == QProcess::Running, qPrintable(args[0] + ": " + p.readAllStandardError()));
+            p.terminate();
+            QVERIFY(p.waitForFinished(30000));
+            const QByteArray err = p.readAllStandardError();
+            QCOMPARE(p.exitStatus(), QProcess::NormalExit);
+            QVERIFY2(p.exitCode() == 130, qPrintable(args[0] + QString(": exit %1 ").arg(p.exitCode()) + err));
+            QVERIFY2(err.contains("interrupted: what was found before it stopped is written"), err.constData());
+            const QJsonObject report = QJsonDocument::fromJson(p.readAllStandardOutput()).object();
+            QCOMPARE(report["out"].toString(), out);
+            QVERIFY(report["evaluations"].toDouble() > 0);
+            QCOMPARE(cli({"validate", PS_SOURCE_DIR "/resources/examples/inception_block.graph.json", kCluster, out})
+                         .exitCode,
+                     0);
+        }
     }
 
 #ifdef PS_HAVE_TORCH
