@@ -981,7 +981,7 @@ void MainWindow::refreshPlacement()
     m_timeline->setData(d.graph(), d.cluster(), schedule, d.placement());
     m_timeline->setSelection(m_selection);
     m_metrics->setState(d.cluster(), schedule.get(), counts);
-    m_runs->setProblem(d.graph(), d.cluster(), d.constraints());
+    m_runs->setProblem(d.graph(), d.cluster(), d.constraints(), schedule ? schedule->lowerBound.bound : 0.0);
     m_steering->setProblem(d.graph(), d.cluster());
     m_steering->setPins(d.pins());
     m_steering->setPlacement(d.placement());

@@ -5,7 +5,6 @@
 #include "core/InputError.h"
 #include "core/partitioners/Partitioner.h"
 #include "core/placers/PlacerRegistry.h"
-#include "core/sim/Simulator.h"
 #include "models/Pretrained.h"
 #include "views/ConvergenceChart.h"
 #include "views/Format.h"
@@ -158,12 +157,15 @@ RunsPanel::RunsPanel(RunManager *manager, QWidget *parent) : QWidget(parent), m_
 
 RunsPanel::~RunsPanel() = default;
 
-void RunsPanel::setProblem(std::shared_ptr<const Graph> graph, const Cluster &cluster, const Constraints &constraints)
+void RunsPanel::setProblem(std::shared_ptr<const Graph> graph, const Cluster &cluster, const Constraints &constraints,
+                           double lowerBound)
 {
     if (graph != m_graph)
         m_chart->clear(); // curves of another graph's runs would mislead
-    if (graph && cluster.deviceCount() > 0)
-        m_chart->setLowerBound(computeLowerBound(*graph, cluster).bound);
+    if (lowerBound != m_lowerBound) {
+        m_lowerBound = lowerBound;
+        m_chart->setLowerBound(lowerBound);
+    }
     m_graph = std::move(graph);
     m_cluster = std::make_shared<const Cluster>(cluster);
     m_constraints = std::make_shared<const Constraints>(constraints);
