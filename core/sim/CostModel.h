@@ -62,6 +62,10 @@ public:
 
     const Graph &graph() const { return m_graph; }
     const Cluster &cluster() const { return m_cluster; }
+    // One device of each kind that compute() tells apart (type, speed and overhead), the first
+    // in device order: a minimum of compute() over all devices is one over these (1 of 1,000
+    // identical GPUs, not 1,000).
+    const std::vector<int> &distinctDevices() const { return m_distinct; }
 
 private:
     bool findOverride(int v, int type, double &seconds) const
@@ -79,6 +83,7 @@ private:
     const Graph &m_graph;
     const Cluster &m_cluster;
     std::vector<int> m_graphType; // device -> the graph's index of its type, or -1
+    std::vector<int> m_distinct;
     double m_meanLatency = 0, m_meanInverseBandwidth = 0;
 };
 

@@ -31,7 +31,7 @@ struct Event
 {
     double time;
     uint64_t key; // kind (1 bit) | rank (31 bits) | device (20 bits)
-    int link;     // for arrivals: the link whose FIFO holds the transfer
+    int link;     // for arrivals: the slot of the link whose FIFO holds the transfer
 
     static uint64_t pack(int kind, int rank, int device)
     {
@@ -70,11 +70,13 @@ struct LinkQueue
 {
     std::vector<Arrival> items;
     size_t head = 0;
+    double free = 0; // when the link can start the next transfer
     bool empty() const { return head == items.size(); }
     void clear()
     {
         items.clear();
         head = 0;
+        free = 0;
     }
 };
 
@@ -152,13 +154,16 @@ private:
 constexpr int kNoCause = -1;
 
 // Each op's compute time on its fastest device (the lower bound's and the cutoff's chains).
-std::vector<double> fastestCompute(const CostModel &costs, int n, int k)
+std::vector<double> fastestCompute(const CostModel &costs, int n)
 {
     std::vector<double> fastest(n);
+    const std::vector<int> &kinds = costs.distinctDevices();
+    if (kinds.empty())
+        throw InputError("the cluster has no devices");
     for (int v = 0; v < n; ++v) {
-        fastest[v] = costs.compute(v, 0);
-        for (int d = 1; d < k; ++d)
-            fastest[v] = std::min(fastest[v], costs.compute(v, d));
+        fastest[v] = costs.compute(v, kinds.front());
+        for (size_t i = 1; i < kinds.size(); ++i)
+            fastest[v] = std::min(fastest[v], costs.compute(v, kinds[i]));
     }
     return fastest;
 }
@@ -184,14 +189,20 @@ struct Simulator::Impl
         int device;
     };
     std::vector<NodeState> state;
-    std::vector<double> comp, busy, linkFree, destBytes;
+    std::vector<double> comp, busy, destBytes;
     std::vector<int> destStamp, destList;
     double latestFinish = 0;
     std::vector<char> idle, dirty;
     std::vector<int> dirtyList;
     std::vector<ReadyQueue> ready;
     QuadHeap<Event, EventBefore> events;
+    // Per ordered device pair a -> b that has carried a transfer, a slot (linkSlot[a * k + b]):
+    // when the link is free again and what it still has to deliver. A run resets only the slots
+    // it used (usedLinks; one may appear twice), so that thousands of devices (millions of
+    // pairs) cost neither every run nor 40 bytes a pair.
+    std::vector<int> linkSlot;
     std::vector<LinkQueue> links;
+    std::vector<int> usedLinks;
     int stamp = 0;
     double movedBytes = 0;
     long long transferCount = 0;
@@ -211,7 +222,7 @@ struct Simulator::Impl
         busy.resize(k);
         work.resize(k);
         baseWork.resize(k);
-        linkFree.resize(static_cast<size_t>(k) * k);
+        linkSlot.assign(static_cast<size_t>(k) * k, -1);
         destBytes.resize(k);
         destStamp.assign(k, 0);
         destList.reserve(k);
@@ -219,8 +230,9 @@ struct Simulator::Impl
         dirty.assign(k, 0);
         dirtyList.reserve(k);
         ready.resize(k);
-        links.resize(static_cast<size_t>(k) * k);
-        events.reserve(static_cast<size_t>(k) * k + k);
+        // At most one event per device and one per link with arrivals to come, and rarely more
+        // links in flight than ops; the heap grows past that if it must (once: it is reused).
+        events.reserve(static_cast<size_t>(k) + std::min(static_cast<size_t>(k) * k, static_cast<size_t>(2 * n)));
     }
 
     void pushEvent(const Event &e) { events.push(e); }
@@ -322,24 +334,30 @@ struct Simulator::Impl
         for (int dst : destList) {
             const Link &link = cluster.link(a, dst);
             const double b = destBytes[dst];
-            double &free = linkFree[static_cast<size_t>(a) * k + dst];
-            const double s = std::max(t, free);
+            const size_t pair = static_cast<size_t>(a) * k + dst;
+            int &slot = linkSlot[pair];
+            if (slot < 0) {
+                slot = static_cast<int>(links.size());
+                links.emplace_back();
+            }
+            LinkQueue &q = links[slot];
+            const double s = std::max(t, q.free);
             const double arrival = s + (link.latencyS + b / link.bandwidthBytesPerS);
-            free = arrival;
+            q.free = arrival;
             movedBytes += b;
             ++transferCount;
             int index = -1;
             if (record) {
                 index = static_cast<int>(record->transfers.size());
                 record->transfers.push_back({u, a, dst, s, arrival, b});
-                const size_t l = static_cast<size_t>(a) * k + dst;
-                previousOnLink.push_back(lastOnLink[l]);
-                lastOnLink[l] = index;
+                previousOnLink.push_back(lastOnLink[pair]);
+                lastOnLink[pair] = index;
             }
-            const int l = a * k + dst;
-            if (links[l].empty())
-                pushEvent({arrival, Event::pack(1, graph.rank(u), dst), l});
-            links[l].items.push_back({arrival, u, index});
+            if (q.items.empty())
+                usedLinks.push_back(slot);
+            if (q.empty())
+                pushEvent({arrival, Event::pack(1, graph.rank(u), dst), slot});
+            q.items.push_back({arrival, u, index});
         }
     }
 
@@ -370,10 +388,8 @@ struct Simulator::Impl
             dirty[d] = 1;
             dirtyList.push_back(d);
         }
-        std::fill(linkFree.begin(), linkFree.end(), 0.0);
+        clearLinks();
         events.clear();
-        for (LinkQueue &q : links)
-            q.clear();
         movedBytes = 0;
         transferCount = 0;
         latestFinish = 0.0;
@@ -385,6 +401,13 @@ struct Simulator::Impl
         if (!dispatch(0.0, cutoff))
             return std::numeric_limits<double>::infinity();
         return loop(cutoff);
+    }
+
+    void clearLinks()
+    {
+        for (int l : usedLinks)
+            links[l].clear();
+        usedLinks.clear();
     }
 
     // The event loop from the current state. Between time steps (the state then depends on no
@@ -421,15 +444,21 @@ struct Simulator::Impl
     }
 
     // Incremental runs: snapshots of a base run, taken before the time step at `time`.
+    struct SavedLink
+    {
+        int link; // slot
+        double free;
+        std::vector<Arrival> items; // what it still had to deliver
+    };
     struct Snapshot
     {
         double time;
         std::vector<NodeState> state;
-        std::vector<double> busy, linkFree;
+        std::vector<double> busy;
         std::vector<char> idle;
         std::vector<std::vector<ReadyOp>> ready;
         std::vector<Event> events;
-        std::vector<std::vector<Arrival>> links; // what each link still had to deliver
+        std::vector<SavedLink> links; // the pairs used so far
         double movedBytes, latestFinish;
         long long transferCount;
     };
@@ -440,11 +469,16 @@ struct Simulator::Impl
 
     void takeSnapshot(double t)
     {
-        Snapshot s{t, state, busy, linkFree, idle, {}, events.items(), {}, movedBytes, latestFinish, transferCount};
+        Snapshot s{t, state, busy, idle, {}, events.items(), {}, movedBytes, latestFinish, transferCount};
         for (ReadyQueue &q : ready)
             s.ready.push_back(q.items());
-        for (const LinkQueue &q : links)
-            s.links.emplace_back(q.items.begin() + static_cast<long>(q.head), q.items.end());
+        std::sort(usedLinks.begin(), usedLinks.end());
+        usedLinks.erase(std::unique(usedLinks.begin(), usedLinks.end()), usedLinks.end());
+        s.links.reserve(usedLinks.size());
+        for (int l : usedLinks) {
+            const LinkQueue &q = links[l];
+            s.links.push_back({l, q.free, {q.items.begin() + static_cast<long>(q.head), q.items.end()}});
+        }
         snapshots.push_back(std::move(s));
     }
 
@@ -452,14 +486,15 @@ struct Simulator::Impl
     {
         state = s.state;
         busy = s.busy;
-        linkFree = s.linkFree;
         idle = s.idle;
         for (int d = 0; d < k; ++d)
             ready[d].assign(s.ready[d]);
         events.assign(s.events);
-        for (size_t l = 0; l < links.size(); ++l) {
-            links[l].items.assign(s.links[l].begin(), s.links[l].end());
-            links[l].head = 0;
+        clearLinks();
+        for (const SavedLink &saved : s.links) {
+            links[saved.link].items.assign(saved.items.begin(), saved.items.end());
+            links[saved.link].free = saved.free;
+            usedLinks.push_back(saved.link);
         }
         movedBytes = s.movedBytes;
         latestFinish = s.latestFinish;
@@ -471,7 +506,7 @@ struct Simulator::Impl
     {
         snapshots.clear();
         if (count <= 0) {
-            const double bytesPerSnapshot = 16.0 * n + 16.0 * k * k + 1024;
+            const double bytesPerSnapshot = 16.0 * n + 40.0 * std::min(double(k) * k, double(n)) + 1024;
             count = static_cast<int>(std::clamp(64e6 / bytesPerSnapshot, 4.0, 64.0));
         }
         // About `count` snapshots spread over the base run's events (two events per op is a
@@ -579,7 +614,7 @@ struct Simulator::Impl
     {
         workCutoff = std::isfinite(cutoff) ? cutoff * (1 + 1e-9) : std::numeric_limits<double>::infinity();
         if (std::isfinite(cutoff) && tail.empty()) {
-            const std::vector<double> fastest = fastestCompute(costs, n, k);
+            const std::vector<double> fastest = fastestCompute(costs, n);
             tail.assign(n, 0.0);
             const std::vector<int> &topo = graph.topologicalOrder();
             for (auto it = topo.rbegin(); it != topo.rend(); ++it)
@@ -721,15 +756,16 @@ Schedule Simulator::simulate(const std::vector<int> &deviceOfNode)
 LowerBound computeLowerBound(const Graph &graph, const Cluster &cluster)
 {
     CostModel costs(graph, cluster);
-    const int n = graph.nodeCount(), k = cluster.deviceCount();
-    const std::vector<double> fastest = fastestCompute(costs, n, k);
+    const int n = graph.nodeCount();
+    const std::vector<double> fastest = fastestCompute(costs, n);
+    const std::vector<int> &kinds = costs.distinctDevices(); // the minima over all devices
     std::vector<double> longest(n, 0.0);
     double work = 0.0;
     LowerBound lb;
     for (int v = 0; v < n; ++v) {
-        double effective = costs.compute(v, 0) * cluster.device(0).flopsPerS;
-        for (int d = 1; d < k; ++d)
-            effective = std::min(effective, costs.compute(v, d) * cluster.device(d).flopsPerS);
+        double effective = costs.compute(v, kinds.front()) * cluster.device(kinds.front()).flopsPerS;
+        for (size_t i = 1; i < kinds.size(); ++i)
+            effective = std::min(effective, costs.compute(v, kinds[i]) * cluster.device(kinds[i]).flopsPerS);
         work += effective;
     }
     for (int v : graph.topologicalOrder()) {

@@ -3,11 +3,13 @@
 #include "core/cluster/Cluster.h"
 #include "core/generators/LayeredRandomGenerator.h"
 #include "core/graph/GraphBuilder.h"
+#include "core/sim/CostModel.h"
 #include "core/sim/Simulator.h"
 
 #include <QtTest>
 
 #include <cmath>
+#include <limits>
 #include <random>
 
 using namespace ps;
@@ -204,6 +206,45 @@ private Q_SLOTS:
         std::vector<int> again = base;
         again[100] = (again[100] + 2) % 4;
         QCOMPARE(sim.makespanChanged(again, {100}), sim.makespan(again));
+    }
+
+    void manyDevicesRunExactly()
+    {
+        // 300 devices of three kinds: links are kept only for the pairs that carried a transfer
+        // and reset per run (90,000 pairs cost every run before, and 40 bytes each), and the
+        // bound takes its minima over the kinds. Every run must still equal a fresh simulator's,
+        // incremental runs a full one's, and the bound the minimum over every device.
+        const Graph g = randomDag(2000, 21);
+        ClusterBuilder b;
+        for (int d = 0; d < 300; ++d)
+            b.addDevice(
+                {"d" + std::to_string(d), d % 3 == 2 ? "cpu" : "gpu", 1e12 * (1 + d % 3), 1e12, 2e-6 * (d % 2)});
+        b.setDefaultLink({5e9, 1e-5});
+        b.addLink("d0", "d7", {2e10, 1e-6}, false);
+        const Cluster c = b.build();
+        Simulator sim(g, c);
+        std::mt19937 rng(9);
+        std::vector<int> place(g.nodeCount());
+        for (int trial = 0; trial < 6; ++trial) {
+            for (int &d : place)
+                d = static_cast<int>(rng() % (trial % 2 ? 300 : 8)); // many pairs, then few
+            QCOMPARE(sim.makespan(place), Simulator(g, c).makespan(place));
+        }
+        sim.setIncrementalBase(place, 8);
+        for (int trial = 0; trial < 40; ++trial) {
+            const auto [moved, changed] = randomMove(rng, place, trial % 2 == 0);
+            QCOMPARE(sim.makespanChanged(moved, changed), Simulator(g, c).makespan(moved));
+        }
+        const CostModel costs(g, c);
+        QCOMPARE(static_cast<int>(costs.distinctDevices().size()), 6); // 3 speeds x 2 overheads
+        double work = 0;
+        for (int v = 0; v < g.nodeCount(); ++v) {
+            double best = std::numeric_limits<double>::infinity();
+            for (int d = 0; d < c.deviceCount(); ++d)
+                best = std::min(best, costs.compute(v, d) * c.device(d).flopsPerS);
+            work += best;
+        }
+        QCOMPARE(computeLowerBound(g, c).work, work / c.totalFlopsPerS());
     }
 
     void cutoffsChangeNothingButTheEnd()
