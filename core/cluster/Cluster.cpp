@@ -115,12 +115,12 @@ Cluster ClusterBuilder::build()
     if (k == 0)
         throw InputError("cluster has no devices");
     std::vector<char> defined(static_cast<size_t>(k) * k, 0);
-    c.m_links.assign(static_cast<size_t>(k) * k, Link{});
+    auto links = std::make_shared<std::vector<Link>>(static_cast<size_t>(k) * k, Link{});
     for (const auto &e : c.m_explicit) {
-        c.m_links[static_cast<size_t>(e.src) * k + e.dst] = e.link;
+        (*links)[static_cast<size_t>(e.src) * k + e.dst] = e.link;
         defined[static_cast<size_t>(e.src) * k + e.dst] = 1;
         if (e.bidirectional) {
-            c.m_links[static_cast<size_t>(e.dst) * k + e.src] = e.link;
+            (*links)[static_cast<size_t>(e.dst) * k + e.src] = e.link;
             defined[static_cast<size_t>(e.dst) * k + e.src] = 1;
         }
     }
@@ -132,8 +132,10 @@ Cluster ClusterBuilder::build()
             if (!c.m_default)
                 throw InputError("no link '" + c.m_devices[a].name + "'->'" + c.m_devices[b].name +
                                  "' and no default_link");
-            c.m_links[i] = *c.m_default;
+            (*links)[i] = *c.m_default;
         }
+    c.m_linkData = links->data();
+    c.m_links = std::move(links);
     Cluster result = std::move(c);
     c = Cluster();
     return result;

@@ -1,5 +1,6 @@
 #pragma once
 // A device cluster (spec section 2): devices in file order and a full matrix of directed links.
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -36,7 +37,7 @@ public:
     const std::vector<Device> &devices() const { return m_devices; }
     int findDevice(std::string_view name) const;
     // Link a -> b for a != b.
-    const Link &link(int a, int b) const { return m_links[static_cast<size_t>(a) * deviceCount() + b]; }
+    const Link &link(int a, int b) const { return m_linkData[static_cast<size_t>(a) * deviceCount() + b]; }
     // Links as written in the file (after bidirectional expansion) and the default link.
     struct ExplicitLink
     {
@@ -56,7 +57,10 @@ private:
     friend class ClusterBuilder;
     std::string m_name;
     std::vector<Device> m_devices;
-    std::vector<Link> m_links;
+    // The k x k matrix, shared between copies (16.7M links with 4,096 devices: a copy per edit
+    // froze the app); m_linkData points into it.
+    std::shared_ptr<const std::vector<Link>> m_links;
+    const Link *m_linkData = nullptr;
     std::vector<ExplicitLink> m_explicit;
     std::optional<Link> m_default;
 };

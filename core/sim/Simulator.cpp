@@ -70,13 +70,15 @@ struct LinkQueue
 {
     std::vector<Arrival> items;
     size_t head = 0;
-    double free = 0; // when the link can start the next transfer
+    double free = 0;       // when the link can start the next transfer
+    int lastTransfer = -1; // recording: the transfer it carried last
     bool empty() const { return head == items.size(); }
     void clear()
     {
         items.clear();
         head = 0;
         free = 0;
+        lastTransfer = -1;
     }
 };
 
@@ -209,7 +211,7 @@ struct Simulator::Impl
 
     // Recording, only for simulate(): causes for the critical path.
     Schedule *record = nullptr;
-    std::vector<int> readyCauseOp, readyCauseTransfer, previousOnDevice, lastOnDevice, previousOnLink, lastOnLink;
+    std::vector<int> readyCauseOp, readyCauseTransfer, previousOnDevice, lastOnDevice, previousOnLink;
 
     Impl(const Graph &g, const Cluster &c)
         : graph(g), cluster(c), costs(g, c), n(g.nodeCount()), k(c.deviceCount()), order(g.topologicalOrder().data())
@@ -350,8 +352,8 @@ struct Simulator::Impl
             if (record) {
                 index = static_cast<int>(record->transfers.size());
                 record->transfers.push_back({u, a, dst, s, arrival, b});
-                previousOnLink.push_back(lastOnLink[pair]);
-                lastOnLink[pair] = index;
+                previousOnLink.push_back(q.lastTransfer);
+                q.lastTransfer = index;
             }
             if (q.items.empty())
                 usedLinks.push_back(slot);
@@ -698,7 +700,6 @@ Schedule Simulator::simulate(const std::vector<int> &deviceOfNode)
     s.readyCauseTransfer.assign(s.n, -1);
     s.previousOnDevice.assign(s.n, -1);
     s.lastOnDevice.assign(s.k, -1);
-    s.lastOnLink.assign(static_cast<size_t>(s.k) * s.k, -1);
     s.previousOnLink.clear();
     struct Reset
     {
