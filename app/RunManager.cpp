@@ -7,7 +7,6 @@
 #include "core/io/ClusterJson.h"
 #include "core/io/GraphJson.h"
 #include "core/io/PlacementCsv.h"
-#include "core/partitioners/Partitioner.h"
 #include "core/placers/PlacerRegistry.h"
 
 #include <QElapsedTimer>
@@ -221,11 +220,7 @@ int RunManager::start(const QString &model, std::shared_ptr<const Graph> graph, 
                     ranks.emplace(name, *graph, *cluster, *constraints, timeLimitS, seed, params, processes,
                                   control.distribution);
                 const PlacementProblem problem{*graph, *cluster, *constraints, {}};
-                if (!PlacerRegistry::builtin().find(name.substr(0, name.find('+'))) &&
-                    PartitionerRegistry::builtin().find(name))
-                    run->result = runPartitionerAsPlacer(name, problem, params, control);
-                else
-                    run->result = runPlacer(PlacerRegistry::builtin(), name, problem, params, control);
+                run->result = runModel(name, problem, params, control);
             } catch (const std::exception &e) {
                 run->error = QString::fromStdString(e.what());
             }

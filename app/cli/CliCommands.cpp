@@ -44,8 +44,8 @@ const std::vector<Command> &commands()
          "GRAPH CLUSTER --model NAME[+NAME...] [--param key=value]... [--seed N] "
          "[--time-limit S] [--evaluations E] [--objective W] [--pins FILE] [--checkpoint FILE] "
          "[--start P.placement.json] --out P.placement.json",
-         "place a graph with a model family or a composition such as heft+local-search; --checkpoint: "
-         "a trained policy, zero-shot",
+         "place a graph with a model family (gap too: its partition, part i on device i) or a composition "
+         "such as heft+local-search; --checkpoint: a trained policy, zero-shot",
          {"model", "param", "seed", "time-limit", "evaluations", "objective", "pins", "checkpoint", "start", "out"},
          {},
          placeCommand},

@@ -4,6 +4,7 @@
 // to the device of its pinned or first member, and where a device's memory overflows, ops move off
 // it (largest first) to the devices with room. With refine=true the cut is refined (multilevel,
 // core/partitioners/PartitionRefinement) under the FLOP shares before the pins are enforced.
+#include "core/InputError.h"
 #include "core/cluster/Cluster.h"
 #include "core/family/Stopwatch.h"
 #include "core/graph/Graph.h"
@@ -141,14 +142,32 @@ std::unique_ptr<Placer> makeSpectralPlacer()
                                              "device speed, part i on device i");
 }
 
+namespace {
+// A spec that names a partitioner and no placer (gap; metis and spectral are placers too).
+const Partitioner *partitionerOnly(const std::string &spec)
+{
+    if (spec.find('+') != std::string::npos || PlacerRegistry::builtin().find(spec))
+        return nullptr;
+    return PartitionerRegistry::builtin().find(spec);
+}
+} // namespace
+
 void checkRunSpec(const std::string &spec, const std::vector<std::string> &params)
 {
-    if (spec.find('+') == std::string::npos && !PlacerRegistry::builtin().find(spec))
-        if (const Partitioner *p = PartitionerRegistry::builtin().find(spec)) {
-            ParamValues::parse(p->info().params, params);
-            return;
-        }
-    checkPlacerSpec(PlacerRegistry::builtin(), spec, params);
+    if (const Partitioner *p = partitionerOnly(spec))
+        ParamValues::parse(p->info().params, params);
+    else
+        checkPlacerSpec(PlacerRegistry::builtin(), spec, params);
+}
+
+PlacerResult runModel(const std::string &spec, const PlacementProblem &problem, const std::vector<std::string> &params,
+                      const RunControl &control, const Placement *start)
+{
+    if (!partitionerOnly(spec))
+        return runPlacer(PlacerRegistry::builtin(), spec, problem, params, control, start);
+    if (start)
+        throw InputError(spec + " is a partitioner: it places from scratch and refines no start placement");
+    return runPartitionerAsPlacer(spec, problem, params, control);
 }
 
 PlacerResult runPartitionerAsPlacer(const std::string &partitioner, const PlacementProblem &problem,

@@ -71,6 +71,12 @@ void stampProvenance(PlacerResult &result, const std::string &spec, const std::v
 PlacerResult runPartitionerAsPlacer(const std::string &partitioner, const PlacementProblem &problem,
                                     const std::vector<std::string> &params, const RunControl &control);
 
+// What the Models dock and `placement-cli place` run: the name of a partitioner that is not also a
+// placer (gap) as runPartitionerAsPlacer does (InputError with a `start`: it refines nothing),
+// anything else as runPlacer on the built-in registry.
+PlacerResult runModel(const std::string &spec, const PlacementProblem &problem, const std::vector<std::string> &params,
+                      const RunControl &control, const Placement *start = nullptr);
+
 // {"key": "value", ...} of "key=value" assignments (a placement's producer params).
 std::string paramsJson(const std::vector<std::string> &params);
 

@@ -320,6 +320,22 @@ private Q_SLOTS:
     }
 
 #ifdef PS_HAVE_TORCH
+    // gap is a partitioner; the Models dock runs it as a placement (part i on device i), and so
+    // does `place` (before, it answered "unknown model 'gap'").
+    void placeRunsGapAsTheModelsDockDoes()
+    {
+        const QString out = m_dir.filePath("gap.placement.json");
+        auto r = cli({"place", kExample, kCluster, "--model", "gap", "--param", "iterations=3", "--out", out});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        const QJsonObject report = QJsonDocument::fromJson(r.out).object();
+        QVERIFY(report["feasible"].toBool());
+        QCOMPARE(cli({"validate", kExample, kCluster, out}).exitCode, 0);
+        expectInputError({"place", kExample, kCluster, "--model", "gap", "--start", out, "--out", out},
+                         "gap is a partitioner: it places from scratch");
+    }
+#endif
+
+#ifdef PS_HAVE_TORCH
     void trainAndZeroShot()
     {
         const QString curve = m_dir.filePath("curve.csv"), ckpt = m_dir.filePath("policy.ckpt"),
