@@ -36,6 +36,8 @@ private:
     QWidget *m_box;
     QGridLayout *m_grid;
     std::vector<DeviceCard *> m_cards;
+    int m_arrangedColumns = 0; // the grid as last laid out
+    size_t m_arrangedCards = 0;
 };
 
 class DeviceCard : public QWidget

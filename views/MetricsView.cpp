@@ -104,7 +104,7 @@ MetricsView::MetricsView(QWidget *parent) : QWidget(parent)
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_table->horizontalHeader()->setResizeContentsPrecision(64); // not every row of thousands
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    m_table->horizontalHeader()->setStretchLastSection(true);
+    m_table->horizontalHeader()->setStretchLastSection(false);
     m_table->setToolTip(tr("Per device: busy time as a share of the makespan, memory held (red: over its "
                            "capacity) and ops. Click a header to sort."));
     auto *layout = new QVBoxLayout(this);
