@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <unordered_map>
 
 namespace ps {
 
@@ -102,10 +103,10 @@ void TimelineView::setData(std::shared_ptr<const Graph> graph, const Cluster &cl
     for (int d = 0; d < k; ++d)
         std::sort(m_rows[d].items.begin(), m_rows[d].items.end(),
                   [&](int a, int b) { return s.start[a] < s.start[b]; });
-    std::vector<int> linkRow(static_cast<size_t>(k) * k, -1);
+    std::unordered_map<size_t, int> linkRow; // by device pair; not a k x k table (16.7M for 4,096)
     for (size_t t = 0; t < s.transfers.size(); ++t) {
         const Transfer &tr = s.transfers[t];
-        int &row = linkRow[static_cast<size_t>(tr.src) * k + tr.dst];
+        int &row = linkRow.try_emplace(static_cast<size_t>(tr.src) * k + tr.dst, -1).first->second;
         if (row < 0) {
             row = static_cast<int>(m_rows.size());
             Row r;
