@@ -214,7 +214,7 @@ int steerCommand(const CliArgs &args, std::ostream &out, std::ostream &err)
     control.cancel = watchInterrupts(); // Ctrl-C ends the round under way and skips the rest
     ProgressBar bar(err, "steer");
     Json roundsOut = Json::array();
-    for (int r = 1; r <= rounds && !interrupted(); ++r) {
+    for (int r = 1; r <= rounds && !control.cancelled(); ++r) {
         for (const FeedbackText &f : feedback)
             if (f.round == r)
                 session.apply(resolveFeedback(f, graph, cluster, session, args.value("feedback").value_or("the log")));
@@ -236,7 +236,7 @@ int steerCommand(const CliArgs &args, std::ostream &out, std::ostream &err)
         roundsOut.push_back(row);
     }
     EnsembleResult ensemble;
-    const bool haveEnsemble = ensembleSize > 0 && !session.ranking().empty() && !interrupted();
+    const bool haveEnsemble = ensembleSize > 0 && !session.ranking().empty() && !control.cancelled();
     if (haveEnsemble)
         ensemble = session.ensemble(
             static_cast<int>(ensembleSize),

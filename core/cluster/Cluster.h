@@ -58,7 +58,7 @@ private:
     std::string m_name;
     std::vector<Device> m_devices;
     // The k x k matrix, shared between copies (16.7M links with 4,096 devices: a copy per edit
-    // froze the app); m_linkData points into it.
+    // froze the app); m_linkData points into it (link() is on the simulator's hot path).
     std::shared_ptr<const std::vector<Link>> m_links;
     const Link *m_linkData = nullptr;
     std::vector<ExplicitLink> m_explicit;

@@ -90,13 +90,14 @@ public:
         std::vector<int> device =
             runPartitioner(PartitionerRegistry::builtin(), m_partitioner, problem, own, control).parts();
         PlacerOutput out;
+        MemoryRepair fit; // of the placement kept
         if (params.flag("refine")) {
             // The refined cut is not always the faster placement (it balances FLOPs, not memory
             // or the schedule): both are judged and the better kept (two simulator runs).
             std::vector<int> refined = device;
             rebalanceAndRefine(undirectedView(g), refined, k, problem.imbalance, control.after(secondsSince(t0)),
                                problem.targetShares);
-            const MemoryRepair plainFit = fitConstraintsAndMemory(pb, device);
+            fit = fitConstraintsAndMemory(pb, device);
             const MemoryRepair refinedFit = fitConstraintsAndMemory(pb, refined);
             Simulator sim(g, c);
             const ObjectiveJudge judge(g, c, pb.constraints, pb.objective);
@@ -105,14 +106,14 @@ public:
             out.evaluations = 2;
             if (betterResult(better, plain)) {
                 device = std::move(refined);
-                noteMemoryRepair(refinedFit, out.notes);
+                fit = refinedFit;
             } else {
                 out.notes.push_back("the refined cut simulated no better; kept the partitioner's");
-                noteMemoryRepair(plainFit, out.notes);
             }
         } else {
-            noteMemoryRepair(fitConstraintsAndMemory(pb, device), out.notes);
+            fit = fitConstraintsAndMemory(pb, device);
         }
+        noteMemoryRepair(fit, out.notes);
         out.placement = Placement(std::move(device));
         return out;
     }
