@@ -136,6 +136,16 @@ Cluster ClusterBuilder::build()
         }
     c.m_linkData = links->data();
     c.m_links = std::move(links);
+    if (k > 1) {
+        for (int a = 0; a < k; ++a)
+            for (int b = 0; b < k; ++b)
+                if (a != b) {
+                    c.m_meanLatency += c.link(a, b).latencyS;
+                    c.m_meanInverseBandwidth += 1.0 / c.link(a, b).bandwidthBytesPerS;
+                }
+        c.m_meanLatency /= double(k) * (k - 1);
+        c.m_meanInverseBandwidth /= double(k) * (k - 1);
+    }
     Cluster result = std::move(c);
     c = Cluster();
     return result;

@@ -47,6 +47,10 @@ public:
     };
     const std::vector<ExplicitLink> &explicitLinks() const { return m_explicit; }
     const std::optional<Link> &defaultLink() const { return m_default; }
+    // Means over the k(k-1) links a -> b, a != b (0 with one device), taken once when the cluster
+    // is built: every cost model needs them, and with 4,096 devices the sum is 16.7M links.
+    double meanLinkLatency() const { return m_meanLatency; }
+    double meanInverseBandwidth() const { return m_meanInverseBandwidth; }
 
     std::vector<std::string> deviceTypes() const; // distinct, in device order
     std::vector<int> devicesBySpeed() const;      // fastest first, ties by index
@@ -63,6 +67,7 @@ private:
     const Link *m_linkData = nullptr;
     std::vector<ExplicitLink> m_explicit;
     std::optional<Link> m_default;
+    double m_meanLatency = 0, m_meanInverseBandwidth = 0;
 };
 
 // Validates devices and links and fills the pairs no link names from the default link.

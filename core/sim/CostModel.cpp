@@ -14,17 +14,6 @@ CostModel::CostModel(const Graph &graph, const Cluster &cluster) : m_graph(graph
         if (kinds.insert({m_graphType[d], cluster.device(d).flopsPerS, cluster.device(d).opOverheadS}).second)
             m_distinct.push_back(d);
     }
-    const int k = cluster.deviceCount();
-    if (k < 2)
-        return;
-    for (int a = 0; a < k; ++a)
-        for (int b = 0; b < k; ++b)
-            if (a != b) {
-                m_meanLatency += cluster.link(a, b).latencyS;
-                m_meanInverseBandwidth += 1.0 / cluster.link(a, b).bandwidthBytesPerS;
-            }
-    m_meanLatency /= double(k) * (k - 1);
-    m_meanInverseBandwidth /= double(k) * (k - 1);
 }
 
 } // namespace ps

@@ -43,8 +43,11 @@ public:
             sum += compute(v, d);
         return sum / m_cluster.deviceCount();
     }
-    double meanTransfer(double bytes) const { return m_meanLatency + bytes * m_meanInverseBandwidth; }
-    double meanInverseBandwidth() const { return m_meanInverseBandwidth; }
+    double meanTransfer(double bytes) const
+    {
+        return m_cluster.meanLinkLatency() + bytes * m_cluster.meanInverseBandwidth();
+    }
+    double meanInverseBandwidth() const { return m_cluster.meanInverseBandwidth(); }
 
     // When all of v's inputs can be on device d, given where and when its predecessors finished
     // (contention-free: every transfer starts as soon as its producer ends).
@@ -84,7 +87,6 @@ private:
     const Cluster &m_cluster;
     std::vector<int> m_graphType; // device -> the graph's index of its type, or -1
     std::vector<int> m_distinct;
-    double m_meanLatency = 0, m_meanInverseBandwidth = 0;
 };
 
 } // namespace ps

@@ -10,8 +10,11 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <map>
+#include <memory>
+#include <new>
 #include <optional>
 #include <stdexcept>
 
@@ -198,11 +201,13 @@ struct Simulator::Impl
     std::vector<int> dirtyList;
     std::vector<ReadyQueue> ready;
     QuadHeap<Event, EventBefore> events;
-    // Per ordered device pair a -> b that has carried a transfer, a slot (linkSlot[a * k + b]):
-    // when the link is free again and what it still has to deliver. A run resets only the slots
-    // it used (usedLinks; one may appear twice), so that thousands of devices (millions of
-    // pairs) cost neither every run nor 40 bytes a pair.
-    std::vector<int> linkSlot;
+    // Per ordered device pair a -> b that has carried a transfer, a slot (linkSlot[a * k + b] - 1;
+    // 0 for none): when the link is free again and what it still has to deliver. A run resets
+    // only the slots it used (usedLinks; one may appear twice), so that thousands of devices
+    // (millions of pairs) cost neither every run nor 40 bytes a pair. The table is calloc'd: a
+    // large one is mapped zero pages that cost only where written (with 4,096 devices, filling
+    // its 67 MB was most of a simulator's construction).
+    std::unique_ptr<int[], void (*)(void *)> linkSlot{nullptr, std::free};
     std::vector<LinkQueue> links;
     std::vector<int> usedLinks;
     int stamp = 0;
@@ -224,7 +229,10 @@ struct Simulator::Impl
         busy.resize(k);
         work.resize(k);
         baseWork.resize(k);
-        linkSlot.assign(static_cast<size_t>(k) * k, -1);
+        const size_t pairs = std::max<size_t>(1, static_cast<size_t>(k) * k); // calloc(0) may give null
+        linkSlot.reset(static_cast<int *>(std::calloc(pairs, sizeof(int))));
+        if (!linkSlot)
+            throw std::bad_alloc();
         destBytes.resize(k);
         destStamp.assign(k, 0);
         destList.reserve(k);
@@ -337,11 +345,12 @@ struct Simulator::Impl
             const Link &link = cluster.link(a, dst);
             const double b = destBytes[dst];
             const size_t pair = static_cast<size_t>(a) * k + dst;
-            int &slot = linkSlot[pair];
-            if (slot < 0) {
-                slot = static_cast<int>(links.size());
+            int &slotPlusOne = linkSlot[pair];
+            if (slotPlusOne == 0) {
                 links.emplace_back();
+                slotPlusOne = static_cast<int>(links.size());
             }
+            const int slot = slotPlusOne - 1;
             LinkQueue &q = links[slot];
             const double s = std::max(t, q.free);
             const double arrival = s + (link.latencyS + b / link.bandwidthBytesPerS);
