@@ -73,13 +73,12 @@ public:
         for (int u = 0; u < n; ++u)
             if ((waiting[u] = g.inDegree(u)) == 0)
                 ready.push(u);
-        std::vector<int> device(n, -1);
-        while (!ready.empty()) {
+        while (!ready.empty() && !scheduler.stopped(control)) {
             const int u = ready.top();
             ready.pop();
             ListScheduler::Slot slot;
             int d = -1;
-            if (isCritical[u] && !control.cancelled()) {
+            if (isCritical[u]) {
                 slot = scheduler.evaluate(u, pathDevice);
                 if (std::isfinite(slot.finish))
                     d = pathDevice;
@@ -87,15 +86,14 @@ public:
             if (d < 0)
                 d = scheduler.best(u, slot);
             scheduler.commit(u, d, slot);
-            device[u] = d;
             for (int w : g.successors(u))
                 if (--waiting[w] == 0)
                     ready.push(w);
         }
         PlacerOutput out;
         out.plannedMakespan = scheduler.plannedMakespan();
-        out.placement = Placement(std::move(device));
         out.notes = scheduler.tracker().notes();
+        out.placement = Placement(scheduler.placeRest("cpop", out.notes));
         return out;
     }
 };

@@ -47,30 +47,25 @@ public:
         return scheduleInOrder(scheduler, order, control, m_name);
     }
 
-    // Places nodes in the given order on their earliest-finish devices; a cancel places the
-    // rest where they fit, so the result is always a whole placement.
+    // Places nodes in the given order on their earliest-finish devices; a cancel or the time
+    // limit places the rest beside their inputs, so the result is always a whole placement.
     static PlacerOutput scheduleInOrder(ListScheduler &scheduler, const std::vector<int> &order,
                                         const RunControl &control, const std::string &name)
     {
         const int n = static_cast<int>(order.size());
-        std::vector<int> device(n, -1);
         int placed = 0;
         for (int v : order) {
-            if (control.cancelled()) {
-                device[v] = scheduler.tracker().assignNear(v, 0);
-                continue;
-            }
+            if (scheduler.stopped(control))
+                break;
             ListScheduler::Slot slot;
-            const int d = scheduler.best(v, slot);
-            scheduler.commit(v, d, slot);
-            device[v] = d;
+            scheduler.commit(v, scheduler.best(v, slot), slot);
             if ((++placed & 4095) == 0)
                 control.report({double(placed) / n, 0, std::numeric_limits<double>::infinity(), name});
         }
         PlacerOutput out;
         out.plannedMakespan = scheduler.plannedMakespan();
-        out.placement = Placement(std::move(device));
         out.notes = scheduler.tracker().notes();
+        out.placement = Placement(scheduler.placeRest(name, out.notes));
         return out;
     }
 

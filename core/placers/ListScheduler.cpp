@@ -1,6 +1,8 @@
 #include "core/placers/ListScheduler.h"
 
 #include "core/cluster/Cluster.h"
+#include "core/family/ModelFamily.h"
+#include "core/family/Stopwatch.h"
 #include "core/graph/Graph.h"
 
 #include <algorithm>
@@ -34,10 +36,7 @@ ListScheduler::ListScheduler(const Graph &graph, const Cluster &cluster, const C
     : m_graph(graph), m_cluster(cluster), m_costs(graph, cluster), m_tracker(graph, cluster, constraints),
       m_options(options), m_device(graph.nodeCount(), -1), m_finish(graph.nodeCount(), 0.0),
       m_devices(cluster.deviceCount())
-{
-    if (options.contention)
-        m_links.resize(static_cast<size_t>(cluster.deviceCount()) * cluster.deviceCount());
-}
+{}
 
 double ListScheduler::arrival(int p, int d, double bytes) const
 {
@@ -46,8 +45,9 @@ double ListScheduler::arrival(int p, int d, double bytes) const
     if (it != m_booked.end())
         return it->second; // one copy per destination device
     const double duration = m_costs.transfer(a, d, bytes);
-    const Timeline &link = m_links[static_cast<size_t>(a) * m_cluster.deviceCount() + d];
-    return link.earliest(m_finish[p], duration, true) + duration;
+    const auto link = m_links.find(static_cast<long long>(a) * m_cluster.deviceCount() + d);
+    const double start = link == m_links.end() ? m_finish[p] : link->second.earliest(m_finish[p], duration, true);
+    return start + duration;
 }
 
 double ListScheduler::inputReady(int v, int d) const
@@ -116,7 +116,7 @@ void ListScheduler::commit(int v, int d, const Slot &slot)
                 if (pred[j] == p)
                     size = std::max(size, bytes[j]);
             const double duration = m_costs.transfer(a, d, size);
-            Timeline &link = m_links[static_cast<size_t>(a) * k + d];
+            Timeline &link = m_links[static_cast<long long>(a) * k + d];
             const double start = link.earliest(m_finish[p], duration, true);
             link.add(start, start + duration);
             m_booked[key] = start + duration;
@@ -126,6 +126,36 @@ void ListScheduler::commit(int v, int d, const Slot &slot)
     m_device[v] = d;
     m_finish[v] = slot.finish;
     m_devices[d].add(slot.start, slot.finish);
+}
+
+bool ListScheduler::stopped(const RunControl &control) const
+{
+    return control.cancelled() || secondsSince(m_start) >= control.budget.timeLimitS;
+}
+
+std::vector<int> ListScheduler::placeRest(const std::string &placer, std::vector<std::string> &notes)
+{
+    const int n = m_graph.nodeCount();
+    int rest = 0;
+    for (int v : m_graph.topologicalOrder()) {
+        if (m_device[v] >= 0)
+            continue;
+        int near = 0;
+        double heaviest = -1;
+        const auto pred = m_graph.predecessors(v);
+        const auto bytes = m_graph.predecessorBytes(v);
+        for (size_t i = 0; i < pred.size(); ++i)
+            if (m_device[pred[i]] >= 0 && bytes[i] > heaviest) {
+                heaviest = bytes[i];
+                near = m_device[pred[i]];
+            }
+        m_device[v] = m_tracker.assignNear(v, near);
+        ++rest;
+    }
+    if (rest > 0)
+        notes.push_back(placer + ": stopped (time limit or cancel) after placing " + std::to_string(n - rest) + " of " +
+                        std::to_string(n) + " ops; the rest went beside their heaviest input");
+    return m_device;
 }
 
 double ListScheduler::plannedMakespan() const

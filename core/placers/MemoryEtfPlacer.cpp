@@ -143,7 +143,7 @@ PlacerOutput MemoryEtfPlacer::place(const PlacementProblem &pb, const ParamValue
         if (unplacedInputs[v] == 0)
             offer(v);
     drainForced();
-    while (placed < n && !control.cancelled()) {
+    while (placed < n && !scheduler.stopped(control)) {
         int bestDevice = -1;
         double bestStart = 0;
         for (int d = 0; d < k; ++d) {
@@ -182,13 +182,9 @@ PlacerOutput MemoryEtfPlacer::place(const PlacementProblem &pb, const ParamValue
         if ((placed & 4095) == 0)
             control.report({double(placed) / n, 0, std::numeric_limits<double>::infinity(), m_variant.name});
     }
-    std::vector<int> result = device;
-    for (int v : g.topologicalOrder())
-        if (result[v] < 0) // cancelled: the rest where it fits
-            result[v] = tracker.assignNear(v, 0);
     out.plannedMakespan = scheduler.plannedMakespan();
-    out.placement = Placement(std::move(result));
     out.notes.insert(out.notes.end(), tracker.notes().begin(), tracker.notes().end());
+    out.placement = Placement(scheduler.placeRest(m_variant.name, out.notes));
     return out;
 }
 

@@ -259,6 +259,14 @@ PlacerResult bestFastPlacement(const PlacementProblem &problem, const RunControl
     return best;
 }
 
+PlacerResult openingPlacement(const PlacementProblem &problem, const std::atomic<bool> *cancel)
+{
+    RunControl control;
+    control.cancel = cancel;
+    control.budget.timeLimitS = kOpeningPlacementS;
+    return bestFastPlacement(problem, control);
+}
+
 std::vector<std::vector<int>> distinctStarts(const PlacerResult &best, const std::vector<PlacerResult> &others,
                                              const std::vector<int> &except)
 {
