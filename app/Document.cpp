@@ -31,7 +31,7 @@ std::vector<int> Document::initialPlacement(QString *made) const
         return std::vector<int>(m_graph ? m_graph->nodeCount() : 0, 0);
     const Constraints c = constraints();
     try {
-        PlacerResult r = bestFastPlacement({*m_graph, m_cluster, c, {}});
+        PlacerResult r = openingPlacement({*m_graph, m_cluster, c, {}});
         if (made)
             *made = QString::fromStdString(r.spec);
         return r.placement.devices();

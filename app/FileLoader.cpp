@@ -17,19 +17,19 @@ FileLoader::FileLoader(QObject *parent) : QObject(parent)
 }
 
 namespace {
-// The best fast placement of `graph` on `cluster`, into `r` (left out if the placers refuse).
-void placeInitial(LoadResult &r, const Graph &graph, const Cluster &cluster)
+// The opening placement of `graph` on `cluster`, into `r` (left out if the placers refuse).
+void placeInitial(LoadResult &r, const Graph &graph, const Cluster &cluster, const std::atomic<bool> &cancel)
 {
     try { // else the document places it itself
         r.initial = std::make_shared<const PlacerResult>(
-            bestFastPlacement({graph, cluster, Constraints::fromGraph(graph, cluster), {}}));
+            openingPlacement({graph, cluster, Constraints::fromGraph(graph, cluster), {}}, &cancel));
         for (const Device &d : cluster.devices())
             r.initialDevices.push_back(d.name);
     } catch (const InputError &) {}
 }
 } // namespace
 
-void FileLoader::start(std::function<LoadResult()> job)
+void FileLoader::start(std::function<LoadResult(const std::atomic<bool> &)> job)
 {
     const int generation = m_generation;
     auto *watcher = new QFutureWatcher<LoadResult>(this);
@@ -37,52 +37,66 @@ void FileLoader::start(std::function<LoadResult()> job)
         watcher->deleteLater();
         if (generation != m_generation)
             return; // cancelled
-        --m_inFlight;
-        if (m_inFlight == 0)
-            Q_EMIT busyChanged(false);
+        // Counted out after the result is handled, so that loads the handler starts (the graph
+        // after its cluster) keep the loader busy without a gap.
         Q_EMIT finished(watcher->result());
+        if (generation != m_generation)
+            return; // cancelled while handled
+        if (--m_inFlight == 0)
+            Q_EMIT busyChanged(false);
     });
     if (m_inFlight++ == 0)
         Q_EMIT busyChanged(true);
-    watcher->setFuture(QtConcurrent::run(workerPool(), std::move(job)));
+    watcher->setFuture(QtConcurrent::run(workerPool(), [job = std::move(job), cancel = m_cancel] {
+        try {
+            return job(*cancel);
+        } catch (const std::exception &e) { // InputError, or out of memory: an error, not a crash
+            LoadResult r;
+            r.error = QString::fromStdString(e.what());
+            return r;
+        }
+    }));
 }
 
-void FileLoader::load(const QString &path, const LoadOptions &options, std::shared_ptr<const Cluster> cluster)
+void FileLoader::load(const QString &path, const LoadOptions &options, std::shared_ptr<const Cluster> cluster,
+                      const QStringList &then)
 {
-    start([path, options, cluster] { return loadNow(path, options, cluster); });
+    start([path, options, cluster, then](const std::atomic<bool> &cancel) {
+        LoadResult r = loadNow(path, options, cluster, cancel);
+        r.then = then;
+        r.thenOptions = options;
+        return r;
+    });
 }
 
 void FileLoader::placeOn(std::shared_ptr<const Graph> graph, const Cluster &cluster, const QString &path)
 {
-    start([graph, cluster, path] {
+    start([graph, cluster, path](const std::atomic<bool> &cancel) {
         LoadResult r;
         r.path = path;
         r.file = std::make_shared<LoadedFile>();
         r.file->cluster = cluster;
         r.placedGraph = graph;
-        placeInitial(r, *graph, cluster);
+        placeInitial(r, *graph, cluster, cancel);
         return r;
     });
 }
 
 void FileLoader::generate(const QString &name, std::shared_ptr<const Cluster> cluster)
 {
-    start([name, cluster] {
+    start([name, cluster](const std::atomic<bool> &cancel) {
         LoadResult r;
         r.generated = name;
-        try {
-            r.file = std::make_shared<LoadedFile>();
-            r.file->graph = ps::generate(name.toStdString(), std::map<std::string, double>{}, 1);
-            if (cluster && cluster->deviceCount() > 0 && r.file->graph->nodeCount() > 0)
-                placeInitial(r, *r.file->graph, *cluster);
-        } catch (const InputError &e) {
-            r.error = QString::fromStdString(e.what());
-        }
+        r.file = std::make_shared<LoadedFile>();
+        r.file->graph = ps::generate(name.toStdString(), std::map<std::string, double>{}, 1);
+        if (cluster && cluster->deviceCount() > 0 && r.file->graph->nodeCount() > 0)
+            placeInitial(r, *r.file->graph, *cluster, cancel);
         return r;
     });
 }
 
-LoadResult FileLoader::loadNow(const QString &path, const LoadOptions &options, std::shared_ptr<const Cluster> cluster)
+LoadResult FileLoader::loadNow(const QString &path, const LoadOptions &options, std::shared_ptr<const Cluster> cluster,
+                               const std::atomic<bool> &cancel)
 {
     LoadResult r;
     r.path = path;
@@ -92,7 +106,7 @@ LoadResult FileLoader::loadNow(const QString &path, const LoadOptions &options, 
         else
             r.file = std::make_shared<LoadedFile>(loadFile(path.toStdString(), options));
         if (r.file && r.file->graph && cluster && cluster->deviceCount() > 0 && r.file->graph->nodeCount() > 0)
-            placeInitial(r, *r.file->graph, *cluster);
+            placeInitial(r, *r.file->graph, *cluster, cancel);
     } catch (const InputError &e) {
         r.error = QString::fromStdString(e.what());
     } catch (const std::exception &e) {
@@ -104,6 +118,8 @@ LoadResult FileLoader::loadNow(const QString &path, const LoadOptions &options, 
 void FileLoader::cancel()
 {
     ++m_generation;
+    m_cancel->store(true); // stops the placing in flight; later loads get a fresh flag
+    m_cancel = std::make_shared<std::atomic<bool>>(false);
     if (m_inFlight > 0) {
         m_inFlight = 0;
         Q_EMIT busyChanged(false);

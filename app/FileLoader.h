@@ -6,7 +6,9 @@
 
 #include <QObject>
 #include <QString>
+#include <QStringList>
 
+#include <atomic>
 #include <functional>
 #include <memory>
 
@@ -27,8 +29,10 @@ struct LoadResult
     // For a cluster chosen while a graph was open (placeOn): that graph, which `initial` places.
     std::shared_ptr<const Graph> placedGraph;
     QString generated; // a built-in generator's name: the graph was generated (no file)
-    // For a cluster opened with a graph among the same files: the open graph is about to go.
-    bool graphFollows = false;
+    // Files to open once this one is in place (a cluster read first, then the graph it places),
+    // with their options.
+    QStringList then;
+    LoadOptions thenOptions;
 };
 
 class FileLoader : public QObject
@@ -36,11 +40,10 @@ class FileLoader : public QObject
     Q_OBJECT
 public:
     explicit FileLoader(QObject *parent = nullptr);
-    // With `cluster`, a graph is also placed there (LoadResult::initial).
-    void load(const QString &path, const LoadOptions &options = {}, std::shared_ptr<const Cluster> cluster = nullptr);
-    // The same on this thread (for small files: a cluster).
-    static LoadResult loadNow(const QString &path, const LoadOptions &options = {},
-                              std::shared_ptr<const Cluster> cluster = nullptr);
+    // With `cluster`, a graph is also placed there (LoadResult::initial). `then` comes back in
+    // the result, for the caller to open next.
+    void load(const QString &path, const LoadOptions &options = {}, std::shared_ptr<const Cluster> cluster = nullptr,
+              const QStringList &then = {});
     // A cluster for the open graph: the graph is placed on it in the worker pool, and finished()
     // brings the cluster (as a loaded file named `path`) with `initial` and `placedGraph`.
     void placeOn(std::shared_ptr<const Graph> graph, const Cluster &cluster, const QString &path);
@@ -57,9 +60,14 @@ Q_SIGNALS:
     void busyChanged(bool busy);
 
 private:
-    void start(std::function<LoadResult()> job);
+    // Runs `job` in the worker pool with the flag cancel() sets.
+    void start(std::function<LoadResult(const std::atomic<bool> &)> job);
+    // What load() does, on the calling thread.
+    static LoadResult loadNow(const QString &path, const LoadOptions &options, std::shared_ptr<const Cluster> cluster,
+                              const std::atomic<bool> &cancel);
 
     int m_generation = 0, m_inFlight = 0;
+    std::shared_ptr<std::atomic<bool>> m_cancel = std::make_shared<std::atomic<bool>>(false);
 };
 
 } // namespace ps

@@ -96,6 +96,9 @@ private:
     void createDocks();
     void createMenus();
     void loaded(const LoadResult &result);
+    void apply(const LoadResult &result);
+    // Opens clusters first, one at a time off the GUI thread, then the rest on the last of them.
+    void openInOrder(const QStringList &paths, const LoadOptions &options);
     void refreshPlacement();
     void refreshGraph();
     void refreshCluster();
