@@ -75,21 +75,25 @@ ListScheduler::Slot ListScheduler::evaluate(int v, int d) const
     return slot;
 }
 
+void ListScheduler::consider(int v, int d, int &chosen, Slot &slot) const
+{
+    const Slot s = evaluate(v, d);
+    if (s.finish == std::numeric_limits<double>::infinity())
+        return;
+    const bool better = chosen < 0 || s.finish < slot.finish ||
+                        (m_options.fasterTies && s.finish == slot.finish &&
+                         m_cluster.device(d).flopsPerS > m_cluster.device(chosen).flopsPerS);
+    if (better) {
+        chosen = d;
+        slot = s;
+    }
+}
+
 int ListScheduler::best(int v, Slot &slot)
 {
     int chosen = -1;
-    for (int d = 0; d < m_cluster.deviceCount(); ++d) {
-        const Slot s = evaluate(v, d);
-        if (s.finish == std::numeric_limits<double>::infinity())
-            continue;
-        const bool better = chosen < 0 || s.finish < slot.finish ||
-                            (m_options.fasterTies && s.finish == slot.finish &&
-                             m_cluster.device(d).flopsPerS > m_cluster.device(chosen).flopsPerS);
-        if (better) {
-            chosen = d;
-            slot = s;
-        }
-    }
+    for (int d = 0; d < m_cluster.deviceCount(); ++d)
+        consider(v, d, chosen, slot);
     if (chosen < 0) {
         chosen = m_tracker.fallbackDevice(v);
         const double w = m_costs.compute(v, chosen);
@@ -140,21 +144,27 @@ std::vector<int> ListScheduler::placeRest(const std::string &placer, std::vector
     for (int v : m_graph.topologicalOrder()) {
         if (m_device[v] >= 0)
             continue;
-        int near = 0;
-        double heaviest = -1;
-        const auto pred = m_graph.predecessors(v);
-        const auto bytes = m_graph.predecessorBytes(v);
-        for (size_t i = 0; i < pred.size(); ++i)
-            if (m_device[pred[i]] >= 0 && bytes[i] > heaviest) {
-                heaviest = bytes[i];
-                near = m_device[pred[i]];
-            }
-        m_device[v] = m_tracker.assignNear(v, near);
+        // The earliest finish among the inputs' devices and the device free first: a few
+        // candidates, not every device (what made the full rule slow on thousands of them).
+        int chosen = -1;
+        Slot slot;
+        for (int p : m_graph.predecessors(v))
+            consider(v, m_device[p], chosen, slot);
+        int freeFirst = 0;
+        for (int d = 1; d < m_cluster.deviceCount(); ++d)
+            if (m_devices[d].end() < m_devices[freeFirst].end())
+                freeFirst = d;
+        consider(v, freeFirst, chosen, slot);
+        if (chosen < 0) // none of them has room (or v is pinned elsewhere): every device
+            chosen = best(v, slot);
+        commit(v, chosen, slot);
         ++rest;
     }
     if (rest > 0)
         notes.push_back(placer + ": stopped (time limit or cancel) after placing " + std::to_string(n - rest) + " of " +
-                        std::to_string(n) + " ops; the rest went beside their heaviest input");
+                        std::to_string(n) +
+                        " ops; the rest went where they finish first among their inputs' devices and the device "
+                        "free first");
     return m_device;
 }
 

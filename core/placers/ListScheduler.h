@@ -68,13 +68,15 @@ public:
     // ranks and the loop count). With thousands of devices each op weighs every device, and
     // heft-c on the 58k-op GNMT took 17 s under a 5 s limit.
     bool stopped(const RunControl &control) const;
-    // After a stop: every op not placed yet, in topological order, on the device of its heaviest
-    // placed input where it fits (else the next with room); unscheduled. Returns each op's device
-    // and notes what `placer` did.
+    // After a stop: every op not placed yet, in topological order, scheduled on the device where
+    // it finishes first among its inputs' devices and the device free first (every device when
+    // none of those has room). Returns each op's device and notes what `placer` did.
     std::vector<int> placeRest(const std::string &placer, std::vector<std::string> &notes);
 
 private:
     double inputReady(int v, int d) const;
+    // best()'s rule for one device: d replaces chosen (-1 for none yet) if v finishes earlier there.
+    void consider(int v, int d, int &chosen, Slot &slot) const;
     double arrival(int p, int d, double bytes) const; // contention-aware arrival of p's output on d
 
     std::chrono::steady_clock::time_point m_start = std::chrono::steady_clock::now();
