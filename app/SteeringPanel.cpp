@@ -417,8 +417,9 @@ void SteeringPanel::markImportant(const std::vector<int> &nodes)
     if (!s || nodes.empty())
         return;
     SteeringFeedback forward, backward;
+    const ImportanceWeights weights(s->objective().preferences.important);
     for (int v : nodes)
-        if (!s->objective().preferences.isImportant(v)) {
+        if (!weights.important(v)) {
             forward.important.push_back(v);
             backward.unimportant.push_back(v);
         }

@@ -19,6 +19,16 @@ bool Preferences::isImportant(int v) const
     return std::find(important.begin(), important.end(), v) != important.end();
 }
 
+ImportanceWeights::ImportanceWeights(const std::vector<int> &important) : m_sorted(important)
+{
+    std::sort(m_sorted.begin(), m_sorted.end());
+}
+
+bool ImportanceWeights::important(int v) const
+{
+    return std::binary_search(m_sorted.begin(), m_sorted.end(), v);
+}
+
 double Preferences::splitShare(const std::vector<int> &group, const std::vector<int> &devices, int deviceCount)
 {
     if (group.size() < 2)
@@ -109,8 +119,11 @@ ObjectiveJudge::ObjectiveJudge(const Graph &graph, const Cluster &cluster, const
       m_bound(computeLowerBound(graph, cluster).bound)
 {
     const Preferences &p = m_objective.preferences;
-    for (const auto &[v, d] : p.preferDevice)
-        m_preferenceTotal += p.isImportant(v) ? Preferences::kImportantWeight : 1;
+    const ImportanceWeights weight(p.important);
+    for (const auto &entry : p.preferDevice) {
+        m_preferWeight.push_back(weight(entry.first));
+        m_preferenceTotal += m_preferWeight.back();
+    }
     for (const auto &group : p.together)
         m_preferenceTotal += group.size() > 1 ? 1 : 0;
 }
@@ -134,9 +147,9 @@ double ObjectiveJudge::preferencePenalty(const std::vector<int> &devices) const
         return 0;
     const Preferences &p = m_objective.preferences;
     double broken = 0;
-    for (const auto &[v, d] : p.preferDevice)
-        if (devices[v] != d)
-            broken += p.isImportant(v) ? Preferences::kImportantWeight : 1;
+    for (size_t i = 0; i < p.preferDevice.size(); ++i)
+        if (devices[p.preferDevice[i].first] != p.preferDevice[i].second)
+            broken += m_preferWeight[i];
     for (const auto &group : p.together)
         broken += Preferences::splitShare(group, devices, m_cluster.deviceCount());
     return broken / m_preferenceTotal;

@@ -26,10 +26,23 @@ struct Preferences
                                                    // the objective's critical-path term follows them
     static constexpr double kImportantWeight = 4;
 
-    bool isImportant(int v) const;
+    bool isImportant(int v) const; // O(important): for one question; many go to ImportanceWeights
     // How far a "together" group is split: the share of its members off its most common device
     // (0 together, 1 all apart; 0 for groups of fewer than two).
     static double splitShare(const std::vector<int> &group, const std::vector<int> &devices, int deviceCount);
+};
+
+// Preferences::important looked up in O(log n) for many nodes (a sorted copy): isImportant per
+// node, once per wish or pin, was quadratic with tens of thousands of each.
+class ImportanceWeights
+{
+public:
+    explicit ImportanceWeights(const std::vector<int> &important);
+    bool important(int v) const;
+    double operator()(int v) const { return important(v) ? Preferences::kImportantWeight : 1; }
+
+private:
+    std::vector<int> m_sorted;
 };
 
 struct Objective
@@ -98,6 +111,7 @@ private:
     Objective m_objective;
     CostModel m_cost;
     double m_bound = 0, m_preferenceTotal = 0;
+    std::vector<double> m_preferWeight; // per preferDevice entry
 };
 
 } // namespace ps

@@ -228,21 +228,36 @@ bool SteeringSession::applyFeedback(const SteeringFeedback &f)
             if (m_personPins[v] >= 0)
                 m_constraints.pin(v, m_personPins[v]);
     }
+    // One pass each, as if applied entry by entry (a node's last word wins and goes last): an
+    // erase per entry was quadratic with tens of thousands of them.
     Preferences &p = m_objective.preferences;
-    for (const auto &[v, d] : f.prefer) {
+    if (!f.prefer.empty()) {
+        std::vector<int> last(static_cast<size_t>(n), -1); // the entry of f.prefer that counts per node
+        for (size_t i = 0; i < f.prefer.size(); ++i)
+            last[f.prefer[i].first] = static_cast<int>(i);
         p.preferDevice.erase(std::remove_if(p.preferDevice.begin(), p.preferDevice.end(),
-                                            [v = v](const auto &e) { return e.first == v; }),
+                                            [&](const auto &e) { return last[e.first] >= 0; }),
                              p.preferDevice.end());
-        if (d >= 0)
-            p.preferDevice.emplace_back(v, d);
+        for (size_t i = 0; i < f.prefer.size(); ++i)
+            if (last[f.prefer[i].first] == static_cast<int>(i) && f.prefer[i].second >= 0)
+                p.preferDevice.push_back(f.prefer[i]);
     }
     p.together.resize(p.together.size() - static_cast<size_t>(f.dropTogether));
     p.together.insert(p.together.end(), f.together.begin(), f.together.end());
-    for (int v : f.important)
-        if (!p.isImportant(v))
-            p.important.push_back(v);
-    for (int v : f.unimportant)
-        p.important.erase(std::remove(p.important.begin(), p.important.end(), v), p.important.end());
+    if (!f.important.empty() || !f.unimportant.empty()) {
+        std::vector<char> marked(static_cast<size_t>(n), 0);
+        for (int v : p.important)
+            marked[v] = 1;
+        for (int v : f.important)
+            if (!marked[v]) {
+                marked[v] = 1;
+                p.important.push_back(v);
+            }
+        for (int v : f.unimportant)
+            marked[v] = 2; // to go
+        p.important.erase(std::remove_if(p.important.begin(), p.important.end(), [&](int v) { return marked[v] == 2; }),
+                          p.important.end());
+    }
     for (const auto &[name, weight] : f.familyWeights)
         for (Arm &a : m_arms)
             if (a.name == name)
@@ -302,15 +317,16 @@ std::vector<int> SteeringSession::ranking() const
 double SteeringSession::agreement(const std::vector<int> &devices) const
 {
     const Preferences &p = m_objective.preferences;
+    const ImportanceWeights weight(p.important);
     double total = 0, kept = 0;
     for (int v = 0; v < static_cast<int>(m_personPins.size()); ++v)
         if (m_personPins[v] >= 0) {
-            const double w = p.isImportant(v) ? Preferences::kImportantWeight : 1;
+            const double w = weight(v);
             total += w;
             kept += devices[v] == m_personPins[v] ? w : 0;
         }
     for (const auto &[v, d] : p.preferDevice) {
-        const double w = p.isImportant(v) ? Preferences::kImportantWeight : 1;
+        const double w = weight(v);
         total += w;
         kept += devices[v] == d ? w : 0;
     }

@@ -512,6 +512,40 @@ private Q_SLOTS:
         QVERIFY_THROWS_EXCEPTION(InputError, s.apply(unknown));
     }
 
+    // Applied in one pass per kind (tens of thousands of entries were quadratic), feedback keeps
+    // the entry-by-entry meaning: a node's last wish wins and goes last, -1 takes a wish back,
+    // marks are not repeated, and unmarking follows marking.
+    void preferencesAndMarksApplyAsIfOneByOne()
+    {
+        const Graph g = layered(30);
+        const Cluster c = gpus(4);
+        SteeringSession s(g, c, PlacerRegistry::builtin(), small());
+        SteeringFeedback a;
+        a.prefer = {{3, 1}, {4, 2}, {5, 3}};
+        a.important = {7, 2, 7};
+        s.apply(a);
+        SteeringFeedback b;
+        b.prefer = {{4, 0}, {9, 1}, {3, -1}, {4, 3}, {6, 2}, {6, -1}};
+        b.important = {2, 11, 8};
+        b.unimportant = {7, 8, 20};
+        s.apply(b);
+        const Preferences &p = s.objective().preferences;
+        const std::vector<std::pair<int, int>> wishes = {{5, 3}, {9, 1}, {4, 3}};
+        QCOMPARE(p.preferDevice, wishes);
+        QCOMPARE(p.important, (std::vector<int>{2, 11}));
+        // Nodes 9's and 4's wishes broken, of three that weigh 1 each; then 4 marked important.
+        const ObjectiveJudge judge(g, c, s.constraints(), s.objective());
+        std::vector<int> devices(30, 0);
+        devices[5] = 3;
+        QCOMPARE(judge.preferencePenalty(devices), 2.0 / 3);
+        SteeringFeedback mark;
+        mark.important = {4};
+        s.apply(mark);
+        const ObjectiveJudge marked(g, c, s.constraints(), s.objective());
+        QCOMPARE(marked.preferencePenalty(devices),
+                 (Preferences::kImportantWeight + 1) / (Preferences::kImportantWeight + 2));
+    }
+
     void feedbackWithBadIndicesIsRefusedWhole()
     {
         const Graph g = layered(30);
