@@ -285,6 +285,17 @@ private Q_SLOTS:
         qInfo("GNMT-58k on 4,096 devices: the loader's work ended %lld ms after Cancel", after);
         QVERIFY2(after < 7000, qPrintable(QString::number(after))); // the read, then at once
         QCOMPARE(w.document()->graph()->nodeCount(), 23);
+        // Remembered as the last cluster, it is read in the loader when a graph opens alone.
+        MainWindow next;
+        next.show();
+        QCoreApplication::processEvents();
+        EventLoopGapMeter reopening;
+        dropFiles(&next, {kGraph});
+        QVERIFY(next.busy());
+        waitIdle(next);
+        qInfo("a graph opened on the remembered 4,096-device cluster: worst event-loop gap %lld ms", reopening.stop());
+        QCOMPARE(next.document()->cluster().deviceCount(), 4096);
+        QVERIFY(next.logText().contains("No cluster was open: using the last one"));
         QSettings().remove("cluster/last"); // later windows open the 4gpu preset, not these 4,096
     }
 
@@ -750,6 +761,16 @@ private Q_SLOTS:
         waitIdle(w2);
         QCOMPARE(w2.document()->cluster().deviceCount(), 4);
         QVERIFY(w2.logText().contains("cannot be read"));
+        // There but unreadable (it is read in the loader): the error, then the preset.
+        QSettings().setValue("cluster/last",
+                             QString::fromStdString(test::writeFile(m_dir, "spoilt.cluster.json", "{\"format\": ")));
+        MainWindow w3;
+        dropFiles(&w3, {kGraph});
+        waitIdle(w3);
+        QCOMPARE(w3.document()->cluster().deviceCount(), 4);
+        QVERIFY(w3.document()->ready());
+        QVERIFY2(w3.logText().contains("spoilt.cluster.json"), qPrintable(w3.logText()));
+        QVERIFY2(w3.logText().contains("No cluster could be opened: using the 4gpu preset"), qPrintable(w3.logText()));
         QSettings().remove("cluster/last");
     }
 
