@@ -6,6 +6,7 @@
 #include <Eigen/Core>
 
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 namespace ps {
@@ -16,8 +17,10 @@ class Graph;
 Eigen::MatrixXd spectralEmbedding(const Graph &graph, int dimensions, int landmarks, int diffusion, uint64_t seed,
                                   const RunControl &control);
 // Lloyd's k-means with k-means++ seeding and restarts; then parts over capacity shed their
-// farthest points to the nearest part with room.
+// farthest points to the nearest part with room. `stop` (may be empty) ends it early with a whole
+// assignment: seeding takes random points for the centres left, the first pass the nearest of 16.
 std::vector<int> kMeans(const Eigen::MatrixXd &points, const std::vector<double> &weight, int k,
-                        const std::vector<double> &capacity, int restarts, int iterations, uint64_t seed);
+                        const std::vector<double> &capacity, int restarts, int iterations, uint64_t seed,
+                        const std::function<bool()> &stop = {});
 
 } // namespace ps
