@@ -14,8 +14,11 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <cstdio>
 #include <functional>
 #include <thread>
+
+#include <unistd.h>
 
 namespace ps::learn {
 
@@ -67,6 +70,18 @@ void requireDeviceCount(const std::string &checkpoint, int trained, int here)
     if (trained != here)
         throw InputError(checkpoint + ": trained for " + std::to_string(trained) + " devices; this cluster has " +
                          std::to_string(here));
+}
+
+void requireMemory(const std::string &family, double stepBytes, const std::string &why)
+{
+    const double physical = static_cast<double>(sysconf(_SC_PHYS_PAGES)) * static_cast<double>(sysconf(_SC_PAGE_SIZE));
+    if (physical <= 0 || stepBytes <= 0.5 * physical)
+        return;
+    char text[160];
+    std::snprintf(text, sizeof text, "about %.1f GB per training step (this machine has %.1f GB)", stepBytes / 1e9,
+                  physical / 1e9);
+    throw InputError(family + ": " + why + " would need " + text +
+                     "; use a classical family (metis, spectral, heft) or fewer devices");
 }
 
 } // namespace ps::learn

@@ -7,6 +7,7 @@
 #include "common/SeedPairs.h"
 #include "core/InputError.h"
 #include "core/cluster/Cluster.h"
+#include "core/family/Stopwatch.h"
 #include "core/generators/Generators.h"
 #include "core/graph/GraphBuilder.h"
 #include "core/io/ClusterJson.h"
@@ -576,6 +577,25 @@ private Q_SLOTS:
         const PlacerResult capped =
             runPlacer(PlacerRegistry::builtin(), "local-search", {g, c, cons, {}}, {"evaluations=50"}, control);
         QVERIFY2(capped.evaluations <= start.evaluations + 50 + 1, qPrintable(QString::number(capped.evaluations)));
+    }
+
+    // A part per device of thousands on a large graph: GAP's loss would outgrow the machine (on
+    // the 58k-op GNMT with 4,096 parts it passed 14 GB in 30 s). Refused up front, saying why.
+    void gapRefusesWhatWouldOutgrowTheMachine()
+    {
+        const Graph g = generate("layered-random", {{"nodes", 300000}, {"out_degree", 3}}, 1);
+        QVERIFY(g.edgeCount() > 800000);
+        const auto t0 = std::chrono::steady_clock::now();
+        try {
+            runPartitioner(PartitionerRegistry::builtin(), "gap", {g, 4096, 1.05, {}, {}}, {}, {});
+            QFAIL("gap ran");
+        } catch (const InputError &e) {
+            const QString why = e.what();
+            QVERIFY2(why.startsWith("gap: 4096 parts on ") && why.contains(" GB per training step (this machine has "),
+                     qPrintable(why));
+            QVERIFY2(why.contains("use a classical family"), qPrintable(why));
+        }
+        QVERIFY(secondsSince(t0) < 5); // before any tensor
     }
 
     // An evaluation budget holds too, all simulator runs counted (HEFT's for a warm start, the
