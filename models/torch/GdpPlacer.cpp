@@ -569,16 +569,23 @@ public:
         std::vector<std::vector<int>> raceStarts;
         const bool racing = warm == "best" && prior > 0 && !given && graphs.size() == 1 &&
                             params.integer("race_starts") > 1 && params.number("race_share") > 0;
+        bool warmSpent = false;
         if (warm != "none") {
             // A residual prior anchors at a start, imitation learns it: a given one (a composition's
             // input), else HEFT's or the best fast placer's.
             const bool residual = warm == "best" || warm == "heft";
             runWarmStart(graphs, problem.cluster, clock, warm == "best", problem.objective, given,
                          racing ? &raceStarts : nullptr);
+            // The warm start spent the budget (thousands of devices): it is the result, without
+            // the anchoring's n x devices tensors (seconds there; GNMT-58k x 4,096 ended at 19 s
+            // under a 10 s limit).
+            warmSpent = collective.any(clock.exhausted());
+            const bool spent = warmSpent;
             if (residual) {
                 for (TrainGraph &t : graphs)
-                    anchorAt(t, t.start, anchor);
-                if (!load.empty())
+                    if (!spent)
+                        anchorAt(t, t.start, anchor);
+                if (!load.empty() && !spent)
                     graphs[0].residualScale = calibrateResidual(net, graphs[0], segment, anchor);
             } else if (load.empty() && params.integer("iterations") > 0)
                 imitateStart(net, graphs, segment, optimizer, params.integer("warm_steps"), clock, control, collective);
@@ -767,6 +774,8 @@ public:
         if (!saveTo.empty() && collective.leader())
             save();
         PlacerOutput out = learnerOutput("gdp", judge, clock, collective);
+        if (warmSpent)
+            out.notes.push_back("gdp: the warm start spent the time limit; it is the result, untrained");
         if (race.raced() > 0)
             out.notes.push_back("gdp: searched from " + std::to_string(race.raced() + 1) + " of the fast placers' " +
                                 std::to_string(raceStarts.size()) + " distinct placements in turn");

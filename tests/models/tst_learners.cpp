@@ -579,6 +579,23 @@ private Q_SLOTS:
         QVERIFY2(capped.evaluations <= start.evaluations + 50 + 1, qPrintable(QString::number(capped.evaluations)));
     }
 
+    // On thousands of devices the warm start can spend the whole limit; gdp then hands it back at
+    // once instead of building its n x devices tensors (GNMT-58k x 4,096: 19 s under a 10 s limit).
+    void gdpWhoseWarmStartSpentTheLimitReturnsIt()
+    {
+        const Graph g = generate("gnmt", {{"source_steps", 250}, {"target_steps", 250}}, 1);
+        const Cluster c = gpus(2048);
+        const Constraints cons = Constraints::fromGraph(g, c);
+        RunControl control;
+        control.budget.timeLimitS = 0.5;
+        const auto t0 = std::chrono::steady_clock::now();
+        const PlacerResult r = runPlacer(PlacerRegistry::builtin(), "gdp", {g, c, cons, {}}, {}, control);
+        const double wall = secondsSince(t0);
+        QVERIFY2(wall <= 0.5 * 1.1 + 1.0, qPrintable(QString("gdp took %1 s").arg(wall)));
+        QCOMPARE(r.placement.nodeCount(), g.nodeCount());
+        QVERIFY(test::hasNote(r, "gdp: the warm start spent the time limit; it is the result, untrained"));
+    }
+
     // A part per device of thousands on a large graph: GAP's loss would outgrow the machine (on
     // the 58k-op GNMT with 4,096 parts it passed 14 GB in 30 s). Refused up front, saying why.
     void gapRefusesWhatWouldOutgrowTheMachine()
