@@ -27,7 +27,15 @@ public:
         return {
             m_name,
             m_description,
-            {linearTuned({"insertion", HyperParam::Type::Bool, 0, 1, 1, {}, "fill idle gaps between scheduled ops"})}};
+            {linearTuned({"insertion", HyperParam::Type::Bool, 0, 1, 1, {}, "fill idle gaps between scheduled ops"}),
+             {"near",
+              HyperParam::Type::Bool,
+              0,
+              1,
+              0,
+              {},
+              "weigh only the inputs' devices and the device free first (every device when none has room): "
+              "for clusters of thousands of devices"}}};
     }
 
     PlacerOutput place(const PlacementProblem &pb, const ParamValues &params, const RunControl &control,
@@ -36,6 +44,7 @@ public:
         const Graph &g = pb.graph;
         ListScheduler::Options options = m_options;
         options.insertion = params.flag("insertion");
+        options.near = params.flag("near");
         ListScheduler scheduler(g, pb.cluster, pb.constraints, options);
         const std::vector<double> upward = upwardRanks(scheduler.costs());
         // Decreasing upward rank; the canonical rank breaks ties, which keeps the order

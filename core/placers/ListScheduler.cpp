@@ -89,8 +89,26 @@ void ListScheduler::consider(int v, int d, int &chosen, Slot &slot) const
     }
 }
 
+int ListScheduler::bestNear(int v, Slot &slot) const
+{
+    int chosen = -1;
+    for (int p : m_graph.predecessors(v))
+        consider(v, m_device[p], chosen, slot);
+    int freeFirst = 0;
+    for (int d = 1; d < m_cluster.deviceCount(); ++d)
+        if (m_devices[d].end() < m_devices[freeFirst].end())
+            freeFirst = d;
+    consider(v, freeFirst, chosen, slot);
+    return chosen;
+}
+
 int ListScheduler::best(int v, Slot &slot)
 {
+    if (m_options.near) {
+        const int chosen = bestNear(v, slot);
+        if (chosen >= 0)
+            return chosen;
+    }
     int chosen = -1;
     for (int d = 0; d < m_cluster.deviceCount(); ++d)
         consider(v, d, chosen, slot);
@@ -144,17 +162,9 @@ std::vector<int> ListScheduler::placeRest(const std::string &placer, std::vector
     for (int v : m_graph.topologicalOrder()) {
         if (m_device[v] >= 0)
             continue;
-        // The earliest finish among the inputs' devices and the device free first: a few
-        // candidates, not every device (what made the full rule slow on thousands of them).
-        int chosen = -1;
+        // A few candidates, not every device (what made the full rule slow on thousands of them).
         Slot slot;
-        for (int p : m_graph.predecessors(v))
-            consider(v, m_device[p], chosen, slot);
-        int freeFirst = 0;
-        for (int d = 1; d < m_cluster.deviceCount(); ++d)
-            if (m_devices[d].end() < m_devices[freeFirst].end())
-                freeFirst = d;
-        consider(v, freeFirst, chosen, slot);
+        int chosen = bestNear(v, slot);
         if (chosen < 0) // none of them has room (or v is pinned elsewhere): every device
             chosen = best(v, slot);
         commit(v, chosen, slot);

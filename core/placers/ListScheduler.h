@@ -42,6 +42,9 @@ public:
         bool insertion = true;   // fill idle gaps on devices
         bool contention = false; // book transfers on links instead of assuming them free
         bool fasterTies = false; // equal finish times go to the faster device (else the lower index)
+        // Weigh only the inputs' devices and the device free first (every device when none of
+        // them has room): for clusters of thousands of devices, where weighing each costs seconds.
+        bool near = false;
     };
     struct Slot
     {
@@ -77,6 +80,8 @@ private:
     double inputReady(int v, int d) const;
     // best()'s rule for one device: d replaces chosen (-1 for none yet) if v finishes earlier there.
     void consider(int v, int d, int &chosen, Slot &slot) const;
+    // The earliest finish among v's inputs' devices and the device free first; -1 if none has room.
+    int bestNear(int v, Slot &slot) const;
     double arrival(int p, int d, double bytes) const; // contention-aware arrival of p's output on d
 
     std::chrono::steady_clock::time_point m_start = std::chrono::steady_clock::now();
