@@ -452,8 +452,7 @@ void MainWindow::openInOrder(const QStringList &paths, const LoadOptions &option
     }
     if (m_document->cluster().deviceCount() == 0 && std::any_of(paths.begin(), paths.end(), isGraphFile)) {
         // The cluster before them could not be read (the last one used, gone bad): the preset.
-        m_document->setCluster(presetCluster("4gpu.cluster.json"), {});
-        log(tr("No cluster could be opened: using the 4gpu preset (File > Cluster Preset to change it)"));
+        usePresetCluster(tr("No cluster could be opened"));
     }
     auto cluster = std::make_shared<const Cluster>(m_document->cluster());
     for (const QString &path : paths) {
@@ -477,8 +476,13 @@ void MainWindow::openDefaultCluster()
             log(tr("The last cluster, %1, cannot be read (%2); using the 4gpu preset").arg(last, e.what()));
         }
     }
+    usePresetCluster(tr("No cluster was open"));
+}
+
+void MainWindow::usePresetCluster(const QString &why)
+{
     m_document->setCluster(presetCluster("4gpu.cluster.json"), {});
-    log(tr("No cluster was open: using the 4gpu preset (File > Cluster Preset to change it)"));
+    log(tr("%1: using the 4gpu preset (File > Cluster Preset to change it)").arg(why));
 }
 
 void MainWindow::switchCluster(const Cluster &cluster, const QString &path)

@@ -67,6 +67,7 @@ public:
     void openExample();
     // The last cluster used (a preset or a file), else the 4gpu preset; said in the Log.
     void openDefaultCluster();
+    void usePresetCluster(const QString &why); // the 4gpu preset, logged after `why`
     // A built-in generator's graph at its defaults, generated and placed in the loader thread.
     void openGenerated(const QString &generator);
     // Writes the session on another thread from a copy of it (the window stays responsive);

@@ -126,11 +126,13 @@ struct RunControl
     Distribution distribution;                 // families with FamilyInfo::distributes
 
     bool cancelled() const { return cancel && cancel->load(std::memory_order_relaxed); }
-    // Cancelled, or `usedS` seconds and `evaluations` simulator runs spend the budget: a run stops
-    // before its next simulator run.
+    // Cancelled, or `usedS` seconds spend the time limit: for work that runs no simulator.
+    bool outOfTime(double usedS) const { return cancelled() || usedS >= budget.timeLimitS; }
+    // The same, or `evaluations` simulator runs spend the budget: a run stops before its next
+    // simulator run.
     bool exhausted(double usedS, long long evaluations) const
     {
-        return cancelled() || usedS >= budget.timeLimitS || evaluations >= budget.maxEvaluations;
+        return outOfTime(usedS) || evaluations >= budget.maxEvaluations;
     }
     // The seconds of the time limit left after `usedS`, and the same control with only those.
     double timeLeftS(double usedS) const { return std::max(0.0, budget.timeLimitS - usedS); }

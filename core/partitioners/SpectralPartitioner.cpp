@@ -440,7 +440,7 @@ public:
             capacity[c] = pb.imbalance * total * (pb.targetShares.empty() ? 1.0 / pb.k : pb.targetShares[c]);
         // The clock from the first instruction: with thousands of parts each k-means pass weighs
         // every centre for every node (an hour for GNMT-58k on 4,096 devices).
-        auto stop = [&control, t0] { return control.cancelled() || secondsSince(t0) >= control.budget.timeLimitS; };
+        auto stop = [&control, t0] { return control.outOfTime(secondsSince(t0)); };
         return Partition(pb.k, kMeans(points, view.nodeWeight, pb.k, capacity, params.integer("restarts"),
                                       params.integer("iterations"), control.seed, stop));
     }

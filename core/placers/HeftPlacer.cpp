@@ -56,8 +56,8 @@ public:
         return scheduleInOrder(scheduler, order, control, m_name);
     }
 
-    // Places nodes in the given order on their earliest-finish devices; a cancel or the time
-    // limit places the rest beside their inputs, so the result is always a whole placement.
+    // Places nodes in the given order on their earliest-finish devices; after a cancel or the
+    // time limit placeRest schedules the rest, so the result is always a whole placement.
     static PlacerOutput scheduleInOrder(ListScheduler &scheduler, const std::vector<int> &order,
                                         const RunControl &control, const std::string &name)
     {

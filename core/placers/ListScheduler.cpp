@@ -152,22 +152,19 @@ void ListScheduler::commit(int v, int d, const Slot &slot)
 
 bool ListScheduler::stopped(const RunControl &control) const
 {
-    return control.cancelled() || secondsSince(m_start) >= control.budget.timeLimitS;
+    return control.outOfTime(secondsSince(m_start));
 }
 
 std::vector<int> ListScheduler::placeRest(const std::string &placer, std::vector<std::string> &notes)
 {
     const int n = m_graph.nodeCount();
     int rest = 0;
+    m_options.near = true; // a few candidates, not every device (what made the full rule slow)
     for (int v : m_graph.topologicalOrder()) {
         if (m_device[v] >= 0)
             continue;
-        // A few candidates, not every device (what made the full rule slow on thousands of them).
         Slot slot;
-        int chosen = bestNear(v, slot);
-        if (chosen < 0) // none of them has room (or v is pinned elsewhere): every device
-            chosen = best(v, slot);
-        commit(v, chosen, slot);
+        commit(v, best(v, slot), slot);
         ++rest;
     }
     if (rest > 0)

@@ -71,9 +71,8 @@ public:
     // ranks and the loop count). With thousands of devices each op weighs every device, and
     // heft-c on the 58k-op GNMT took 17 s under a 5 s limit.
     bool stopped(const RunControl &control) const;
-    // After a stop: every op not placed yet, in topological order, scheduled on the device where
-    // it finishes first among its inputs' devices and the device free first (every device when
-    // none of those has room). Returns each op's device and notes what `placer` did.
+    // After a stop: every op not placed yet, in topological order, scheduled by the `near` rule
+    // from then on. Returns each op's device and notes what `placer` did.
     std::vector<int> placeRest(const std::string &placer, std::vector<std::string> &notes);
 
 private:

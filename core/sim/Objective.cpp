@@ -14,11 +14,6 @@
 
 namespace ps {
 
-bool Preferences::isImportant(int v) const
-{
-    return std::find(important.begin(), important.end(), v) != important.end();
-}
-
 ImportanceWeights::ImportanceWeights(const std::vector<int> &important) : m_sorted(important)
 {
     std::sort(m_sorted.begin(), m_sorted.end());

@@ -26,13 +26,12 @@ struct Preferences
                                                    // the objective's critical-path term follows them
     static constexpr double kImportantWeight = 4;
 
-    bool isImportant(int v) const; // O(important): for one question; many go to ImportanceWeights
     // How far a "together" group is split: the share of its members off its most common device
     // (0 together, 1 all apart; 0 for groups of fewer than two).
     static double splitShare(const std::vector<int> &group, const std::vector<int> &devices, int deviceCount);
 };
 
-// Preferences::important looked up in O(log n) for many nodes (a sorted copy): isImportant per
+// Preferences::important looked up in O(log n) for many nodes (a sorted copy): a linear search per
 // node, once per wish or pin, was quadratic with tens of thousands of each.
 class ImportanceWeights
 {

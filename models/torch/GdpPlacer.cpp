@@ -580,13 +580,13 @@ public:
             // the anchoring's n x devices tensors (seconds there; GNMT-58k x 4,096 ended at 19 s
             // under a 10 s limit).
             warmSpent = collective.any(clock.exhausted());
-            const bool spent = warmSpent;
             if (residual) {
-                for (TrainGraph &t : graphs)
-                    if (!spent)
+                if (!warmSpent) {
+                    for (TrainGraph &t : graphs)
                         anchorAt(t, t.start, anchor);
-                if (!load.empty() && !spent)
-                    graphs[0].residualScale = calibrateResidual(net, graphs[0], segment, anchor);
+                    if (!load.empty())
+                        graphs[0].residualScale = calibrateResidual(net, graphs[0], segment, anchor);
+                }
             } else if (load.empty() && params.integer("iterations") > 0)
                 imitateStart(net, graphs, segment, optimizer, params.integer("warm_steps"), clock, control, collective);
         }

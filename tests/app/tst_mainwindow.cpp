@@ -125,6 +125,19 @@ class TestMainWindow : public QObject
     Q_OBJECT
     QTemporaryDir m_dir;
 
+    // `count` identical V100-like GPUs (gpu:0, gpu:1, ...) on the default link, written to the test
+    // folder as `file`.
+    QString writeGpuCluster(const QString &file, int count)
+    {
+        ClusterBuilder b(std::to_string(count) + " GPUs");
+        for (int d = 0; d < count; ++d)
+            b.addDevice({"gpu:" + std::to_string(d), "gpu", 14e12, 16e9, 5e-6});
+        b.setDefaultLink({1e10, 1e-5});
+        const QString path = m_dir.filePath(file);
+        writeClusterJson(path.toStdString(), b.build());
+        return path;
+    }
+
     // Writes `graph` to the test folder, opens it on kCluster in `w` and waits for its layout.
     void openGenerated(MainWindow &w, const QString &name, const Graph &graph)
     {
@@ -197,12 +210,7 @@ private Q_SLOTS:
     // rich-text label its layout took 1.1-1.3 s after every edit with 1,000 devices.
     void metricsListManyDevicesAndViolations()
     {
-        ClusterBuilder b("a thousand GPUs");
-        for (int d = 0; d < 1000; ++d)
-            b.addDevice({"gpu:" + std::to_string(d), "gpu", 14e12, 16e9, 5e-6});
-        b.setDefaultLink({1e10, 1e-5});
-        const QString cluster = m_dir.filePath("thousand.cluster.json");
-        writeClusterJson(cluster.toStdString(), b.build());
+        const QString cluster = writeGpuCluster("thousand.cluster.json", 1000);
         const QString graph = m_dir.filePath("metrics-rnnlm.graph.json");
         writeGraphJson(graph.toStdString(), generate("rnnlm", std::map<std::string, double>{}, 1));
         MainWindow w;
@@ -235,12 +243,7 @@ private Q_SLOTS:
     // every device for each of 58k ops).
     void manyDevicesOpenOffTheGuiThreadAndCancelStopsThePlacing()
     {
-        ClusterBuilder b("many");
-        for (int d = 0; d < 4096; ++d)
-            b.addDevice({"g" + std::to_string(d), "gpu", 1.5e13, 16e9, 1e-5});
-        b.setDefaultLink({1e10, 1e-5});
-        const QString many = m_dir.filePath("many.cluster.json");
-        writeClusterJson(many.toStdString(), b.build());
+        const QString many = writeGpuCluster("many.cluster.json", 4096);
         const QString gnmt = m_dir.filePath("gnmt-many.graph.json");
         writeGraphJson(gnmt.toStdString(), generate("gnmt", {{"source_steps", 250}, {"target_steps", 250}}, 1));
         MainWindow w;
