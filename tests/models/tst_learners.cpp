@@ -34,6 +34,7 @@
 #include <random>
 #include <set>
 #include <thread>
+#include <unistd.h>
 
 using namespace ps;
 
@@ -613,6 +614,49 @@ private Q_SLOTS:
             QVERIFY2(why.contains("use a classical family"), qPrintable(why));
         }
         QVERIFY(secondsSince(t0) < 5); // before any tensor
+    }
+
+    // gdp's n x devices tensors and giph's (scored ops) x devices x hidden activations the same:
+    // refused up front with the estimate, not run until the machine gives out.
+    void placersRefuseWhatWouldOutgrowTheMachine_data()
+    {
+        QTest::addColumn<QString>("model");
+        QTest::addColumn<int>("nodes");
+        QTest::addColumn<QStringList>("params");
+        QTest::addColumn<QString>("why");
+        // 48 bytes x 600,000 ops x 4,096 devices: 118 GB
+        QTest::newRow("gdp") << "gdp" << 600000 << QStringList{}
+                             << "gdp: 4096 devices for 600000 ops would need about ";
+        // 32 bytes x 1,000 ops x 4,096 devices x 1,024 hidden units: 134 GB
+        QTest::newRow("giph") << "giph" << 1000 << QStringList{"hidden=1024"}
+                              << "giph: scoring 1000 ops x 4096 devices a move with hidden=1024 would need about ";
+    }
+    void placersRefuseWhatWouldOutgrowTheMachine()
+    {
+        QFETCH(QString, model);
+        QFETCH(int, nodes);
+        QFETCH(QStringList, params);
+        QFETCH(QString, why);
+        if (static_cast<double>(sysconf(_SC_PHYS_PAGES)) * static_cast<double>(sysconf(_SC_PAGE_SIZE)) > 200e9)
+            QSKIP("this machine could hold it");
+        const Graph g = generate("layered-random", {{"nodes", nodes}, {"out_degree", 1}}, 1);
+        const Cluster c = gpus(4096);
+        const Constraints cons = Constraints::fromGraph(g, c);
+        std::vector<std::string> values;
+        for (const QString &p : params)
+            values.push_back(p.toStdString());
+        RunControl control; // without the check, it returns (and fails) or gives out
+        control.budget.timeLimitS = 2;
+        const auto t0 = std::chrono::steady_clock::now();
+        try {
+            runPlacer(PlacerRegistry::builtin(), model.toStdString(), {g, c, cons, {}}, values, control);
+            QFAIL("it ran");
+        } catch (const InputError &e) {
+            const QString what = e.what();
+            QVERIFY2(what.startsWith(why) && what.contains(" GB per training step (this machine has "),
+                     qPrintable(what));
+        }
+        QVERIFY(secondsSince(t0) < 5); // before any tensor or warm start
     }
 
     // An evaluation budget holds too, all simulator runs counted (HEFT's for a warm start, the
