@@ -231,6 +231,7 @@ void MainWindow::createDocks()
     });
     connect(m_runs, &RunsPanel::log, this, &MainWindow::log);
     connect(m_runs, &RunsPanel::refused, this, &MainWindow::showError);
+    connect(m_runs, &RunsPanel::failed, this, &MainWindow::noteError);
     m_steeringController = new SteeringController(m_runManager->pool(), this);
     m_steering = new SteeringPanel(m_steeringController, m_document->undoStack());
     connect(
@@ -393,12 +394,17 @@ QString MainWindow::logText() const
     return m_log->toPlainText();
 }
 
-void MainWindow::showError(const QString &text)
+void MainWindow::noteError(const QString &text)
 {
     ++m_errorCount;
     m_lastError = text;
     log(tr("Error: %1").arg(text));
     statusBar()->showMessage(text, 10000);
+}
+
+void MainWindow::showError(const QString &text)
+{
+    noteError(text);
     if (isVisible() && !QApplication::platformName().contains("offscreen"))
         QMessageBox::warning(this, tr("Placement Studio"), text);
 }

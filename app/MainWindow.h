@@ -107,6 +107,9 @@ private:
     void rebuildRecentMenu();
     void log(const QString &text);
     void showError(const QString &text);
+    // An error that needs no dialog (a run that failed says why in its own row): logged, in the
+    // status bar, and counted (the exit status of --screenshot).
+    void noteError(const QString &text);
     void exportWith(const QString &title, const QString &filter, void (*write)(const QString &, const Document &));
     void exportImage();
     void openDialog();

@@ -301,9 +301,19 @@ void RunsPanel::showFinished(int run)
     QTreeWidgetItem *item = m_items[run];
     const QString &model = m_manager->model(run);
     if (!m_manager->error(run).isEmpty()) {
+        // The reason in a line of its own under the run, the width of the table (and in the
+        // tooltip and the Log).
         item->setText(1, tr("failed"));
         item->setToolTip(1, m_manager->error(run));
-        Q_EMIT log(model + ": " + m_manager->error(run));
+        item->setForeground(1, QColor(200, 0, 0));
+        auto *reason = new QTreeWidgetItem(item, {m_manager->error(run)});
+        reason->setFirstColumnSpanned(true);
+        reason->setToolTip(0, m_manager->error(run));
+        reason->setForeground(0, QColor(200, 0, 0));
+        reason->setFlags(Qt::ItemIsEnabled);
+        item->setExpanded(true);
+        const QString &why = m_manager->error(run);
+        Q_EMIT failed(why.startsWith(model + ": ") ? why : model + ": " + why); // named once
     } else {
         const PlacerResult &r = m_manager->result(run);
         const double ratio = r.lowerBound > 0 ? r.makespan / r.lowerBound : 0;

@@ -65,6 +65,8 @@ Q_SIGNALS:
     void runFinished(int run);
     void log(const QString &text);
     void refused(const QString &why);
+    // A run that started and then failed (its row says "failed: ..." and why).
+    void failed(const QString &why);
 
 private:
     void startClicked();

@@ -72,14 +72,42 @@ void requireDeviceCount(const std::string &checkpoint, int trained, int here)
                          std::to_string(here));
 }
 
+namespace {
+
+// What the kernel says could be had now without swapping (MemAvailable), or -1 where it does not say.
+double availableBytes()
+{
+    std::FILE *f = std::fopen("/proc/meminfo", "r");
+    if (!f)
+        return -1;
+    char line[256];
+    double kb = -1;
+    while (std::fgets(line, sizeof line, f))
+        if (std::sscanf(line, "MemAvailable: %lf kB", &kb) == 1)
+            break;
+    std::fclose(f);
+    return kb < 0 ? -1 : kb * 1024.0;
+}
+
+} // namespace
+
 void requireMemory(const std::string &family, double stepBytes, const std::string &why)
 {
     const double physical = static_cast<double>(sysconf(_SC_PHYS_PAGES)) * static_cast<double>(sysconf(_SC_PAGE_SIZE));
-    if (physical <= 0 || stepBytes <= 0.5 * physical)
+    const double available = availableBytes();
+    // Half of the machine, and most of what is free now: the app runs several models side by side,
+    // and one that the kernel kills takes every run and the unsaved session with it.
+    const bool fits = (physical <= 0 || stepBytes <= 0.5 * physical) && (available < 0 || stepBytes <= 0.8 * available);
+    if (fits)
         return;
-    char text[160];
-    std::snprintf(text, sizeof text, "about %.1f GB per training step (this machine has %.1f GB)", stepBytes / 1e9,
-                  physical / 1e9);
+    char text[200];
+    if (available >= 0)
+        std::snprintf(text, sizeof text,
+                      "about %.1f GB per training step (this machine has %.1f GB, %.1f GB of it free)", stepBytes / 1e9,
+                      physical / 1e9, available / 1e9);
+    else
+        std::snprintf(text, sizeof text, "about %.1f GB per training step (this machine has %.1f GB)", stepBytes / 1e9,
+                      physical / 1e9);
     throw InputError(family + ": " + why + " would need " + text +
                      "; use a classical family (metis, spectral, heft) or fewer devices");
 }

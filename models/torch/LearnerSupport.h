@@ -59,9 +59,10 @@ RunStart startRun(const ParamValues &params, const RunControl &control, int64_t 
 std::vector<Graph> loadTrainGraphs(const std::string &list);
 // A checkpoint's device count against the cluster's (InputError naming both).
 void requireDeviceCount(const std::string &checkpoint, int trained, int here);
-// Refuses a run whose training step would hold more than half of this machine's memory (an
-// InputError naming the estimate and `why`), before anything is allocated: GAP's loss on the
-// 58k-op GNMT with a part per device of 4,096 grew past 14 GB in 30 s.
+// Refuses a run whose training step would hold more than half of this machine's memory, or more
+// than 80% of what is free now (an InputError naming the estimate and `why`), before anything is
+// allocated: GAP's loss on the 58k-op GNMT with a part per device of 4,096 grew past 14 GB in 30 s.
+// Host memory only: on CUDA the tensors go to the GPU, whose memory is not checked.
 void requireMemory(const std::string &family, double stepBytes, const std::string &why);
 
 // n x kFeatureCount: op class (one-hot, learnerOpClass), log FLOPs, log output/parameter bytes, in and out

@@ -463,6 +463,7 @@ private Q_SLOTS:
         const int single = runs->start("rl-seq2seq", 10, 1, "iterations=2");
         QTRY_VERIFY_WITH_TIMEOUT(runs->finished(single), 30000);
         QCOMPARE(runs->tree()->topLevelItem(single)->text(1), QString("failed"));
+        QVERIFY(runs->tree()->topLevelItem(single)->child(0)->text(0).contains("trains in one process only"));
         QVERIFY(runs->tree()->topLevelItem(single)->toolTip(1).contains("trains in one process only"));
         processes->setValue(1);
     }
@@ -510,7 +511,7 @@ private Q_SLOTS:
     }
 
     // `placement-studio --screenshot` as a script runs it: the picture is written either way, and
-    // the exit status says whether a file failed to open.
+    // the exit status says whether a file failed to open or a run failed.
     void scriptedScreenshotReportsFilesThatFailed()
     {
         const QString png = m_dir.filePath("shot.png");
@@ -527,6 +528,16 @@ private Q_SLOTS:
             named = named || (line.startsWith("error: ") && line.contains("gone.graph.json"));
         QVERIFY2(named, bad.err.constData());
         QVERIFY(QFile::exists(png)); // the picture shows the error, as the app does
+        QFile::remove(png);
+        const test::ProcessResult failedRun =
+            test::runProgram(PS_STUDIO_PATH, {"--run", "gdp checkpoint=/nonexistent/policy.ckpt", "--screenshot", png,
+                                              "--dock", "models"});
+        QCOMPARE(failedRun.exitCode, 1);
+        named = false;
+        for (const QByteArray &line : failedRun.err.split('\n'))
+            named = named || (line.startsWith("error: gdp: ") && line.contains("/nonexistent/policy.ckpt"));
+        QVERIFY2(named, failedRun.err.constData());
+        QVERIFY(QFile::exists(png));
     }
 
     // Eight devices and their links do not fit a short timeline: a scroll bar (or the wheel over
@@ -862,8 +873,13 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(runs->finished(failing), 30000);
         QTreeWidgetItem *item = runs->tree()->topLevelItem(failing);
         QCOMPARE(item->text(1), QString("failed"));
+        // The reason in a line of its own under the run, in sight, across the table.
+        QCOMPARE(item->childCount(), 1);
+        QVERIFY(item->isExpanded() && item->child(0)->isFirstColumnSpanned());
+        QVERIFY2(item->child(0)->text(0).contains("/nonexistent/policy.ckpt"), qPrintable(item->child(0)->text(0)));
         QVERIFY2(item->toolTip(1).contains("/nonexistent/policy.ckpt"), qPrintable(item->toolTip(1)));
-        QVERIFY(w.logText().contains("gdp: ") && w.logText().contains("/nonexistent/policy.ckpt"));
+        QVERIFY(w.logText().contains("Error: gdp: ") && w.logText().contains("/nonexistent/policy.ckpt"));
+        QVERIFY(w.lastError().startsWith("gdp: ") && w.lastError().contains("/nonexistent/policy.ckpt"));
 
         // time=1.5 is the budget, used in full by local search (no evaluation cap given).
         const int timed = runs->startSpec("heft-c+local-search time=1.5 seed=3");
