@@ -5,6 +5,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
+#include <map>
 
 namespace ps {
 
@@ -114,28 +116,42 @@ Cluster ClusterBuilder::build()
     const int k = c.deviceCount();
     if (k == 0)
         throw InputError("cluster has no devices");
-    std::vector<char> defined(static_cast<size_t>(k) * k, 0);
-    auto links = std::make_shared<std::vector<Link>>(static_cast<size_t>(k) * k, Link{});
+    // Index 0: no link (the diagonal, and pairs not yet filled); then the default link; then each
+    // distinct explicit link, a later one for the same pair overriding an earlier one.
+    auto matrix = std::make_shared<Cluster::LinkMatrix>();
+    matrix->table.push_back(Link{});
+    const uint32_t unset = std::numeric_limits<uint32_t>::max();
+    matrix->index.assign(static_cast<size_t>(k) * k, unset);
+    std::map<std::pair<double, double>, uint32_t> distinct;
+    auto indexOf = [&](const Link &l) {
+        const auto [it, added] =
+            distinct.try_emplace({l.bandwidthBytesPerS, l.latencyS}, static_cast<uint32_t>(matrix->table.size()));
+        if (added)
+            matrix->table.push_back(l);
+        return it->second;
+    };
     for (const auto &e : c.m_explicit) {
-        (*links)[static_cast<size_t>(e.src) * k + e.dst] = e.link;
-        defined[static_cast<size_t>(e.src) * k + e.dst] = 1;
-        if (e.bidirectional) {
-            (*links)[static_cast<size_t>(e.dst) * k + e.src] = e.link;
-            defined[static_cast<size_t>(e.dst) * k + e.src] = 1;
-        }
+        const uint32_t i = indexOf(e.link);
+        matrix->index[static_cast<size_t>(e.src) * k + e.dst] = i;
+        if (e.bidirectional)
+            matrix->index[static_cast<size_t>(e.dst) * k + e.src] = i;
     }
+    const uint32_t fallback = c.m_default ? indexOf(*c.m_default) : unset;
     for (int a = 0; a < k; ++a)
         for (int b = 0; b < k; ++b) {
-            size_t i = static_cast<size_t>(a) * k + b;
-            if (a == b || defined[i])
-                continue;
-            if (!c.m_default)
-                throw InputError("no link '" + c.m_devices[a].name + "'->'" + c.m_devices[b].name +
-                                 "' and no default_link");
-            (*links)[i] = *c.m_default;
+            uint32_t &i = matrix->index[static_cast<size_t>(a) * k + b];
+            if (a == b)
+                i = 0;
+            else if (i == unset) {
+                if (!c.m_default)
+                    throw InputError("no link '" + c.m_devices[a].name + "'->'" + c.m_devices[b].name +
+                                     "' and no default_link");
+                i = fallback;
+            }
         }
-    c.m_linkData = links->data();
-    c.m_links = std::move(links);
+    c.m_linkTable = matrix->table.data();
+    c.m_linkIndex = matrix->index.data();
+    c.m_links = std::move(matrix);
     if (k > 1) {
         for (int a = 0; a < k; ++a)
             for (int b = 0; b < k; ++b)

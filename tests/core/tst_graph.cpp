@@ -223,14 +223,22 @@ private Q_SLOTS:
         for (const char *name : {"g0", "g1", "g2"})
             b.addDevice({name, "gpu", 1e12, 1e9, 0});
         b.addLink("g0", "g1", {5e10, 1e-6}, true);
-        b.addLink("g1", "g0", {1e9, 2e-6}, false); // overrides only g1 -> g0
+        b.addLink("g1", "g0", {1e9, 2e-6}, false);  // overrides only g1 -> g0
+        b.addLink("g2", "g0", {5e10, 1e-5}, false); // g0 -> g1's bandwidth, the default's latency
+        b.addLink("g2", "g1", {1e10, 1e-5}, false); // the default's values, written out
         b.setDefaultLink({1e10, 1e-5});
-        Cluster c = b.build();
+        const Cluster built = b.build();
+        const Cluster c = built; // a copy shares the links and reads the same
         QCOMPARE(c.link(0, 1).bandwidthBytesPerS, 5e10);
+        QCOMPARE(c.link(0, 1).latencyS, 1e-6);
         QCOMPARE(c.link(1, 0).bandwidthBytesPerS, 1e9);
         QCOMPARE(c.link(1, 0).latencyS, 2e-6);
+        QCOMPARE(c.link(2, 0).bandwidthBytesPerS, 5e10);
+        QCOMPARE(c.link(2, 0).latencyS, 1e-5);
+        QCOMPARE(c.link(2, 1).bandwidthBytesPerS, 1e10);
         QCOMPARE(c.link(0, 2).bandwidthBytesPerS, 1e10);
         QCOMPARE(c.link(2, 1).latencyS, 1e-5);
+        QCOMPARE(&c.link(1, 2), &built.link(1, 2));
         QCOMPARE(c.totalFlopsPerS(), 3e12);
     }
 
