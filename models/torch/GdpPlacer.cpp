@@ -782,7 +782,7 @@ public:
         }
         if (!saveTo.empty() && collective.leader())
             save();
-        PlacerOutput out = learnerOutput("gdp", judge, clock, collective);
+        PlacerOutput out = learnerOutput("gdp", judge, clock, collective, !warmSpent);
         if (warmSpent)
             out.notes.push_back("gdp: the warm start spent the time limit; it is the result, untrained");
         if (race.raced() > 0)

@@ -593,16 +593,25 @@ void shareResult(Collective &collective, Judge &judge, RunClock &clock)
     collective.barrier();
 }
 
-PlacerOutput learnerOutput(const std::string &family, const Judge &judge, const RunClock &clock,
-                           const Collective &collective)
+PlacerOutput judgedOutput(const std::string &family, const Judge &judge, long long evaluations, bool searched)
 {
     PlacerOutput out;
     out.placement = Placement(judge.best());
-    out.evaluations = clock.evaluations() + clock.elsewhere();
-    if (collective.size() > 1)
-        out.notes.push_back(collective.note());
+    out.evaluations = evaluations;
     if (!judge.bestFeasible())
         out.notes.push_back(family + " found no placement that fits memory and constraints");
+    else if (searched && judge.improvements().size() == 1 && evaluations > 1) // the start was never beaten
+        out.notes.push_back(family + ": nothing it tried beat its start in " + std::to_string(evaluations) +
+                            " simulator runs; the start is the result");
+    return out;
+}
+
+PlacerOutput learnerOutput(const std::string &family, const Judge &judge, const RunClock &clock,
+                           const Collective &collective, bool searched)
+{
+    PlacerOutput out = judgedOutput(family, judge, clock.evaluations() + clock.elsewhere(), searched);
+    if (collective.size() > 1)
+        out.notes.insert(out.notes.begin(), collective.note());
     return out;
 }
 

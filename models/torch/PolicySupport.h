@@ -29,10 +29,13 @@ std::vector<int> toVector(const torch::Tensor &choice);
 // count of what all of them spent, then waits for the others (before rank 0 takes the
 // rendezvous down).
 void shareResult(Collective &collective, Judge &judge, RunClock &clock);
-// A placer's output from its judge: the best placement, every rank's simulator runs, the
-// collectives' cost and a note when nothing fit.
+// A placer's output from its judge: the best placement, its simulator runs, a note when nothing
+// fit, and (when it `searched`) one when nothing it tried beat the start, the first placement it
+// judged (on 4,096 devices every learner hands back its warm start; the note says so).
+PlacerOutput judgedOutput(const std::string &family, const Judge &judge, long long evaluations, bool searched = true);
+// The same over every rank of a data-parallel run, with the collectives' cost.
 PlacerOutput learnerOutput(const std::string &family, const Judge &judge, const RunClock &clock,
-                           const Collective &collective);
+                           const Collective &collective, bool searched = true);
 
 // REINFORCE's reward for a placement: minus the square root of the penalized makespan.
 inline double rewardOf(double penalized)

@@ -313,12 +313,7 @@ public:
                 {"hidden", hidden}, {"groups", groups}, {"devices", k}, {"prior", prior}, {"warm_start", warm}};
             saveCheckpoint(params.text("save_checkpoint"), "rl-seq2seq", stored.dump(), *net);
         }
-        PlacerOutput out;
-        out.placement = Placement(judge.best());
-        out.evaluations = clock.evaluations();
-        if (!judge.bestFeasible())
-            out.notes.push_back("rl-seq2seq found no placement that fits memory and constraints");
-        return out;
+        return judgedOutput("rl-seq2seq", judge, clock.evaluations());
     }
 };
 

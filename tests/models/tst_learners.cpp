@@ -659,6 +659,39 @@ private Q_SLOTS:
         QVERIFY(secondsSince(t0) < 5); // before any tensor or warm start
     }
 
+    // A chain on identical devices: one device is best, and the warm start (HEFT's, or the best
+    // fast placement) already has it. Nothing a learner samples can beat it, and the result says
+    // so rather than passing the start off as learned; where the search does gain, it does not.
+    void learnersSayWhenNothingBeatTheirStart_data() { addLearnerRows(); }
+    void learnersSayWhenNothingBeatTheirStart()
+    {
+        QFETCH(QString, model);
+        GraphBuilder b("chain");
+        for (int i = 0; i < 12; ++i) {
+            b.addNode({"op" + std::to_string(i), "MatMul", 1e10, 4e6, 0});
+            if (i > 0)
+                b.addEdge("op" + std::to_string(i - 1), "op" + std::to_string(i));
+        }
+        const Graph g = b.build();
+        const Cluster c = gpus(3);
+        const Constraints cons = Constraints::fromGraph(g, c);
+        std::vector<std::string> small = {"iterations=4", "samples=4", "hidden=16"};
+        if (model == "giph")
+            small.push_back("episode_steps=3");
+        const PlacerResult r = runPlacer(PlacerRegistry::builtin(), model.toStdString(), {g, c, cons, {}}, small, {});
+        QVERIFY(r.evaluations > 1);
+        // (the count is the learner's; the result adds runPlacer's final judgement)
+        const std::string note = model.toStdString() + ": nothing it tried beat its start in " +
+                                 std::to_string(r.evaluations - 1) + " simulator runs; the start is the result";
+        QVERIFY2(test::hasNote(r, note), qPrintable(QString::fromStdString(r.notes.empty() ? "" : r.notes.back())));
+        // The skewed cluster: moving the chain to the fast device is a gain the learners find.
+        const Cluster fast = skewed();
+        const PlacerResult gained =
+            runPlacer(PlacerRegistry::builtin(), model.toStdString(), {g, fast, Constraints::fromGraph(g, fast), {}},
+                      withParams(small, {model == "giph" ? "start=random" : "warm_start=none"}), {});
+        QVERIFY(!test::hasNote(gained, model.toStdString() + ": nothing it tried beat its start"));
+    }
+
     // An evaluation budget holds too, all simulator runs counted (HEFT's for a warm start, the
     // final judgement).
     void evaluationBudgetHolds_data() { addLearnerRows({"gdp+local-search"}); }
