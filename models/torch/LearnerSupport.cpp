@@ -3,6 +3,7 @@
 #include "models/torch/PolicySupport.h"
 
 #include "core/InputError.h"
+#include "core/family/MachineMemory.h"
 #include "core/family/Stopwatch.h"
 #include "core/io/FileKind.h"
 #include "core/placers/PlacerRegistry.h"
@@ -17,8 +18,6 @@
 #include <cstdio>
 #include <functional>
 #include <thread>
-
-#include <unistd.h>
 
 namespace ps::learn {
 
@@ -72,44 +71,25 @@ void requireDeviceCount(const std::string &checkpoint, int trained, int here)
                          std::to_string(here));
 }
 
-namespace {
-
-// What the kernel says could be had now without swapping (MemAvailable), or -1 where it does not say.
-double availableBytes()
-{
-    std::FILE *f = std::fopen("/proc/meminfo", "r");
-    if (!f)
-        return -1;
-    char line[256];
-    double kb = -1;
-    while (std::fgets(line, sizeof line, f))
-        if (std::sscanf(line, "MemAvailable: %lf kB", &kb) == 1)
-            break;
-    std::fclose(f);
-    return kb < 0 ? -1 : kb * 1024.0;
-}
-
-} // namespace
-
 void requireMemory(const std::string &family, double stepBytes, const std::string &why)
 {
-    const double physical = static_cast<double>(sysconf(_SC_PHYS_PAGES)) * static_cast<double>(sysconf(_SC_PAGE_SIZE));
-    const double available = availableBytes();
-    // Half of the machine, and most of what is free now: the app runs several models side by side,
-    // and one that the kernel kills takes every run and the unsaved session with it.
-    const bool fits = (physical <= 0 || stepBytes <= 0.5 * physical) && (available < 0 || stepBytes <= 0.8 * available);
+    const MachineMemory memory = machineMemory();
+    // Half of the machine (or of its container's cap), and most of what is free now: the app runs
+    // several models side by side, and one that the kernel kills takes every run and the unsaved
+    // session with it.
+    const bool fits = (memory.totalBytes < 0 || stepBytes <= 0.5 * memory.totalBytes) &&
+                      (memory.availableBytes < 0 || stepBytes <= 0.8 * memory.availableBytes);
     if (fits)
         return;
-    char text[200];
-    if (available >= 0)
-        std::snprintf(text, sizeof text,
-                      "about %.1f GB per training step (this machine has %.1f GB, %.1f GB of it free)", stepBytes / 1e9,
-                      physical / 1e9, available / 1e9);
-    else
-        std::snprintf(text, sizeof text, "about %.1f GB per training step (this machine has %.1f GB)", stepBytes / 1e9,
-                      physical / 1e9);
-    throw InputError(family + ": " + why + " would need " + text +
-                     "; use a classical family (metis, spectral, heft) or fewer devices");
+    auto gb = [](double bytes) {
+        char text[32];
+        std::snprintf(text, sizeof text, "%.1f GB", bytes / 1e9);
+        return std::string(bytes < 0 ? "?" : text);
+    };
+    throw InputError(family + ": " + why + " would need about " + gb(stepBytes) +
+                     " per training step (this machine has " + gb(memory.totalBytes) + ", " +
+                     gb(memory.availableBytes) + " of it free); use a classical family (metis, spectral, heft) " +
+                     "or fewer devices");
 }
 
 } // namespace ps::learn

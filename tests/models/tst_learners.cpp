@@ -7,6 +7,7 @@
 #include "common/SeedPairs.h"
 #include "core/InputError.h"
 #include "core/cluster/Cluster.h"
+#include "core/family/MachineMemory.h"
 #include "core/family/Stopwatch.h"
 #include "core/generators/Generators.h"
 #include "core/graph/GraphBuilder.h"
@@ -657,6 +658,46 @@ private Q_SLOTS:
                      qPrintable(what));
         }
         QVERIFY(secondsSince(t0) < 5); // before any tensor or warm start
+    }
+
+    // What the memory check counts on: the machine, or a container's cap where lower (cgroup v2
+    // and v1, in a namespace or not), read from a fake /proc and /sys tree.
+    void memoryCountsAContainersCap()
+    {
+        QTemporaryDir root;
+        auto write = [&](const QString &path, const QByteArray &text) {
+            QVERIFY(QDir(root.path()).mkpath(QFileInfo(root.filePath(path)).path()));
+            QFile f(root.filePath(path));
+            QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+            f.write(text);
+        };
+        const double gib = 1024.0 * 1024 * 1024;
+        auto read = [&] { return machineMemory(root.path().toStdString()); };
+        write("proc/meminfo", "MemTotal:       33554432 kB\nMemFree:  1 kB\nMemAvailable:   16777216 kB\n");
+        write("proc/self/cgroup", "0::/app.slice/run\n");
+        QCOMPARE(read().totalBytes, 32 * gib); // no group files: the machine's
+        QCOMPARE(read().availableBytes, 16 * gib);
+        write("sys/fs/cgroup/app.slice/run/memory.max", "max\n");
+        QCOMPARE(read().totalBytes, 32 * gib); // no cap
+        write("sys/fs/cgroup/app.slice/run/memory.max", "4294967296\n");
+        write("sys/fs/cgroup/app.slice/run/memory.current", "1073741824\n");
+        QCOMPARE(read().totalBytes, 4 * gib);
+        QCOMPARE(read().availableBytes, 3 * gib);
+        write("proc/self/cgroup", "0::/\n"); // inside the container's namespace
+        write("sys/fs/cgroup/memory.max", "8589934592\n");
+        QCOMPARE(read().totalBytes, 8 * gib);
+        QCOMPARE(read().availableBytes, 16 * gib); // no memory.current at the top: MemAvailable
+        write("proc/self/cgroup", "12:pids:/x\n4:cpu,memory:/docker/abc\n0::/\n");
+        QVERIFY(QFile::remove(root.filePath("sys/fs/cgroup/memory.max")));
+        write("sys/fs/cgroup/memory/docker/abc/memory.limit_in_bytes", "2147483648\n");
+        write("sys/fs/cgroup/memory/docker/abc/memory.usage_in_bytes", "536870912\n");
+        QCOMPARE(read().totalBytes, 2 * gib);
+        QCOMPARE(read().availableBytes, 1.5 * gib);
+        const MachineMemory none = machineMemory(root.filePath("nothing-here").toStdString());
+        QCOMPARE(none.totalBytes, -1.0);
+        QCOMPARE(none.availableBytes, -1.0);
+        const MachineMemory here = machineMemory(); // this machine: known, and what is free within it
+        QVERIFY(here.totalBytes > 0 && here.availableBytes > 0 && here.availableBytes <= here.totalBytes);
     }
 
     // A chain on identical devices: one device is best, and the warm start (HEFT's, or the best
