@@ -5,6 +5,7 @@
 #include "core/io/ClusterJson.h"
 #include "core/io/FileKind.h"
 #include "core/io/GraphJson.h"
+#include "core/io/JsonSplice.h"
 #include "core/placement/Placement.h"
 
 #include <QDir>
@@ -88,10 +89,11 @@ void saveSession(const QString &path, const SessionData &s)
         j["runs"] = saved;
     }
     j["producer"] = s.producer.toStdString();
+    JsonSplice splice; // the steering log as it writes itself, not parsed and written again
     if (s.steering)
-        j["steering"] = Json::parse(steeringLogJson(*s.steering));
+        j["steering"] = splice.hold(steeringLogJson(*s.steering));
     QSaveFile file(path);
-    const std::string text = j.dump(1);
+    const std::string text = splice.fill(j.dump(1));
     if (!file.open(QIODevice::WriteOnly) || file.write(text.data(), static_cast<qint64>(text.size())) < 0 ||
         !file.commit())
         throw InputError(path.toStdString() + ": cannot write: " + file.errorString().toStdString());

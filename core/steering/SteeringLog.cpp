@@ -1,4 +1,5 @@
 #include "core/steering/SteeringLog.h"
+#include "core/io/JsonSplice.h"
 
 #include "core/InputError.h"
 #include "core/cluster/Cluster.h"
@@ -347,6 +348,7 @@ SteeringLogDoc steeringLogDoc(const SteeringSession &session, const Graph &graph
 
 std::string steeringLogJson(const SteeringLogDoc &d)
 {
+    JsonSplice splice; // placements on one line each
     const SteeringSettings &s = d.settings;
     Json j{{"format", "steering-log"}, {"version", 1}, {"graph", d.graphName}, {"cluster", d.clusterName}};
     j["settings"] = Json{{"seed", s.seed},
@@ -395,7 +397,7 @@ std::string steeringLogJson(const SteeringLogDoc &d)
             if (c.continued)
                 cj["continued_policy"] = true;
             cj["verdict"] = verdictName(c.verdict);
-            cj["placement"] = c.devices;
+            cj["placement"] = splice.hold(Json(c.devices).dump());
         }
         candidates.push_back(cj);
     }
@@ -403,12 +405,15 @@ std::string steeringLogJson(const SteeringLogDoc &d)
     j["ranking"] = d.ranking;
     if (d.haveEnsemble) {
         const EnsembleResult &e = d.ensemble;
-        j["ensemble"] = Json{{"members", e.members},         {"score", e.score},
-                             {"terms", termsJson(e.terms)},  {"budget", e.budget},
-                             {"evaluations", e.evaluations}, {"unanimous_share", e.agreementWithMembers},
-                             {"placement", e.devices}};
+        j["ensemble"] = Json{{"members", e.members},
+                             {"score", e.score},
+                             {"terms", termsJson(e.terms)},
+                             {"budget", e.budget},
+                             {"evaluations", e.evaluations},
+                             {"unanimous_share", e.agreementWithMembers},
+                             {"placement", splice.hold(Json(e.devices).dump())}};
     }
-    return j.dump(1) + "\n";
+    return splice.fill(j.dump(1)) + "\n";
 }
 
 std::string steeringLogJson(const SteeringSession &session, const Graph &graph, const Cluster &cluster,

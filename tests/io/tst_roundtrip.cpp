@@ -8,11 +8,13 @@
 #include "core/io/FileBytes.h"
 #include "core/io/FileKind.h"
 #include "core/io/GraphJson.h"
+#include "core/io/JsonSplice.h"
 #include "core/io/MetisFormat.h"
 #include "core/io/PlacementCsv.h"
 #include "core/io/PlacementJson.h"
 
 #include <QtTest>
+#include <nlohmann/json.hpp>
 
 using namespace ps;
 
@@ -113,6 +115,25 @@ class TestRoundTrip : public QObject
 private Q_SLOTS:
     // The one format table: every extension it names maps back to its format (gzipped where the
     // table says so), and the dialog filters and error messages come from it.
+    // Values spliced into a dumped document in place of their placeholders; strings that only
+    // look like one are kept.
+    void jsonSpliceFillsPlaceholders()
+    {
+        JsonSplice splice;
+        nlohmann::json j;
+        j["a"] = splice.hold("[1,2,3]");
+        j["b"] = {{"c", splice.hold("{\"x\": 1}")}, {"d", std::string("\x01") + "x"}};
+        j["e"] = std::string("\x01") + "7"; // no seventh value held
+        const std::string text = splice.fill(j.dump(1));
+        const nlohmann::json back = nlohmann::json::parse(text);
+        QCOMPARE(back["a"], nlohmann::json({1, 2, 3}));
+        QVERIFY(text.find("\"a\": [1,2,3]") != std::string::npos); // as held, on one line
+        QCOMPARE(back["b"]["c"]["x"].get<int>(), 1);
+        QCOMPARE(back["b"]["d"].get<std::string>(), std::string("\x01x"));
+        QCOMPARE(back["e"].get<std::string>(), std::string("\x01") + "7");
+        QCOMPARE(JsonSplice().fill("{\"k\": 1}"), std::string("{\"k\": 1}"));
+    }
+
     void formatTableIsTheOneSource()
     {
         for (const FormatInfo &f : fileFormats())

@@ -22,6 +22,7 @@
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QtTest>
+#include <nlohmann/json.hpp>
 
 #include <cmath>
 #include <set>
@@ -664,6 +665,14 @@ private Q_SLOTS:
         QCOMPARE(steeringLogJson(doc), text);
         const std::string copied = steeringLogJson(steeringLogDoc(s, g, c, &e));
         QCOMPARE(copied, text);
+        // Each placement on one line of its own (indented, a number a line, a 58k-op log took 3.5x
+        // the bytes), read back as the candidates' placements.
+        const std::string first = nlohmann::json(doc.candidates.front().devices).dump();
+        QVERIFY2(text.find("\"placement\": " + first + ",\n") != std::string::npos ||
+                     text.find("\"placement\": " + first + "\n") != std::string::npos,
+                 text.substr(0, 2000).c_str());
+        const std::string ensemblePlacement = nlohmann::json(e.devices).dump();
+        QVERIFY(text.find("\"placement\": " + ensemblePlacement + "\n") != std::string::npos);
     }
 
     void ensembleVotesRepairsAndHonoursPins()
