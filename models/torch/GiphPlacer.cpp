@@ -219,9 +219,9 @@ public:
         const bool restricted = candidates > 0 && n > std::max<int64_t>(candidates, params.integer("candidates_above"));
         // A move's activations and their gradients are (scored ops) x devices x hidden (measured 28
         // bytes a unit with 1,024 devices on the 58k-op GNMT, 1.2 GB at the peak).
-        const double scored = static_cast<double>(restricted ? candidates : n) * k;
-        requireMemory("giph", 32.0 * hidden * scored,
-                      "scoring " + std::to_string(restricted ? candidates : n) + " ops x " + std::to_string(k) +
+        const int64_t scored = restricted ? candidates : n;
+        requireMemory("giph", 32.0 * hidden * static_cast<double>(scored) * k,
+                      "scoring " + std::to_string(scored) + " ops x " + std::to_string(k) +
                           " devices a move with hidden=" + std::to_string(hidden));
         GiphNet net = run.seeded([&] { return GiphNet(hidden); });
         if (!load.empty())
