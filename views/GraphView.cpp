@@ -186,9 +186,31 @@ void GraphView::layoutDone()
         m_fitPending = false;
         const double s = std::clamp(viewport()->width() / std::max(1.0, bounds.width()), 0.35, 1.0);
         setTransform(QTransform::fromScale(s, s));
-        centerOn(bounds.center().x(), bounds.top() + viewport()->height() / (2 * s));
+        const double width = viewport()->width() / s, height = viewport()->height() / s;
+        centerOn(firstRowsX(bounds.top() + height, width, bounds), bounds.top() + height / 2);
     }
     Q_EMIT layoutFinished(job->ms, static_cast<int>(m_items.size()));
+}
+
+double GraphView::firstRowsX(double bandBottom, double width, const QRectF &bounds) const
+{
+    // A graph wider than the window: show where its first rows are, not the middle of the layout
+    // (on GNMT that was an empty canvas crossed by edges). The ops whose centres fall in the band
+    // the window shows at the top: their middle, or their left end where they are wider than the
+    // window, so that the inputs are in sight.
+    if (bounds.width() <= width)
+        return bounds.center().x();
+    double left = bounds.right(), right = bounds.left();
+    for (const QPointF &c : m_data->center)
+        if (c.y() <= bandBottom) {
+            left = std::min(left, c.x());
+            right = std::max(right, c.x());
+        }
+    if (left > right)
+        return bounds.center().x();
+    const double margin = 80;
+    const double x = right - left + 2 * margin <= width ? (left + right) / 2 : left - margin + width / 2;
+    return std::clamp(x, bounds.left() + width / 2, bounds.right() - width / 2);
 }
 
 int GraphView::visibleItems() const

@@ -55,6 +55,7 @@ public:
     // Where the item showing a node is, in scene coordinates (for a stub, the item it feeds;
     // none before a layout).
     std::optional<QPointF> centreOf(int node) const;
+    double firstRowsX(double bandBottom, double width, const QRectF &bounds) const;
     QString tooltipFor(int item) const;
 
 Q_SIGNALS:
