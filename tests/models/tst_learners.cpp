@@ -12,6 +12,7 @@
 #include "core/generators/Generators.h"
 #include "core/graph/GraphBuilder.h"
 #include "core/io/ClusterJson.h"
+#include "core/io/GraphJson.h"
 #include "core/partitioners/Partitioner.h"
 #include "core/placers/PlacerRegistry.h"
 #include "core/sim/PartitionMetrics.h"
@@ -615,6 +616,18 @@ private Q_SLOTS:
             QVERIFY2(why.contains("use a classical family"), qPrintable(why));
         }
         QVERIFY(secondsSince(t0) < 5); // before any tensor
+        // The same graph among the training graphs of a small problem: the largest graph counts.
+        const std::string big = m_dir.filePath("big.graph.json").toStdString();
+        writeGraphJson(big, g);
+        const Graph small = generate("layered-random", {{"nodes", 100}}, 1);
+        try {
+            runPartitioner(PartitionerRegistry::builtin(), "gap", {small, 4096, 1.05, {}, {}}, {"train_graphs=" + big},
+                           {});
+            QFAIL("gap ran");
+        } catch (const InputError &e) {
+            const QString why = e.what();
+            QVERIFY2(why.startsWith(QString("gap: 4096 parts on %1 edges").arg(g.edgeCount())), qPrintable(why));
+        }
     }
 
     // gdp's n x devices tensors and giph's (scored ops) x devices x hidden activations the same:
