@@ -1,6 +1,7 @@
 #include "views/ClusterTable.h"
 
 #include "core/InputError.h"
+#include "views/RowsModel.h"
 
 #include <QDoubleSpinBox>
 #include <QFormLayout>
@@ -8,36 +9,57 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QPushButton>
-#include <QTableWidget>
+#include <QTableView>
 #include <QVBoxLayout>
 
-#include <cmath>
+#include <algorithm>
 
 namespace ps {
 
 namespace {
-enum Column { Name, Type, Tflops, MemoryGb, OverheadUs, Columns };
-enum LinkColumn { Src, Dst, Bandwidth, Latency, Both, LinkColumns };
+using DeviceRows = RowsModel<Device>;
+using LinkRows = RowsModel<ClusterTable::LinkRow>;
 
-QTableWidgetItem *numberItem(double v)
+QTableView *tableOver(QAbstractItemModel *model, QWidget *parent)
 {
-    return new QTableWidgetItem(QString::number(v, 'g', 6));
+    auto *view = new QTableView(parent);
+    view->setModel(model);
+    view->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
+    view->verticalHeader()->hide();
+    // Rows of one height, not measured row by row: a million links scroll as fast as ten.
+    view->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
+    view->setSelectionBehavior(QAbstractItemView::SelectRows);
+    return view;
 }
 } // namespace
 
-ClusterTable::ClusterTable(QWidget *parent)
-    : QWidget(parent), m_table(new QTableWidget(0, Columns, this)), m_links(new QTableWidget(0, LinkColumns, this))
+ClusterTable::ClusterTable(QWidget *parent) : QWidget(parent)
 {
-    m_links->setHorizontalHeaderLabels({tr("From"), tr("To"), tr("GB/s"), tr("Latency (µs)"), tr("Both ways")});
-    m_links->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
-    m_links->verticalHeader()->hide();
+    m_deviceRows = new DeviceRows({DeviceRows::text(tr("Device"), [](Device &d) -> std::string & { return d.name; }),
+                                   DeviceRows::text(tr("Type"), [](Device &d) -> std::string & { return d.type; }),
+                                   DeviceRows::number(
+                                       tr("TFLOP/s"), [](Device &d) -> double & { return d.flopsPerS; }, 1e12),
+                                   DeviceRows::number(
+                                       tr("Memory (GB)"), [](Device &d) -> double & { return d.memoryBytes; }, 1e9),
+                                   DeviceRows::number(
+                                       tr("Overhead (µs)"), [](Device &d) -> double & { return d.opOverheadS; }, 1e-6)},
+                                  tr("row"), this);
+    LinkRows::Column both;
+    both.header = tr("Both ways");
+    both.check = &LinkRow::both;
+    m_linkRows = new LinkRows({LinkRows::text(tr("From"), [](LinkRow &l) -> std::string & { return l.src; }),
+                               LinkRows::text(tr("To"), [](LinkRow &l) -> std::string & { return l.dst; }),
+                               LinkRows::number(
+                                   tr("GB/s"), [](LinkRow &l) -> double & { return l.link.bandwidthBytesPerS; }, 1e9),
+                               LinkRows::number(
+                                   tr("Latency (µs)"), [](LinkRow &l) -> double & { return l.link.latencyS; }, 1e-6),
+                               both},
+                              tr("link"), this);
+    m_table = tableOver(m_deviceRows, this);
+    m_links = tableOver(m_linkRows, this);
     m_table->setMinimumHeight(70);
     m_links->setMinimumHeight(50);
     m_links->setToolTip(tr("Links that differ from the default link; device names as in the table above"));
-    m_table->setHorizontalHeaderLabels(
-        {tr("Device"), tr("Type"), tr("TFLOP/s"), tr("Memory (GB)"), tr("Overhead (µs)")});
-    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
-    m_table->verticalHeader()->hide();
     m_error = new QLabel(this);
     m_error->setStyleSheet("color: #c00");
     m_error->setWordWrap(true);
@@ -70,8 +92,8 @@ ClusterTable::ClusterTable(QWidget *parent)
     layout->addLayout(links);
     layout->addLayout(buttons);
     layout->addWidget(m_error);
-    connect(m_table, &QTableWidget::itemChanged, this, &ClusterTable::edited);
-    connect(m_links, &QTableWidget::itemChanged, this, &ClusterTable::edited);
+    m_deviceRows->changed = m_linkRows->changed = [this] { edited(); };
+    m_deviceRows->refused = m_linkRows->refused = [this](const QString &why) { showError(why); };
     connect(addLinkButton, &QPushButton::clicked, this, &ClusterTable::addLink);
     connect(removeLinkButton, &QPushButton::clicked, this, &ClusterTable::removeSelectedLink);
     connect(m_bandwidth, &QDoubleSpinBox::editingFinished, this, &ClusterTable::edited);
@@ -80,32 +102,18 @@ ClusterTable::ClusterTable(QWidget *parent)
     connect(remove, &QPushButton::clicked, this, &ClusterTable::removeSelectedDevice);
 }
 
+ClusterTable::~ClusterTable() = default;
+
 void ClusterTable::setCluster(const Cluster &cluster)
 {
     m_cluster = cluster;
     m_filling = true;
-    m_table->setRowCount(cluster.deviceCount());
-    for (int d = 0; d < cluster.deviceCount(); ++d) {
-        const Device &dev = cluster.device(d);
-        m_table->setItem(d, Name, new QTableWidgetItem(QString::fromStdString(dev.name)));
-        m_table->setItem(d, Type, new QTableWidgetItem(QString::fromStdString(dev.type)));
-        m_table->setItem(d, Tflops, numberItem(dev.flopsPerS / 1e12));
-        m_table->setItem(d, MemoryGb, numberItem(dev.memoryBytes / 1e9));
-        m_table->setItem(d, OverheadUs, numberItem(dev.opOverheadS * 1e6));
-    }
-    m_links->setRowCount(static_cast<int>(cluster.explicitLinks().size()));
-    for (size_t i = 0; i < cluster.explicitLinks().size(); ++i) {
-        const auto &l = cluster.explicitLinks()[i];
-        const int r = static_cast<int>(i);
-        m_links->setItem(r, Src, new QTableWidgetItem(QString::fromStdString(cluster.device(l.src).name)));
-        m_links->setItem(r, Dst, new QTableWidgetItem(QString::fromStdString(cluster.device(l.dst).name)));
-        m_links->setItem(r, Bandwidth, numberItem(l.link.bandwidthBytesPerS / 1e9));
-        m_links->setItem(r, Latency, numberItem(l.link.latencyS * 1e6));
-        auto *both = new QTableWidgetItem;
-        both->setFlags(Qt::ItemIsUserCheckable | Qt::ItemIsEnabled | Qt::ItemIsSelectable);
-        both->setCheckState(l.bidirectional ? Qt::Checked : Qt::Unchecked);
-        m_links->setItem(r, Both, both);
-    }
+    m_deviceRows->reset(cluster.devices());
+    std::vector<LinkRow> links;
+    links.reserve(cluster.explicitLinks().size());
+    for (const auto &l : cluster.explicitLinks())
+        links.push_back({cluster.device(l.src).name, cluster.device(l.dst).name, l.link, l.bidirectional});
+    m_linkRows->reset(std::move(links));
     Link fallback = cluster.defaultLink().value_or(cluster.deviceCount() > 1 ? cluster.link(0, 1) : Link{12e9, 1e-5});
     m_bandwidth->setValue(fallback.bandwidthBytesPerS / 1e9);
     m_latency->setValue(fallback.latencyS * 1e6);
@@ -121,40 +129,18 @@ QString ClusterTable::errorText() const
 Cluster ClusterTable::currentCluster() const
 {
     ClusterBuilder builder(m_cluster.name());
-    for (int r = 0; r < m_table->rowCount(); ++r) {
-        auto text = [&](int c) { return m_table->item(r, c) ? m_table->item(r, c)->text().trimmed() : QString(); };
-        auto number = [&](int c, double scale) {
-            bool ok = false;
-            const double v = text(c).toDouble(&ok);
-            if (!ok || !std::isfinite(v) || v < 0)
-                throw InputError("row " + std::to_string(r + 1) + ": '" + text(c).toStdString() +
-                                 "' is not a non-negative number");
-            return v * scale;
-        };
-        Device d;
-        d.name = text(Name).toStdString();
-        d.type = text(Type).toStdString();
-        d.flopsPerS = number(Tflops, 1e12);
-        d.memoryBytes = number(MemoryGb, 1e9);
-        d.opOverheadS = number(OverheadUs, 1e-6);
+    for (const Device &d : m_deviceRows->rows())
         builder.addDevice(d);
-    }
-    for (int r = 0; r < m_links->rowCount(); ++r) {
-        auto text = [&](int c) { return m_links->item(r, c) ? m_links->item(r, c)->text().trimmed() : QString(); };
-        auto number = [&](int c, double scale) {
-            bool ok = false;
-            const double v = text(c).toDouble(&ok);
-            if (!ok || !std::isfinite(v) || v < 0)
-                throw InputError("link " + std::to_string(r + 1) + ": '" + text(c).toStdString() +
-                                 "' is not a non-negative number");
-            return v * scale;
-        };
-        const bool both = m_links->item(r, Both) && m_links->item(r, Both)->checkState() == Qt::Checked;
-        builder.addLink(text(Src).toStdString(), text(Dst).toStdString(),
-                        {number(Bandwidth, 1e9), number(Latency, 1e-6)}, both);
-    }
+    for (const LinkRow &l : m_linkRows->rows())
+        builder.addLink(l.src, l.dst, l.link, l.both);
     builder.setDefaultLink({m_bandwidth->value() * 1e9, m_latency->value() * 1e-6});
     return builder.build();
+}
+
+void ClusterTable::showError(const QString &why)
+{
+    m_error->setText(tr("Not applied: %1").arg(why));
+    m_error->show();
 }
 
 void ClusterTable::edited()
@@ -166,77 +152,56 @@ void ClusterTable::edited()
         m_error->hide();
         Q_EMIT clusterEdited(c);
     } catch (const InputError &e) {
-        m_error->setText(tr("Not applied: %1").arg(QString::fromStdString(e.what())));
-        m_error->show();
+        showError(QString::fromStdString(e.what()));
     }
 }
 
 void ClusterTable::addDevice()
 {
-    m_filling = true;
-    const int r = m_table->rowCount();
-    m_table->insertRow(r);
-    int n = r;
-    QString name;
+    const std::vector<Device> &devices = m_deviceRows->rows();
+    Device like = devices.empty() ? Device{"", "gpu", 14e12, 16e9, 1e-5} : devices.back();
+    int n = static_cast<int>(devices.size());
+    auto taken = [&](const std::string &name) {
+        return std::any_of(devices.begin(), devices.end(), [&](const Device &d) { return d.name == name; });
+    };
     do
-        name = QStringLiteral("gpu:%1").arg(n++);
-    while (m_cluster.findDevice(name.toStdString()) >= 0);
-    const Device like = r > 0 ? m_cluster.device(r - 1) : Device{"", "gpu", 14e12, 16e9, 1e-5};
-    m_table->setItem(r, Name, new QTableWidgetItem(name));
-    m_table->setItem(r, Type, new QTableWidgetItem(QString::fromStdString(like.type)));
-    m_table->setItem(r, Tflops, numberItem(like.flopsPerS / 1e12));
-    m_table->setItem(r, MemoryGb, numberItem(like.memoryBytes / 1e9));
-    m_table->setItem(r, OverheadUs, numberItem(like.opOverheadS * 1e6));
-    m_filling = false;
+        like.name = "gpu:" + std::to_string(n++);
+    while (taken(like.name));
+    m_deviceRows->append(like);
     edited();
 }
 
 void ClusterTable::addLink()
 {
-    if (m_table->rowCount() < 2)
+    const std::vector<Device> &devices = m_deviceRows->rows();
+    if (devices.size() < 2)
         return;
-    m_filling = true;
-    const int r = m_links->rowCount();
-    m_links->insertRow(r);
-    m_links->setItem(r, Src, new QTableWidgetItem(m_table->item(0, Name)->text()));
-    m_links->setItem(r, Dst, new QTableWidgetItem(m_table->item(1, Name)->text()));
-    m_links->setItem(r, Bandwidth, numberItem(m_bandwidth->value()));
-    m_links->setItem(r, Latency, numberItem(m_latency->value()));
-    auto *both = new QTableWidgetItem;
-    both->setFlags(Qt::ItemIsUserCheckable | Qt::ItemIsEnabled | Qt::ItemIsSelectable);
-    both->setCheckState(Qt::Checked);
-    m_links->setItem(r, Both, both);
-    m_filling = false;
+    m_linkRows->append(
+        {devices[0].name, devices[1].name, {m_bandwidth->value() * 1e9, m_latency->value() * 1e-6}, true});
     edited();
 }
 
 void ClusterTable::removeSelectedLink()
 {
-    const int r = m_links->currentRow() >= 0 ? m_links->currentRow() : m_links->rowCount() - 1;
+    const int r = m_links->currentIndex().isValid() ? m_links->currentIndex().row() : m_linkRows->rowCount() - 1;
     if (r < 0)
         return;
-    m_filling = true;
-    m_links->removeRow(r);
-    m_filling = false;
+    m_linkRows->removeIf([r](int i, const LinkRow &) { return i == r; });
     edited();
 }
 
 void ClusterTable::removeSelectedDevice()
 {
-    const int r = m_table->currentRow() >= 0 ? m_table->currentRow() : m_table->rowCount() - 1;
-    if (r < 0 || m_table->rowCount() <= 1) {
+    const int r = m_table->currentIndex().isValid() ? m_table->currentIndex().row() : m_deviceRows->rowCount() - 1;
+    if (r < 0 || m_deviceRows->rowCount() <= 1) {
         m_error->setText(tr("A cluster needs at least one device."));
         m_error->show();
         return;
     }
-    m_filling = true;
-    const QString name = m_table->item(r, Name) ? m_table->item(r, Name)->text().trimmed() : QString();
-    m_table->removeRow(r);
-    for (int l = m_links->rowCount() - 1; l >= 0; --l) // links of the removed device go with it
-        if ((m_links->item(l, Src) && m_links->item(l, Src)->text().trimmed() == name) ||
-            (m_links->item(l, Dst) && m_links->item(l, Dst)->text().trimmed() == name))
-            m_links->removeRow(l);
-    m_filling = false;
+    const std::string name = m_deviceRows->rows()[static_cast<size_t>(r)].name;
+    m_deviceRows->removeIf([r](int i, const Device &) { return i == r; });
+    // The links of the removed device go with it.
+    m_linkRows->removeIf([&](int, const LinkRow &l) { return l.src == name || l.dst == name; });
     edited();
 }
 

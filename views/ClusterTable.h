@@ -2,25 +2,42 @@
 // The cluster as editable tables: devices (name, type, speed, memory, per-op overhead), links
 // between named devices (bandwidth, latency, both ways or one), and the default link. Every edit is validated by
 // building a new Cluster; a valid one is offered with clusterEdited (the app makes it an undoable command); an invalid
-// one shows why and waits to be fixed (the document keeps the last valid cluster).
+// one shows why and waits to be fixed (the document keeps the last valid cluster). The tables are
+// views over the rows (no item per cell), so a cluster with a link for each pair of 1,024
+// devices opens and edits without holding the window.
 #include "core/cluster/Cluster.h"
 
 #include <QWidget>
 
-class QTableWidget;
+#include <string>
+#include <vector>
+
+class QTableView;
 class QLabel;
 class QDoubleSpinBox;
 
 namespace ps {
 
+template <class Row>
+class RowsModel;
+
 class ClusterTable : public QWidget
 {
     Q_OBJECT
 public:
+    // A link as the table shows it: devices by name, so that a name being typed may be unknown.
+    struct LinkRow
+    {
+        std::string src, dst;
+        Link link;
+        bool both = true;
+    };
+
     explicit ClusterTable(QWidget *parent = nullptr);
+    ~ClusterTable() override;
     void setCluster(const Cluster &cluster);
-    QTableWidget *table() const { return m_table; }
-    QTableWidget *linkTable() const { return m_links; }
+    QTableView *table() const { return m_table; }
+    QTableView *linkTable() const { return m_links; }
     QString errorText() const;
 
     // The cluster the table describes now (throws InputError when it is not valid).
@@ -37,7 +54,10 @@ public Q_SLOTS:
 
 private:
     void edited();
-    QTableWidget *m_table, *m_links;
+    void showError(const QString &why);
+    RowsModel<Device> *m_deviceRows;
+    RowsModel<LinkRow> *m_linkRows;
+    QTableView *m_table, *m_links;
     QLabel *m_error;
     QDoubleSpinBox *m_bandwidth, *m_latency;
     Cluster m_cluster;

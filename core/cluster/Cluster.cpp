@@ -12,6 +12,10 @@ namespace ps {
 
 int Cluster::findDevice(std::string_view name) const
 {
+    if (m_names) {
+        const auto it = m_names->find(name);
+        return it == m_names->end() ? -1 : it->second;
+    }
     for (int d = 0; d < deviceCount(); ++d)
         if (m_devices[d].name == name)
             return d;
@@ -78,7 +82,7 @@ int ClusterBuilder::addDevice(Device device)
 {
     if (device.name.empty())
         throw InputError("a device has an empty name");
-    if (m_cluster.findDevice(device.name) >= 0)
+    if (m_names.count(device.name))
         throw InputError("duplicate device name '" + device.name + "'");
     const std::string who = "of device '" + device.name + "'";
     if (device.type.empty())
@@ -88,19 +92,28 @@ int ClusterBuilder::addDevice(Device device)
     GraphBuilder::checkedNumber(device.opOverheadS, "'op_overhead_s' " + who);
     if (m_cluster.deviceCount() >= Cluster::kMaxDevices)
         throw InputError("more than " + std::to_string(Cluster::kMaxDevices) + " devices are not supported");
+    m_names.emplace(device.name, m_cluster.deviceCount());
     m_cluster.m_devices.push_back(std::move(device));
     return m_cluster.deviceCount() - 1;
 }
 
 void ClusterBuilder::addLink(const std::string &src, const std::string &dst, Link link, bool bidirectional)
 {
-    const std::string what = "link '" + src + "'->'" + dst + "'";
-    int a = m_cluster.findDevice(src), b = m_cluster.findDevice(dst);
+    // The messages are made only for a link that fails (a cluster file may hold a million links).
+    auto what = [&] { return "link '" + src + "'->'" + dst + "'"; };
+    const auto find = [&](const std::string &name) {
+        const auto it = m_names.find(name);
+        return it == m_names.end() ? -1 : it->second;
+    };
+    const int a = find(src), b = find(dst);
     if (a < 0 || b < 0)
-        throw InputError(what + " names unknown device '" + (a < 0 ? src : dst) + "'");
+        throw InputError(what() + " names unknown device '" + (a < 0 ? src : dst) + "'");
     if (a == b)
         throw InputError("link from '" + src + "' to itself");
-    checkLink(link, what);
+    const bool valid = std::isfinite(link.bandwidthBytesPerS) && link.bandwidthBytesPerS > 0 &&
+                       std::isfinite(link.latencyS) && link.latencyS >= 0;
+    if (!valid)
+        checkLink(link, what());
     m_cluster.m_explicit.push_back({a, b, link, bidirectional});
 }
 
@@ -149,6 +162,8 @@ Cluster ClusterBuilder::build()
                 i = fallback;
             }
         }
+    c.m_names = std::make_shared<const Cluster::NameIndex>(std::move(m_names));
+    m_names.clear();
     c.m_linkTable = matrix->table.data();
     c.m_linkIndex = matrix->index.data();
     c.m_links = std::move(matrix);

@@ -1,6 +1,8 @@
 #pragma once
 // A device cluster (spec section 2): devices in file order and a full matrix of directed links.
 #include <cstdint>
+#include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -78,6 +80,10 @@ private:
     const uint32_t *m_linkIndex = nullptr;
     std::vector<ExplicitLink> m_explicit;
     std::optional<Link> m_default;
+    // Device names to indices (a linear scan per link made reading a cluster with a link for each
+    // of 1,024 devices' pairs take seconds), shared between copies.
+    using NameIndex = std::map<std::string, int, std::less<>>;
+    std::shared_ptr<const NameIndex> m_names;
     double m_meanLatency = 0, m_meanInverseBandwidth = 0;
 };
 
@@ -94,6 +100,7 @@ public:
 
 private:
     Cluster m_cluster;
+    Cluster::NameIndex m_names;
 };
 
 } // namespace ps
