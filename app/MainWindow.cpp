@@ -52,6 +52,10 @@
 #include <QUndoView>
 #include <QtConcurrent>
 
+#include <algorithm>
+#include <cmath>
+#include <functional>
+#include <memory>
 #include <utility>
 
 namespace ps {
@@ -938,39 +942,78 @@ void MainWindow::assignSelection(int device)
     m_document->assign(m_selection, device);
 }
 
-void MainWindow::showContextMenu(const std::vector<int> &nodes, const QPoint &globalPos)
+namespace {
+// A submenu of the cluster's devices, `pick` called with the one chosen. On a large cluster the
+// devices come in groups ("gpu:0 - gpu:63"), each filled when it opens: a menu of 4,096 entries
+// took longer to build than to use and ran off the screen.
+void addDeviceMenu(QMenu *parent, const QString &title, const std::shared_ptr<const Cluster> &cluster, bool numberKeys,
+                   const std::function<void(int)> &pick)
+{
+    QMenu *menu = parent->addMenu(title);
+    const int k = cluster->deviceCount();
+    auto fill = [cluster, pick, numberKeys](QMenu *into, int from, int to) {
+        for (int d = from; d < to; ++d) {
+            QAction *a = into->addAction(QString::fromStdString(cluster->device(d).name), [pick, d] { pick(d); });
+            if (numberKeys && d < 9)
+                a->setShortcut(QKeySequence(Qt::Key_1 + d));
+        }
+    };
+    constexpr int kFlat = 32;
+    if (k <= kFlat) {
+        fill(menu, 0, k);
+        return;
+    }
+    const int block = std::max(kFlat, static_cast<int>(std::ceil(std::sqrt(static_cast<double>(k)))));
+    for (int from = 0; from < k; from += block) {
+        const int to = std::min(k, from + block);
+        QMenu *group = menu->addMenu(QStringLiteral("%1 – %2").arg(
+            QString::fromStdString(cluster->device(from).name), QString::fromStdString(cluster->device(to - 1).name)));
+        QObject::connect(group, &QMenu::aboutToShow, group, [group, fill, from, to] {
+            if (group->isEmpty())
+                fill(group, from, to);
+        });
+    }
+}
+} // namespace
+
+QMenu *MainWindow::contextMenu(const std::vector<int> &nodes)
 {
     setSelection(nodes);
-    QMenu menu(this);
-    QMenu *to = menu.addMenu(tr("Move to device"));
-    for (int d = 0; d < m_document->cluster().deviceCount(); ++d) {
-        QAction *a = to->addAction(QString::fromStdString(m_document->cluster().device(d).name));
-        if (d < 9)
-            a->setShortcut(QKeySequence(Qt::Key_1 + d));
-        connect(a, &QAction::triggered, this, [this, d] { assignSelection(d); });
-    }
-    QMenu *pinTo = menu.addMenu(tr("Pin to device"));
-    QMenu *prefer = menu.addMenu(tr("Prefer device"));
-    prefer->setToolTip(tr("A soft wish for steering: candidates that honour it rank higher"));
-    for (int d = 0; d < m_document->cluster().deviceCount(); ++d) {
-        const QString name = QString::fromStdString(m_document->cluster().device(d).name);
-        pinTo->addAction(name, this, [this, d] {
-            // Moving and pinning are one step for the person: one undo step.
-            m_document->undoStack()->beginMacro(
-                tr("Pin %n op(s) to device", nullptr, static_cast<int>(m_selection.size())));
-            m_document->assign(m_selection, d);
-            m_document->setPinned(m_selection, true);
-            m_document->undoStack()->endMacro();
-        });
-        prefer->addAction(name, this, [this, d] { m_steering->preferDevice(m_selection, d); });
-    }
-    menu.addAction(tr("Pin to current device"), this, [this] { m_document->setPinned(m_selection, true); });
-    menu.addAction(tr("Unpin"), this, [this] { m_document->setPinned(m_selection, false); });
-    menu.addSeparator();
-    menu.addAction(tr("Keep together"), this, [this] { m_steering->keepTogether(m_selection); })
+    auto *menu = new QMenu(this);
+    // The cluster as the menu opened (one may be read while it is open: a device chosen then that
+    // the new cluster lacks does nothing).
+    const auto cluster = std::make_shared<const Cluster>(m_document->cluster());
+    auto still = [this](std::function<void(int)> pick) {
+        return [this, pick](int d) {
+            if (d < m_document->cluster().deviceCount())
+                pick(d);
+        };
+    };
+    addDeviceMenu(menu, tr("Move to device"), cluster, true, [this](int d) { assignSelection(d); });
+    addDeviceMenu(menu, tr("Pin to device"), cluster, false, still([this](int d) {
+                      // Moving and pinning are one step for the person: one undo step.
+                      m_document->undoStack()->beginMacro(
+                          tr("Pin %n op(s) to device", nullptr, static_cast<int>(m_selection.size())));
+                      m_document->assign(m_selection, d);
+                      m_document->setPinned(m_selection, true);
+                      m_document->undoStack()->endMacro();
+                  }));
+    addDeviceMenu(menu, tr("Prefer device"), cluster, false,
+                  still([this](int d) { m_steering->preferDevice(m_selection, d); }));
+    menu->actions().back()->setToolTip(tr("A soft wish for steering: candidates that honour it rank higher"));
+    menu->addAction(tr("Pin to current device"), this, [this] { m_document->setPinned(m_selection, true); });
+    menu->addAction(tr("Unpin"), this, [this] { m_document->setPinned(m_selection, false); });
+    menu->addSeparator();
+    menu->addAction(tr("Keep together"), this, [this] { m_steering->keepTogether(m_selection); })
         ->setEnabled(m_selection.size() > 1);
-    menu.addAction(tr("Mark as important"), this, [this] { m_steering->markImportant(m_selection); });
-    menu.exec(globalPos);
+    menu->addAction(tr("Mark as important"), this, [this] { m_steering->markImportant(m_selection); });
+    return menu;
+}
+
+void MainWindow::showContextMenu(const std::vector<int> &nodes, const QPoint &globalPos)
+{
+    const std::unique_ptr<QMenu> menu(contextMenu(nodes));
+    menu->exec(globalPos);
 }
 
 void MainWindow::runSearch()

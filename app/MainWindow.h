@@ -60,6 +60,10 @@ public:
     // The About box: version, LibTorch, the BLAS it uses and its threads.
     static QString aboutText();
     const std::vector<int> &selection() const { return m_selection; }
+    // The graph view's menu for `nodes` (selected first): move, pin or prefer a device (in
+    // submenus of 32-64 devices on a large cluster), unpin, keep together, mark as important.
+    // The caller owns it.
+    QMenu *contextMenu(const std::vector<int> &nodes);
 
     // Opens files of any kind (they go where they belong); a session replaces everything.
     void openFiles(const QStringList &paths, const LoadOptions &options = {});

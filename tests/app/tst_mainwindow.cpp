@@ -43,6 +43,7 @@
 #include <QJsonObject>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMenu>
 #include <QMimeData>
 #include <QPushButton>
 #include <QRegularExpression>
@@ -433,6 +434,68 @@ private Q_SLOTS:
         d.undoStack()->undo();
         QCOMPARE(d.cluster().link(1023, 1022).bandwidthBytesPerS, 150e9);
         QCOMPARE(links->index(last, 2).data().toDouble(), 150.0); // the table follows the undo
+        QSettings().remove("cluster/last");
+    }
+
+    // The graph view's context menu: on 4 devices a flat list with the number keys; on 4,096 the
+    // devices in groups, each filled when it opens (a menu of 4,096 entries a submenu ran off the
+    // screen). Move, and Pin to device as one undo step, reach the last device; Prefer is steering's.
+    void contextMenuReachesEveryDevice()
+    {
+        auto find = [](QMenu *menu, const QString &text) -> QMenu * {
+            for (QAction *a : menu->actions())
+                if (a->text() == text)
+                    return a->menu();
+            return nullptr;
+        };
+        auto action = [](QMenu *menu, const QString &text) -> QAction * {
+            for (QAction *a : menu->actions())
+                if (a->text() == text)
+                    return a;
+            return nullptr;
+        };
+        MainWindow w;
+        openBasics(w);
+        Document &d = *w.document();
+        {
+            const std::unique_ptr<QMenu> menu(w.contextMenu({2}));
+            QMenu *move = find(menu.get(), "Move to device");
+            QVERIFY(move);
+            QCOMPARE(move->actions().size(), 4);
+            QCOMPARE(move->actions()[0]->shortcut(), QKeySequence(Qt::Key_1));
+            move->actions()[3]->trigger();
+            QCOMPARE(d.placement()[2], 3);
+        }
+        dropFiles(&w, {writeGpuCluster("menu.cluster.json", 4096)});
+        waitIdle(w);
+        QCOMPARE(d.cluster().deviceCount(), 4096);
+        const int steps = d.undoStack()->count();
+        const std::unique_ptr<QMenu> menu(w.contextMenu({0, 1}));
+        QCOMPARE(w.selection(), std::vector<int>({0, 1}));
+        for (const QString title : {"Move to device", "Pin to device", "Prefer device"}) {
+            QMenu *sub = find(menu.get(), title);
+            QVERIFY2(sub, qPrintable(title));
+            QCOMPARE(sub->actions().size(), 64); // groups of 64
+            QCOMPARE(sub->actions().back()->text(), QString("gpu:4032 – gpu:4095"));
+        }
+        QMenu *lastGroup = find(find(menu.get(), "Move to device"), "gpu:4032 – gpu:4095");
+        QVERIFY(lastGroup && lastGroup->isEmpty()); // filled when it opens
+        Q_EMIT lastGroup->aboutToShow();
+        QCOMPARE(lastGroup->actions().size(), 64);
+        action(lastGroup, "gpu:4095")->trigger();
+        QCOMPARE(d.placement()[0], 4095);
+        QCOMPARE(d.placement()[1], 4095);
+        QCOMPARE(d.undoStack()->count(), steps + 1);
+        QMenu *pinGroup = find(find(menu.get(), "Pin to device"), "gpu:64 – gpu:127");
+        Q_EMIT pinGroup->aboutToShow();
+        action(pinGroup, "gpu:100")->trigger();
+        QCOMPARE(d.placement()[0], 100);
+        QCOMPARE(d.pins()[0], 100);
+        QCOMPARE(d.pins()[1], 100);
+        QCOMPARE(d.undoStack()->count(), steps + 2); // moved and pinned in one step
+        d.undoStack()->undo();
+        QCOMPARE(d.placement()[0], 4095);
+        QCOMPARE(d.pins()[0], -1);
         QSettings().remove("cluster/last");
     }
 
