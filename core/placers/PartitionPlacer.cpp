@@ -149,7 +149,16 @@ const Partitioner *partitionerOnly(const std::string &spec)
 {
     if (spec.find('+') != std::string::npos || PlacerRegistry::builtin().find(spec))
         return nullptr;
-    return PartitionerRegistry::builtin().find(spec);
+    if (const Partitioner *p = PartitionerRegistry::builtin().find(spec))
+        return p;
+    // Neither: the placers and the partitioners that run as placers, as the person may name them.
+    std::string known;
+    for (const Placer *placer : PlacerRegistry::builtin().all())
+        known += (known.empty() ? "" : ", ") + placer->info().name;
+    for (const Partitioner *partitioner : PartitionerRegistry::builtin().all())
+        if (!PlacerRegistry::builtin().find(partitioner->info().name))
+            known += ", " + partitioner->info().name;
+    throw InputError("unknown model '" + spec + "' (known: " + known + ")");
 }
 } // namespace
 

@@ -165,6 +165,7 @@ private Q_SLOTS:
         QCOMPARE(QJsonDocument::fromJson(metrics.out).object()["edge_cut"].toDouble(), p["edge_cut"].toDouble());
 
         expectInputError({"place", kExample, kCluster, "--model", "nope", "--out", placed}, "unknown model 'nope'");
+        expectInputError({"place", kExample, kCluster, "--model", "nope", "--out", placed}, ", giph, gap)"); // runs too
         expectInputError({"place", kExample, kCluster, "--model", "heft"}, "place needs --out");
         expectInputError({"place", kExample, kCluster, "--model", "heft", "--time-limit", "-1", "--out", placed},
                          "--time-limit needs a positive number");
