@@ -91,7 +91,9 @@ RunsPanel::RunsPanel(RunManager *manager, QWidget *parent) : QWidget(parent), m_
     auto *cancel = new QPushButton(tr("Cancel all"), this);
     auto *apply = new QPushButton(tr("Apply selected"), this);
     m_tree = new QTreeWidget(this);
-    m_tree->setHeaderLabels({tr("Model"), tr("Status"), tr("Makespan"), tr("× bound"), tr("Time")});
+    m_tree->setHeaderLabels({tr("Model"), tr("Status"), tr("Makespan"), tr("× bound"), tr("Sim runs"), tr("Time")});
+    m_tree->headerItem()->setToolTip(4, tr("Simulator runs the model spent (its budget in the steering and "
+                                           "equal-budget comparisons), its warm start included"));
     m_tree->setRootIsDecorated(false);
     m_tree->header()->setSectionResizeMode(0, QHeaderView::Stretch);
     // Two compact rows: the model with its budget and seed, then its parameters.
@@ -259,7 +261,7 @@ void RunsPanel::addItem(int run, const QString &status)
         m_items.resize(run + 1, nullptr);
     const auto label = m_labels.find(run);
     m_items[run] = new QTreeWidgetItem(
-        m_tree, {label != m_labels.end() ? label->second : m_manager->model(run), status, "", "", ""});
+        m_tree, {label != m_labels.end() ? label->second : m_manager->model(run), status, "", "", "", ""});
 }
 
 void RunsPanel::showStarted(int run)
@@ -283,7 +285,9 @@ void RunsPanel::showProgress(int run, const std::vector<Progress> &rows)
                                     : tr("running %1%").arg(std::round(m_manager->fraction(run) * 100)));
     if (std::isfinite(m_manager->best(run)))
         item->setText(2, formatSeconds(m_manager->best(run)));
-    item->setText(4, QString::number(m_manager->elapsedS(run), 'f', 1) + " s");
+    if (!rows.empty())
+        item->setText(4, QString::number(rows.back().evaluations));
+    item->setText(5, QString::number(m_manager->elapsedS(run), 'f', 1) + " s");
     // A data-parallel run: each process's simulator runs per second so far.
     if (!rows.empty() && rows.back().rankEvaluations.size() > 1 && rows.back().wallS > 0) {
         QStringList rates;
@@ -324,17 +328,31 @@ void RunsPanel::showFinished(int run)
             item->setText(1, item->text(1) + " · " + item->toolTip(0));
         item->setText(2, formatSeconds(r.makespan)); // as the Metrics dock writes it
         item->setText(3, QString::number(ratio, 'f', 3));
-        item->setText(4, m_manager->restored(run) ? QString() : QString::number(r.wallS, 'f', 2) + " s");
+        item->setText(4, QString::number(r.evaluations));
+        item->setText(5, m_manager->restored(run) ? QString() : QString::number(r.wallS, 'f', 2) + " s");
         if (!r.feasible)
             item->setForeground(1, QColor(200, 0, 0));
+        // What the model says of its result (the start kept, ops moved off a full device, the
+        // placer that won a race), each in a grey line under its row.
+        QStringList notes;
+        for (const std::string &note : r.notes) {
+            notes << QString::fromStdString(note);
+            auto *line = new QTreeWidgetItem(item, {QString::fromStdString(note)});
+            line->setFirstColumnSpanned(true);
+            line->setToolTip(0, line->text(0));
+            line->setForeground(0, QColor(100, 100, 100));
+            line->setFlags(Qt::ItemIsEnabled);
+        }
+        item->setExpanded(!r.notes.empty());
         if (!m_manager->restored(run))
-            Q_EMIT log(QStringLiteral("%1: makespan %2 s (%3× bound) in %4 s, %5 simulator runs%6")
+            Q_EMIT log(QStringLiteral("%1: makespan %2 s (%3× bound) in %4 s, %5 simulator runs%6%7")
                            .arg(model)
                            .arg(r.makespan, 0, 'g', 6)
                            .arg(ratio, 0, 'f', 3)
                            .arg(r.wallS, 0, 'f', 2)
                            .arg(r.evaluations)
-                           .arg(r.feasible ? QString() : tr(", infeasible")));
+                           .arg(r.feasible ? QString() : tr(", infeasible"))
+                           .arg(notes.isEmpty() ? QString() : "; " + notes.join("; ")));
     }
     Q_EMIT runFinished(run);
 }

@@ -834,6 +834,28 @@ private Q_SLOTS:
         }
     }
 
+    // A run says what it spent (simulator runs, its own column) and what it notes of its result
+    // (the notes reached only the command line's report before): in a grey line under its row and
+    // in the Log.
+    void runsSayWhatTheySpentAndNote()
+    {
+        MainWindow w;
+        openBasics(w);
+        RunsPanel *runs = w.runsPanel();
+        const int run = runs->start("best-fast", 5, 1);
+        QTRY_VERIFY_WITH_TIMEOUT(runs->finished(run), 30000);
+        const PlacerResult &r = runs->manager()->result(run);
+        QVERIFY(r.evaluations > 1);
+        QTreeWidgetItem *item = runs->tree()->topLevelItem(run);
+        QCOMPARE(runs->tree()->headerItem()->text(4), QString("Sim runs"));
+        QCOMPARE(item->text(4), QString::number(r.evaluations));
+        QVERIFY(item->text(5).endsWith(" s"));
+        QCOMPARE(item->childCount(), 1);
+        QVERIFY2(item->child(0)->text(0).startsWith("best of the fast placers: "), qPrintable(item->child(0)->text(0)));
+        QVERIFY(item->isExpanded());
+        QVERIFY(w.logText().contains("simulator runs; best of the fast placers: "));
+    }
+
     // A refused run says why before it starts (naming the valid choices); a run that fails says
     // why in its status cell, the cell's tooltip and the Log. --run's spec carries its time.
     // First use: a graph dropped on an empty window lands on the last cluster used (else the 4gpu
