@@ -305,7 +305,7 @@ std::vector<SavedRun> RunManager::savedRuns() const
     for (const auto &r : m_runs)
         if (r->done && r->error.isEmpty())
             out.push_back({r->model, r->result.placement.devices(), r->result.makespan, r->result.lowerBound,
-                           r->result.feasible});
+                           r->result.feasible, r->result.evaluations, r->result.wallS, r->result.notes});
     return out;
 }
 
@@ -320,6 +320,9 @@ void RunManager::restoreRuns(const std::vector<SavedRun> &runs)
         run->result.makespan = saved.makespan;
         run->result.lowerBound = saved.lowerBound;
         run->result.feasible = saved.feasible;
+        run->result.evaluations = saved.evaluations;
+        run->result.wallS = saved.wallS;
+        run->result.notes = saved.notes;
         m_runs.push_back(run);
     }
     Q_EMIT runsRestored(first, static_cast<int>(runs.size()));

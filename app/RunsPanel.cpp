@@ -329,7 +329,7 @@ void RunsPanel::showFinished(int run)
         item->setText(2, formatSeconds(r.makespan)); // as the Metrics dock writes it
         item->setText(3, QString::number(ratio, 'f', 3));
         item->setText(4, QString::number(r.evaluations));
-        item->setText(5, m_manager->restored(run) ? QString() : QString::number(r.wallS, 'f', 2) + " s");
+        item->setText(5, r.wallS > 0 ? QString::number(r.wallS, 'f', 2) + " s" : QString()); // restored: as saved
         if (!r.feasible)
             item->setForeground(1, QColor(200, 0, 0));
         // What the model says of its result (the start kept, ops moved off a full device, the

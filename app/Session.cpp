@@ -84,6 +84,9 @@ void saveSession(const QString &path, const SessionData &s)
                              {"makespan_s", r.makespan},
                              {"lower_bound_s", r.lowerBound},
                              {"feasible", r.feasible},
+                             {"evaluations", r.evaluations},
+                             {"wall_s", r.wallS},
+                             {"notes", r.notes},
                              {"devices", devices}});
         }
         j["runs"] = saved;
@@ -158,6 +161,9 @@ SessionData loadSession(const QString &path)
             run.makespan = r.value("makespan_s", 0.0);
             run.lowerBound = r.value("lower_bound_s", 0.0);
             run.feasible = r.value("feasible", false);
+            run.evaluations = r.value("evaluations", 0LL); // sessions before these were kept: none
+            run.wallS = r.value("wall_s", 0.0);
+            run.notes = r.value("notes", std::vector<std::string>{});
             const auto &devices = r.at("devices");
             if (static_cast<int>(devices.size()) != g.nodeCount())
                 throw InputError(where + ": a saved run of " + run.model.toStdString() + " does not cover the graph");

@@ -25,6 +25,9 @@ struct SavedRun
     std::vector<int> placement;
     double makespan = 0, lowerBound = 0;
     bool feasible = false;
+    long long evaluations = 0; // simulator runs spent
+    double wallS = 0;
+    std::vector<std::string> notes;
 };
 
 struct SessionData

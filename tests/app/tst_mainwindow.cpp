@@ -1105,6 +1105,7 @@ private Q_SLOTS:
     {
         const QString session = m_dir.filePath("s.pstudio");
         std::vector<int> placement, pins;
+        PlacerResult raced;
         {
             MainWindow w;
             openBasics(w);
@@ -1112,7 +1113,9 @@ private Q_SLOTS:
             d.assign({0, 7}, 3);
             d.setPinned({7}, true);
             const int run = w.runsPanel()->start("heft", 10, 1);
-            QTRY_VERIFY_WITH_TIMEOUT(w.runsPanel()->finished(run), 30000);
+            const int second = w.runsPanel()->start("best-fast", 10, 1);
+            QTRY_VERIFY_WITH_TIMEOUT(w.runsPanel()->finished(run) && w.runsPanel()->finished(second), 30000);
+            raced = w.runsPanel()->manager()->result(second);
             QVERIFY(w.saveSessionTo(session));
             QVERIFY(d.undoStack()->isClean());
             placement = d.placement();
@@ -1134,11 +1137,17 @@ private Q_SLOTS:
         QCOMPARE(loaded.document()->placement(), placement);
         QCOMPARE(loaded.document()->pins(), pins);
         QCOMPARE(loaded.document()->graph()->nodeCount(), 23);
-        // The Models list comes back: the heft run, appliable like a fresh one.
-        QCOMPARE(loaded.runsPanel()->runCount(), 1);
+        // The Models list comes back: the heft run, appliable like a fresh one, and what the
+        // best-fast run spent and noted.
+        QCOMPARE(loaded.runsPanel()->runCount(), 2);
         QCOMPARE(loaded.runsPanel()->tree()->topLevelItem(0)->text(1), QString("saved"));
         QVERIFY(loaded.runsPanel()->finished(0));
         QCOMPARE(static_cast<int>(loaded.runsPanel()->placementOf(0).size()), 23);
+        QTreeWidgetItem *restored = loaded.runsPanel()->tree()->topLevelItem(1);
+        QCOMPARE(restored->text(4), QString::number(raced.evaluations));
+        QCOMPARE(restored->text(5), QString::number(raced.wallS, 'f', 2) + " s");
+        QCOMPARE(restored->childCount(), 1);
+        QCOMPARE(restored->child(0)->text(0), QString::fromStdString(raced.notes.at(0)));
 
         MainWindow recovered;
         QVERIFY(recovered.recoverAutosave());
