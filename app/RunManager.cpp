@@ -220,7 +220,7 @@ int RunManager::start(const QString &model, std::shared_ptr<const Graph> graph, 
                     ranks.emplace(name, *graph, *cluster, *constraints, timeLimitS, seed, params, processes,
                                   control.distribution);
                 const PlacementProblem problem{*graph, *cluster, *constraints, {}};
-                run->result = runModel(name, problem, params, control);
+                run->result = runPlacer(PlacerRegistry::builtin(), name, problem, params, control);
             } catch (const std::exception &e) {
                 run->error = QString::fromStdString(e.what());
             }

@@ -44,10 +44,6 @@ RunsPanel::RunsPanel(RunManager *manager, QWidget *parent) : QWidget(parent), m_
     };
     for (const Placer *p : PlacerRegistry::builtin().all())
         addFamily(p->info());
-    // Partitioners that are not also placers (gap): their k parts go to the first k devices.
-    for (const Partitioner *p : PartitionerRegistry::builtin().all())
-        if (!PlacerRegistry::builtin().find(p->info().name))
-            addFamily(p->info());
     // best-fast+local-search first: the classical pipeline that races the fast placers' starts.
     for (const char *composed : {"best-fast+local-search", "heft+local-search", "m-etf-c+local-search",
                                  "human+local-search", "gdp+local-search"})
@@ -213,7 +209,7 @@ int RunsPanel::start(QString model, double timeLimitS, quint64 seed, const QStri
     for (const QString &p : paramText.split(' ', Qt::SkipEmptyParts))
         params.push_back(p.toStdString());
     try {
-        checkRunSpec(model.toStdString(), params);
+        checkPlacerSpec(PlacerRegistry::builtin(), model.toStdString(), params);
     } catch (const InputError &e) {
         Q_EMIT refused(tr("%1 not started: %2").arg(model, QString::fromStdString(e.what())));
         return -1;

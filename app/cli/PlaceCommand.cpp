@@ -108,7 +108,8 @@ int placeCommand(const CliArgs &args, std::ostream &out, std::ostream &err)
     if (auto startPath = args.value("start"))
         start = requirePlacement(*startPath, graph, cluster);
     const PlacementProblem problem{graph, cluster, constraints, objective};
-    const PlacerResult r = runModel(*model, problem, params, control, start ? &*start : nullptr);
+    const PlacerResult r =
+        runPlacer(PlacerRegistry::builtin(), *model, problem, params, control, start ? &*start : nullptr);
     bar.finish();
     const Json report = writePlacementResult(r, graph, cluster, *outPath);
     out << report.dump() << "\n";

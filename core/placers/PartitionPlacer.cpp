@@ -1,4 +1,4 @@
-// Placement by partitioning ("metis", "spectral"): one part per device, part sizes in proportion
+// Placement by partitioning ("metis", "spectral", "gap"): one part per device, part sizes in proportion
 // to device speed (METIS also balances memory in proportion to device memory, as a second
 // constraint), part i on device i. Pinned nodes then go to their pins and each colocation group
 // to the device of its pinned or first member, and where a device's memory overflows, ops move off
@@ -18,6 +18,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 
 namespace ps {
 
@@ -49,6 +50,7 @@ public:
     {
         FamilyInfo info = family()->info();
         info.description = m_description;
+        info.distributes = false; // across processes, a partitioner trains as one (`train --model gap`)
         info.params.erase(
             std::remove_if(info.params.begin(), info.params.end(), [](const HyperParam &h) { return !forwarded(h); }),
             info.params.end());
@@ -77,15 +79,24 @@ public:
             problem.targetShares.push_back(c.device(d).flopsPerS / c.totalFlopsPerS());
             problem.memoryShares.push_back(c.device(d).memoryBytes / c.totalMemoryBytes());
         }
-        // The partitioner's own parameters, taken from this family's values.
+        // The partitioner's own parameters, those given (the others keep its defaults, which are
+        // this family's: a training count given is a cap, left out the time limit is the budget).
         std::vector<std::string> own;
         for (const HyperParam &h : family()->info().params) {
-            if (!forwarded(h))
+            if (!forwarded(h) || !params.given(h.name))
                 continue;
             if (h.type == HyperParam::Type::Choice)
                 own.push_back(h.name + "=" + params.choice(h.name));
-            else
-                own.push_back(h.name + "=" + std::to_string(params.number(h.name)));
+            else if (h.type == HyperParam::Type::Text) {
+                if (!params.text(h.name).empty()) // a checkpoint, a corpus
+                    own.push_back(h.name + "=" + params.text(h.name));
+            } else if (h.type == HyperParam::Type::Bool)
+                own.push_back(h.name + (params.flag(h.name) ? "=true" : "=false"));
+            else {
+                char value[32]; // every digit: a learning rate of 3e-8 is not 0.000000
+                std::snprintf(value, sizeof value, "%.17g", params.number(h.name));
+                own.push_back(h.name + "=" + value);
+            }
         }
         std::vector<int> device =
             runPartitioner(PartitionerRegistry::builtin(), m_partitioner, problem, own, control).parts();
@@ -129,77 +140,21 @@ private:
 
 } // namespace
 
+std::unique_ptr<Placer> makePartitionPlacer(const std::string &partitioner, std::string description)
+{
+    return std::make_unique<PartitionPlacer>(partitioner, std::move(description));
+}
+
 std::unique_ptr<Placer> makeMetisPlacer()
 {
-    return std::make_unique<PartitionPlacer>(
-        "metis", "METIS k-way partition (flops and memory balanced to device speed and memory), "
-                 "part i on device i");
+    return makePartitionPlacer("metis", "METIS k-way partition (flops and memory balanced to device speed and memory), "
+                                        "part i on device i");
 }
 
 std::unique_ptr<Placer> makeSpectralPlacer()
 {
-    return std::make_unique<PartitionPlacer>("spectral",
-                                             "spectral partition (oASIS Nystrom embedding, balanced k-means) sized to "
-                                             "device speed, part i on device i");
-}
-
-namespace {
-// A spec that names a partitioner and no placer (gap; metis and spectral are placers too).
-const Partitioner *partitionerOnly(const std::string &spec)
-{
-    if (spec.find('+') != std::string::npos || PlacerRegistry::builtin().find(spec))
-        return nullptr;
-    if (const Partitioner *p = PartitionerRegistry::builtin().find(spec))
-        return p;
-    // Neither: the placers and the partitioners that run as placers, as the person may name them.
-    std::string known;
-    for (const Placer *placer : PlacerRegistry::builtin().all())
-        known += (known.empty() ? "" : ", ") + placer->info().name;
-    for (const Partitioner *partitioner : PartitionerRegistry::builtin().all())
-        if (!PlacerRegistry::builtin().find(partitioner->info().name))
-            known += ", " + partitioner->info().name;
-    throw InputError("unknown model '" + spec + "' (known: " + known + ")");
-}
-} // namespace
-
-void checkRunSpec(const std::string &spec, const std::vector<std::string> &params)
-{
-    if (const Partitioner *p = partitionerOnly(spec))
-        ParamValues::parse(p->info().params, params);
-    else
-        checkPlacerSpec(PlacerRegistry::builtin(), spec, params);
-}
-
-PlacerResult runModel(const std::string &spec, const PlacementProblem &problem, const std::vector<std::string> &params,
-                      const RunControl &control, const Placement *start)
-{
-    if (!partitionerOnly(spec))
-        return runPlacer(PlacerRegistry::builtin(), spec, problem, params, control, start);
-    if (start)
-        throw InputError(spec + " is a partitioner: it places from scratch and refines no start placement");
-    return runPartitionerAsPlacer(spec, problem, params, control);
-}
-
-PlacerResult runPartitionerAsPlacer(const std::string &partitioner, const PlacementProblem &problem,
-                                    const std::vector<std::string> &params, const RunControl &control)
-{
-    const auto t0 = std::chrono::steady_clock::now();
-    const Graph &g = problem.graph;
-    const Cluster &c = problem.cluster;
-    const int k = std::min(c.deviceCount(), std::max(1, g.nodeCount()));
-    const Partition part =
-        runPartitioner(PartitionerRegistry::builtin(), partitioner, {g, std::max(2, k), 1.03, {}, {}}, params, control);
-    std::vector<int> devices(part.parts().begin(), part.parts().end());
-    for (int &d : devices)
-        d = std::min(d, c.deviceCount() - 1);
-    const MemoryRepair fit = fitConstraintsAndMemory(problem, devices);
-    Simulator sim(g, c);
-    PlacerResult r =
-        judgePlacement(problem, sim, ObjectiveJudge(g, c, problem.constraints, problem.objective), std::move(devices));
-    r.evaluations = sim.evaluations();
-    noteMemoryRepair(fit, r.notes);
-    stampProvenance(r, partitioner, params, control.seed, problem, secondsSince(t0));
-    return r;
+    return makePartitionPlacer("spectral", "spectral partition (oASIS Nystrom embedding, balanced k-means) sized to "
+                                           "device speed, part i on device i");
 }
 
 } // namespace ps

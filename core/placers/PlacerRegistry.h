@@ -32,11 +32,9 @@ PlacerResult runPlacer(const PlacerRegistry &registry, const std::string &spec, 
                        const std::vector<std::string> &params, const RunControl &control,
                        const Placement *start = nullptr);
 
-// Checks a run before it starts (the Models dock, `--run`): every stage of `spec` names a placer
-// (or the whole spec a partitioner, run as a placer), and every "key=value" belongs to a stage
-// and has a value of its type and range. InputError naming the known choices otherwise.
-void checkRunSpec(const std::string &spec, const std::vector<std::string> &params);
-// The same for placer specs of one registry (runPlacer checks this first).
+// Checks a run before it starts (the Models dock, `--run`; runPlacer checks this first): every
+// stage of `spec` names a placer of the registry, and every "key=value" belongs to a stage and has
+// a value of its type and range. InputError naming the known choices otherwise.
 void checkPlacerSpec(const PlacerRegistry &registry, const std::string &spec, const std::vector<std::string> &params);
 
 // The constructive placers that take well under a second on a 58k-op graph (human, heft, heft-c,
@@ -72,17 +70,6 @@ PlacerResult judgePlacement(const PlacementProblem &problem, Simulator &sim, con
 void stampProvenance(PlacerResult &result, const std::string &spec, const std::vector<std::string> &params,
                      uint64_t seed, const PlacementProblem &problem, double wallS);
 
-// A partitioner (gap, or any other) run as a placer: part i on device i (parts beyond the device
-// count on the last one), then, like runPlacer, made to honour the constraints and judged.
-PlacerResult runPartitionerAsPlacer(const std::string &partitioner, const PlacementProblem &problem,
-                                    const std::vector<std::string> &params, const RunControl &control);
-
-// What the Models dock and `placement-cli place` run: the name of a partitioner that is not also a
-// placer (gap) as runPartitionerAsPlacer does (InputError with a `start`: it refines nothing),
-// anything else as runPlacer on the built-in registry.
-PlacerResult runModel(const std::string &spec, const PlacementProblem &problem, const std::vector<std::string> &params,
-                      const RunControl &control, const Placement *start = nullptr);
-
 // {"key": "value", ...} of "key=value" assignments (a placement's producer params).
 std::string paramsJson(const std::vector<std::string> &params);
 
@@ -101,5 +88,9 @@ std::unique_ptr<Placer> makeLocalSearchPlacer();
 std::unique_ptr<Placer> makeBestFastPlacer();
 std::unique_ptr<Placer> makeMetisPlacer();
 std::unique_ptr<Placer> makeSpectralPlacer();
+// A partitioner of PartitionerRegistry::builtin() as a placer (metis, spectral, and gap where
+// LibTorch is built in): parts sized to the devices' speeds, part i on device i, then the pins,
+// groups and memory honoured.
+std::unique_ptr<Placer> makePartitionPlacer(const std::string &partitioner, std::string description);
 
 } // namespace ps

@@ -14,6 +14,10 @@ void installModelImporters()
     PlacerRegistry::addFamily(makeRlSeq2SeqPlacer());
     PlacerRegistry::addFamily(makeGdpPlacer());
     PlacerRegistry::addFamily(makeGiphPlacer());
+    // gap as a placer too, as metis and spectral are: the Models dock, `place` and steering run it.
+    PlacerRegistry::addFamily(makePartitionPlacer(
+        "gap", "GAP (Nazi et al. 2019) partition, GraphSAGE + softmax partition module trained on the expected "
+               "normalized cut and balance, part i on device i"));
 }
 
 } // namespace ps

@@ -332,7 +332,7 @@ private Q_SLOTS:
         QVERIFY(report["feasible"].toBool());
         QCOMPARE(cli({"validate", kExample, kCluster, out}).exitCode, 0);
         expectInputError({"place", kExample, kCluster, "--model", "gap", "--start", out, "--out", out},
-                         "gap is a partitioner: it places from scratch");
+                         "'gap' does not start from a given placement");
     }
 #endif
 

@@ -1397,11 +1397,51 @@ private Q_SLOTS:
         QCOMPARE(weightOf(small, "gdp"), 1.0);
         QCOMPARE(weightOf(small, "giph"), 0.0);
         QCOMPARE(weightOf(small, "rl-seq2seq"), 0.0);
+        QCOMPARE(weightOf(small, "gap"), 0.0);
         const Graph large = generate("layered-random", {{"nodes", 20001.0}}, 1);
         QCOMPARE(weightOf(large, "gdp"), 0.0);
         SteeringSettings named;
         named.families = {"heft", "gdp"};
         QCOMPARE(SteeringSession(large, c, PlacerRegistry::builtin(), named).arms().back().second, 1.0);
+    }
+
+    // gap is a placer too (its partition, part i on device i, then pins, groups and memory), as
+    // metis and spectral are: `place`, the Models dock and steering run it. Steering could not
+    // (it knew placers only), though its rounds already gave such learned arms a training budget
+    // in iterations, doubled each time they place in the top three.
+    void gapPlacesAndSteers()
+    {
+        const Graph g = generate("rnnlm", {{"steps", 4}}, 1);
+        const Cluster c = gpus(4);
+        Constraints cons = Constraints::fromGraph(g, c);
+        cons.pin(3, 2);
+        const Placer *gap = PlacerRegistry::builtin().find("gap");
+        QVERIFY(gap);
+        QVERIFY(gap->info().trains);
+        QVERIFY(!gap->info().distributes); // across processes it trains as the partitioner
+        const PlacerResult r =
+            runPlacer(PlacerRegistry::builtin(), "gap", {g, c, cons, {}}, {"iterations=5", "lr=1.5e-6"}, {});
+        QVERIFY(r.feasible);
+        QCOMPARE(r.placement.device(3), 2);
+        QVERIFY(r.evaluations >= 1);
+
+        SteeringSettings settings;
+        settings.perRound = 4;
+        settings.seed = 2;
+        settings.families = {"heft", "gap"};
+        SteeringSession session(g, c, PlacerRegistry::builtin(), settings);
+        for (int round = 0; round < 3; ++round)
+            session.runRound(RunControl{});
+        std::vector<const Candidate *> ran;
+        for (const Candidate &x : session.candidates()) {
+            QVERIFY2(x.error.empty(), x.error.c_str());
+            if (x.arm == "gap")
+                ran.push_back(&x);
+        }
+        QVERIFY2(ran.size() >= 3, qPrintable(QString::number(ran.size())));
+        const std::vector<std::string> &first = ran.front()->params; // the defaults, a short training
+        QVERIFY(std::count(first.begin(), first.end(), "iterations=4") == 1);
+        QVERIFY(std::count(first.begin(), first.end(), "threads=1") == 1);
     }
 
     void steeringRunsRlSeq2SeqAgainFromItsOwnStart()

@@ -606,10 +606,7 @@ private Q_SLOTS:
         b.addDevice({"large", "gpu", 1e12, part[0] + part[1], 1e-6});
         b.setDefaultLink({1e10, 1e-5});
         const Cluster c = b.build();
-        const Constraints cons = Constraints::fromGraph(g, c);
-        const PlacementProblem problem{g, c, cons, Objective{}};
-        for (const PlacerResult &r :
-             {run("spectral", g, c), runPartitionerAsPlacer("spectral", problem, {}, RunControl{})}) {
+        for (const PlacerResult &r : {run("spectral", g, c), run("spectral", g, c, {"refine=true"})}) {
             QVERIFY2(r.feasible, qPrintable(QString::fromStdString(r.violations.empty() ? "" : r.violations.front())));
             QVERIFY(test::hasNote(r, "op(s) off devices over their memory"));
             const std::vector<double> use = memoryUsage(g, c, r.placement.devices());

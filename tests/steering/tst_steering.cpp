@@ -228,7 +228,8 @@ private Q_SLOTS:
         Constraints cons = Constraints::fromGraph(g, c);
         cons.pin(7, 3);
         cons.pin(8, 0);
-        const PlacerResult r = runPartitionerAsPlacer("metis", {g, c, cons, Objective{}}, {}, RunControl{});
+        const PlacerResult r =
+            runPlacer(PlacerRegistry::builtin(), "metis", {g, c, cons, Objective{}}, {}, RunControl{});
         QCOMPARE(r.placement.device(7), 3);
         QCOMPARE(r.placement.device(8), 0);
         QVERIFY(r.feasible);
