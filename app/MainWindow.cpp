@@ -980,6 +980,7 @@ QMenu *MainWindow::contextMenu(const std::vector<int> &nodes)
 {
     setSelection(nodes);
     auto *menu = new QMenu(this);
+    menu->setToolTipsVisible(true); // Prefer device's says what a preference is
     // The cluster as the menu opened (one may be read while it is open: a device chosen then that
     // the new cluster lacks does nothing).
     const auto cluster = std::make_shared<const Cluster>(m_document->cluster());
