@@ -33,8 +33,15 @@ public:
     std::function<void(const QString &)> refused;
 
     const std::vector<Row> &rows() const { return m_rows; }
+    // New rows; as many as before, they replace the old in place, so that the views keep their
+    // current cell, selection and scroll position (the cluster after an edit or an undo).
     void reset(std::vector<Row> rows)
     {
+        if (rows.size() == m_rows.size() && !rows.empty()) {
+            m_rows = std::move(rows);
+            Q_EMIT dataChanged(index(0, 0), index(rowCount() - 1, columnCount() - 1));
+            return;
+        }
         beginResetModel();
         m_rows = std::move(rows);
         endResetModel();

@@ -424,6 +424,7 @@ private Q_SLOTS:
         const int last = links->rowCount() - 1;
         QCOMPARE(links->index(last, 0).data().toString(), QString("gpu:1022"));
         QCOMPARE(links->index(last, 1).data().toString(), QString("gpu:1023"));
+        t->linkTable()->setCurrentIndex(links->index(last, 2)); // where the person edits
         QElapsedTimer clock;
         clock.start();
         QVERIFY(links->setData(links->index(last, 2), "25"));
@@ -431,6 +432,7 @@ private Q_SLOTS:
         QCOMPARE(d.cluster().link(1023, 1022).bandwidthBytesPerS, 25e9);
         QCOMPARE(d.cluster().link(0, 1).bandwidthBytesPerS, 150e9);
         QCOMPARE(d.cluster().link(0, 8).bandwidthBytesPerS, 12e9);
+        QCOMPARE(t->linkTable()->currentIndex(), links->index(last, 2)); // still there after the edit
         d.undoStack()->undo();
         QCOMPARE(d.cluster().link(1023, 1022).bandwidthBytesPerS, 150e9);
         QCOMPARE(links->index(last, 2).data().toDouble(), 150.0); // the table follows the undo
