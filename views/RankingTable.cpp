@@ -60,6 +60,8 @@ void RankingTable::setRows(const std::vector<CandidateInfo> &ranked, const std::
             params += QStringLiteral(" (refines #%1, continuing its policy)").arg(c.refines);
         else if (c.refines >= 0)
             params += QStringLiteral(" (refines #%1)").arg(c.refines);
+        for (const std::string &note : c.notes) // what the run said of its result: raced, kept its start
+            params += QStringLiteral(" · ") + QString::fromStdString(note);
         const double ratio = c.terms.bound > 0 ? c.terms.makespan / c.terms.bound : 0;
         setItem(r, Rank, new NumberItem(QString::number(r + 1), r + 1));
         setItem(r, Id, new NumberItem(QString::number(c.id), c.id));

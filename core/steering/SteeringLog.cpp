@@ -396,6 +396,8 @@ std::string steeringLogJson(const SteeringLogDoc &d)
             cj["wall_s"] = c.wallS;
             if (c.continued)
                 cj["continued_policy"] = true;
+            if (!c.notes.empty())
+                cj["notes"] = c.notes;
             cj["verdict"] = verdictName(c.verdict);
             cj["placement"] = splice.hold(Json(c.devices).dump());
         }
@@ -486,6 +488,7 @@ SteeringLogDoc parseSteeringLog(const std::string &text, const std::string &sour
                 c.evaluations = cj.at("evaluations").get<long long>();
                 c.wallS = cj.at("wall_s").get<double>();
                 c.continued = cj.value("continued_policy", false);
+                c.notes = cj.value("notes", std::vector<std::string>{});
                 agreement = cj.value("agreement", 1.0);
                 const std::string v = cj.at("verdict").get<std::string>();
                 c.verdict = v == "accepted"   ? Candidate::Verdict::Accepted
@@ -556,8 +559,9 @@ std::string candidateResultJson(const Candidate &c)
 {
     if (!c.error.empty())
         return Json{{"error", c.error}}.dump();
-    return Json{{"placement", c.devices},       {"terms", termsJson(c.terms)}, {"score", c.score},
-                {"evaluations", c.evaluations}, {"wall_s", c.wallS},           {"continued_policy", c.continued}}
+    return Json{
+        {"placement", c.devices}, {"terms", termsJson(c.terms)},     {"score", c.score}, {"evaluations", c.evaluations},
+        {"wall_s", c.wallS},      {"continued_policy", c.continued}, {"notes", c.notes}}
         .dump();
 }
 
@@ -575,6 +579,7 @@ void readCandidateResult(const std::string &text, Candidate &c)
         c.evaluations = j.at("evaluations").get<long long>();
         c.wallS = j.at("wall_s").get<double>();
         c.continued = j.value("continued_policy", false);
+        c.notes = j.value("notes", std::vector<std::string>{});
     } catch (const Json::exception &e) {
         throw InputError(std::string("malformed steering result (") + e.what() + ")");
     }

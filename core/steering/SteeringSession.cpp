@@ -434,6 +434,7 @@ void SteeringSession::runCandidate(Candidate &c, const RunControl &control) cons
         c.score = r.score;
         c.evaluations = r.evaluations + recombined;
         c.wallS = r.wallS;
+        c.notes = r.notes;
     } catch (const std::exception &e) {
         c.error = e.what();
     }

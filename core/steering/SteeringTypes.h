@@ -79,7 +79,8 @@ struct CandidateInfo
     double score = 0; // under the session's current objective
     long long evaluations = 0;
     double wallS = 0;
-    bool continued = false; // a learned run that went on from the policy `refines` kept (not a fresh one)
+    bool continued = false;         // a learned run that went on from the policy `refines` kept (not a fresh one)
+    std::vector<std::string> notes; // what the run said of its result (PlacerResult::notes)
     enum class Verdict { None, Accepted, Rejected } verdict = Verdict::None;
     std::string error; // why the run failed (then nothing else is set)
 };

@@ -826,6 +826,15 @@ private Q_SLOTS:
             const bool races = std::count(cand.params.begin(), cand.params.end(), "race_starts=8") > 0 &&
                                std::count(cand.params.begin(), cand.params.end(), "race_share=0.75") > 0;
             QCOMPARE(races, screenedRoots.empty());
+            if (races) { // it says so, and the note goes where the candidate goes: a log, a worker's result
+                QVERIFY(std::any_of(cand.notes.begin(), cand.notes.end(),
+                                    [](const std::string &n) { return n.rfind("local-search: raced ", 0) == 0; }));
+                const SteeringLogDoc doc = parseSteeringLog(steeringLogJson(s, g, c, nullptr), "log");
+                QCOMPARE(doc.candidates.at(static_cast<size_t>(cand.id)).notes, cand.notes);
+                Candidate back;
+                readCandidateResult(candidateResultJson(cand), back);
+                QCOMPARE(back.notes, cand.notes);
+            }
             const bool first = screenedRoots.insert(root).second;
             QCOMPARE(given + cand.recombineEvaluations, first && !races ? search / 2 : search);
             later += !first;
