@@ -61,6 +61,8 @@ Json candidateRow(const Candidate &c, const SteeringSession *session)
            {"evaluations", c.evaluations}};
     if (session)
         j["agreement"] = session->agreement(c.devices);
+    if (!c.notes.empty())
+        j["notes"] = c.notes; // what the run said of its result, as `place` reports it
     return j;
 }
 

@@ -216,10 +216,21 @@ private Q_SLOTS:
         QCOMPARE(
             l["rounds"].toArray()[1].toObject()["feedback"].toArray()[0].toObject()["objective"].toString().left(24),
             QString("makespan=1,bytes=0.5,mem"));
+        std::map<int, QJsonValue> noted; // what a run said of its result, by candidate
         for (const auto &c : l["candidates"].toArray()) {
             QVERIFY(c.toObject()["arm"].toString() != "cpop" || c.toObject()["round"].toInt() < 3);
             if (!c.toObject().contains("error"))
                 QCOMPARE(c.toObject()["placement"].toArray().size(), 23);
+            if (c.toObject().contains("notes"))
+                noted[c.toObject()["id"].toInt()] = c.toObject()["notes"];
+        }
+        QVERIFY(!noted.empty()); // the first search's race says so, at least
+        const QJsonArray top = r["top"].toArray();
+        for (const auto &row : top) { // the report's rows say the same as the log
+            const int id = row.toObject()["id"].toInt();
+            QCOMPARE(row.toObject().contains("notes"), noted.count(id) > 0);
+            if (noted.count(id))
+                QCOMPARE(row.toObject()["notes"], noted.at(id));
         }
 
         auto rank = cli({"rank", log, "--objective", "makespan=0,bytes=1", "--top", "3"});
