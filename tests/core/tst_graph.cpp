@@ -240,6 +240,28 @@ private Q_SLOTS:
         QCOMPARE(c.link(2, 1).latencyS, 1e-5);
         QCOMPARE(&c.link(1, 2), &built.link(1, 2));
         QCOMPARE(c.totalFlopsPerS(), 3e12);
+        // Names are found through an index (a scan per link end took seconds on a million links).
+        QCOMPARE(c.findDevice("g2"), 2);
+        QCOMPARE(c.findDevice("g0"), 0);
+        QCOMPARE(c.findDevice("g3"), -1);
+        QCOMPARE(c.findDevice(""), -1);
+        QCOMPARE(Cluster().findDevice("g0"), -1);
+        ClusterBuilder again("d");
+        again.addDevice({"x", "gpu", 1e12, 1e9, 0});
+        QVERIFY_THROWS_EXCEPTION(InputError, again.addDevice({"x", "gpu", 1e12, 1e9, 0}));
+        QVERIFY_THROWS_EXCEPTION(InputError, again.addLink("x", "y", {1e10, 0}));
+        try {
+            again.addLink("y", "x", {1e10, 0});
+        } catch (const InputError &e) {
+            QCOMPARE(QString(e.what()), QString("link 'y'->'x' names unknown device 'y'"));
+        }
+        try {
+            again.addDevice({"y", "gpu", 1e12, 1e9, 0});
+            again.addLink("x", "y", {-1, 0});
+            QFAIL("a negative bandwidth was taken");
+        } catch (const InputError &e) {
+            QCOMPARE(QString(e.what()), QString("'bandwidth_bytes_per_s' of link 'x'->'y' must be non-negative"));
+        }
     }
 
     void clusterWithoutDefaultNeedsEveryPair()
