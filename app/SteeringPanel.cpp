@@ -31,6 +31,7 @@
 #include <QUndoStack>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <cmath>
 
 namespace ps {
@@ -661,6 +662,18 @@ void SteeringPanel::refresh()
     }
     if (const auto &e = m_controller->ensemble())
         text += tr("; ensemble of %1: %2").arg(e->members.size()).arg(formatSeconds(e->terms.makespan));
+    // A round of probes alone (each family once, as the first round on most graphs) spends a
+    // few runs of its budget: say so, or a person who ran one round sees 34 of 2,000 spent.
+    if (!s->rounds().empty()) {
+        const RoundRecord &last = s->rounds().back();
+        const bool searched = std::any_of(last.candidates.begin(), last.candidates.end(),
+                                          [&](int id) { return s->candidate(id).refines >= 0; });
+        if (!searched && last.budget > 0 && 2 * last.evaluations < last.budget)
+            text += tr("; round %1 probed each family once (%2 of its %3 runs); searches come next")
+                        .arg(last.round)
+                        .arg(last.evaluations)
+                        .arg(last.budget);
+    }
     m_status->setText(text);
     setRunning(m_controller->running());
 }

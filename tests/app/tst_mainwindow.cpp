@@ -1318,6 +1318,31 @@ private Q_SLOTS:
         QCOMPARE(table.visibleRows(), 1);
     }
 
+    // The first round on most graphs probes each family once and spends a few runs of its budget;
+    // the status says so (a person who ran one round saw "34 simulator runs" of 2,000 and no why).
+    void steeringStatusSaysARoundOnlyProbed()
+    {
+        MainWindow w;
+        w.show();
+        openBasics(w);
+        SteeringPanel *panel = w.steeringPanel();
+        panel->runRounds(1);
+        waitIdle(w);
+        const SteeringSession *s = panel->controller()->session();
+        QVERIFY(s && s->rounds().size() == 1);
+        const RoundRecord &first = s->rounds().front();
+        QVERIFY2(2 * first.evaluations < first.budget, "the first round searched: the test needs one that probes");
+        QVERIFY2(panel->statusText().contains(QString("round 1 probed each family once (%1 of its %2 runs); searches "
+                                                      "come next")
+                                                  .arg(first.evaluations)
+                                                  .arg(first.budget)),
+                 qPrintable(panel->statusText()));
+        panel->runRounds(1);
+        waitIdle(w);
+        QCOMPARE(s->rounds().size(), size_t(2));
+        QVERIFY2(!panel->statusText().contains("probed"), qPrintable(panel->statusText()));
+    }
+
     void steeringDockSteersAndUndoes()
     {
         MainWindow w;
