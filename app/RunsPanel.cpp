@@ -324,7 +324,7 @@ void RunsPanel::showFinished(int run)
             item->setText(1, item->text(1) + " · " + item->toolTip(0));
         item->setText(2, formatSeconds(r.makespan)); // as the Metrics dock writes it
         item->setText(3, QString::number(ratio, 'f', 3));
-        item->setText(4, QString::number(r.evaluations));
+        item->setText(4, r.evaluations >= 0 ? QString::number(r.evaluations) : QString());   // -1: an old session's
         item->setText(5, r.wallS > 0 ? QString::number(r.wallS, 'f', 2) + " s" : QString()); // restored: as saved
         if (!r.feasible)
             item->setForeground(1, QColor(200, 0, 0));

@@ -161,7 +161,7 @@ SessionData loadSession(const QString &path)
             run.makespan = r.value("makespan_s", 0.0);
             run.lowerBound = r.value("lower_bound_s", 0.0);
             run.feasible = r.value("feasible", false);
-            run.evaluations = r.value("evaluations", 0LL); // sessions before these were kept: none
+            run.evaluations = r.value("evaluations", -1LL); // -1: a session from before they were kept
             run.wallS = r.value("wall_s", 0.0);
             run.notes = r.value("notes", std::vector<std::string>{});
             const auto &devices = r.at("devices");

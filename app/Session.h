@@ -25,7 +25,7 @@ struct SavedRun
     std::vector<int> placement;
     double makespan = 0, lowerBound = 0;
     bool feasible = false;
-    long long evaluations = 0; // simulator runs spent
+    long long evaluations = 0; // simulator runs spent (-1: not known, a session older than the count)
     double wallS = 0;
     std::vector<std::string> notes;
 };

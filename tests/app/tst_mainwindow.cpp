@@ -39,6 +39,7 @@
 #include <QComboBox>
 #include <QDockWidget>
 #include <QElapsedTimer>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QLabel>
@@ -1150,6 +1151,31 @@ private Q_SLOTS:
         QCOMPARE(restored->text(5), QString::number(raced.wallS, 'f', 2) + " s");
         QCOMPARE(restored->childCount(), 1);
         QCOMPARE(restored->child(0)->text(0), QString::fromStdString(raced.notes.at(0)));
+        {
+            // A session saved before runs kept these: the cells stay empty, not "0".
+            QJsonObject old = QJsonDocument::fromJson(test::readFile(session.toStdString())).object();
+            QJsonArray runs = old["runs"].toArray();
+            for (auto r : runs) {
+                QJsonObject o = r.toObject();
+                for (const char *key : {"evaluations", "wall_s", "notes"})
+                    o.remove(key);
+                r = o;
+            }
+            old["runs"] = runs;
+            const QString older = m_dir.filePath("older.pstudio");
+            QFile f(older);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write(QJsonDocument(old).toJson());
+            f.close();
+            MainWindow again;
+            again.openFiles({older});
+            waitIdle(again);
+            QCOMPARE(again.runsPanel()->runCount(), 2);
+            QTreeWidgetItem *item = again.runsPanel()->tree()->topLevelItem(1);
+            QCOMPARE(item->text(4), QString());
+            QCOMPARE(item->text(5), QString());
+            QCOMPARE(item->childCount(), 0);
+        }
 
         MainWindow recovered;
         QVERIFY(recovered.recoverAutosave());
