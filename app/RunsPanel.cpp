@@ -296,6 +296,19 @@ void RunsPanel::showProgress(int run, const std::vector<Progress> &rows)
     }
 }
 
+namespace {
+// A line of text under a run's row, the width of the table (a failure's reason, a note).
+void addLineUnder(QTreeWidgetItem *item, const QString &text, const QColor &colour)
+{
+    auto *line = new QTreeWidgetItem(item, {text});
+    line->setFirstColumnSpanned(true);
+    line->setToolTip(0, text);
+    line->setForeground(0, colour);
+    line->setFlags(Qt::ItemIsEnabled);
+    item->setExpanded(true);
+}
+} // namespace
+
 void RunsPanel::showFinished(int run)
 {
     QTreeWidgetItem *item = m_items[run];
@@ -306,12 +319,7 @@ void RunsPanel::showFinished(int run)
         item->setText(1, tr("failed"));
         item->setToolTip(1, m_manager->error(run));
         item->setForeground(1, QColor(200, 0, 0));
-        auto *reason = new QTreeWidgetItem(item, {m_manager->error(run)});
-        reason->setFirstColumnSpanned(true);
-        reason->setToolTip(0, m_manager->error(run));
-        reason->setForeground(0, QColor(200, 0, 0));
-        reason->setFlags(Qt::ItemIsEnabled);
-        item->setExpanded(true);
+        addLineUnder(item, m_manager->error(run), QColor(200, 0, 0));
         const QString &why = m_manager->error(run);
         Q_EMIT failed(why.startsWith(model + ": ") ? why : model + ": " + why); // named once
     } else {
@@ -333,13 +341,8 @@ void RunsPanel::showFinished(int run)
         QStringList notes;
         for (const std::string &note : r.notes) {
             notes << QString::fromStdString(note);
-            auto *line = new QTreeWidgetItem(item, {QString::fromStdString(note)});
-            line->setFirstColumnSpanned(true);
-            line->setToolTip(0, line->text(0));
-            line->setForeground(0, QColor(100, 100, 100));
-            line->setFlags(Qt::ItemIsEnabled);
+            addLineUnder(item, notes.back(), QColor(100, 100, 100));
         }
-        item->setExpanded(!r.notes.empty());
         if (!m_manager->restored(run))
             Q_EMIT log(QStringLiteral("%1: makespan %2 s (%3× bound) in %4 s, %5 simulator runs%6%7")
                            .arg(model)

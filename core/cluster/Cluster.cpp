@@ -10,16 +10,15 @@
 
 namespace ps {
 
+int Cluster::indexIn(const NameIndex &names, std::string_view name)
+{
+    const auto it = names.find(name);
+    return it == names.end() ? -1 : it->second;
+}
+
 int Cluster::findDevice(std::string_view name) const
 {
-    if (m_names) {
-        const auto it = m_names->find(name);
-        return it == m_names->end() ? -1 : it->second;
-    }
-    for (int d = 0; d < deviceCount(); ++d)
-        if (m_devices[d].name == name)
-            return d;
-    return -1;
+    return m_names ? indexIn(*m_names, name) : -1; // no index: a default cluster, with no devices
 }
 
 std::vector<std::string> Cluster::deviceTypes() const
@@ -66,10 +65,16 @@ double positive(double value, const std::string &what)
     return value;
 }
 
-void checkLink(const Link &link, const std::string &what)
+// Throws naming the link (`what()`) when it is not valid; the message is made only then (a
+// cluster file may hold a million links).
+template <class What>
+void checkLink(const Link &link, const What &what)
 {
-    positive(link.bandwidthBytesPerS, "'bandwidth_bytes_per_s' of " + what);
-    GraphBuilder::checkedNumber(link.latencyS, "'latency_s' of " + what);
+    if (std::isfinite(link.bandwidthBytesPerS) && link.bandwidthBytesPerS > 0 && std::isfinite(link.latencyS) &&
+        link.latencyS >= 0)
+        return;
+    positive(link.bandwidthBytesPerS, "'bandwidth_bytes_per_s' of " + what());
+    GraphBuilder::checkedNumber(link.latencyS, "'latency_s' of " + what());
 }
 } // namespace
 
@@ -99,27 +104,19 @@ int ClusterBuilder::addDevice(Device device)
 
 void ClusterBuilder::addLink(const std::string &src, const std::string &dst, Link link, bool bidirectional)
 {
-    // The messages are made only for a link that fails (a cluster file may hold a million links).
-    auto what = [&] { return "link '" + src + "'->'" + dst + "'"; };
-    const auto find = [&](const std::string &name) {
-        const auto it = m_names.find(name);
-        return it == m_names.end() ? -1 : it->second;
-    };
-    const int a = find(src), b = find(dst);
+    auto what = [&] { return "link '" + src + "'->'" + dst + "'"; }; // for a message only
+    const int a = Cluster::indexIn(m_names, src), b = Cluster::indexIn(m_names, dst);
     if (a < 0 || b < 0)
         throw InputError(what() + " names unknown device '" + (a < 0 ? src : dst) + "'");
     if (a == b)
         throw InputError("link from '" + src + "' to itself");
-    const bool valid = std::isfinite(link.bandwidthBytesPerS) && link.bandwidthBytesPerS > 0 &&
-                       std::isfinite(link.latencyS) && link.latencyS >= 0;
-    if (!valid)
-        checkLink(link, what());
+    checkLink(link, what);
     m_cluster.m_explicit.push_back({a, b, link, bidirectional});
 }
 
 void ClusterBuilder::setDefaultLink(Link link)
 {
-    checkLink(link, "default_link");
+    checkLink(link, [] { return std::string("default_link"); });
     m_cluster.m_default = link;
 }
 

@@ -83,6 +83,7 @@ private:
     // Device names to indices (a linear scan per link made reading a cluster with a link for each
     // of 1,024 devices' pairs take seconds), shared between copies.
     using NameIndex = std::map<std::string, int, std::less<>>;
+    static int indexIn(const NameIndex &names, std::string_view name); // -1: not there
     std::shared_ptr<const NameIndex> m_names;
     double m_meanLatency = 0, m_meanInverseBandwidth = 0;
 };

@@ -93,7 +93,7 @@ public:
             } else if (h.type == HyperParam::Type::Bool)
                 own.push_back(h.name + (params.flag(h.name) ? "=true" : "=false"));
             else {
-                char value[32]; // every digit: a learning rate of 3e-8 is not 0.000000
+                char value[32]; // every digit: std::to_string sent a learning rate of 1.5e-6 as 0.000002
                 std::snprintf(value, sizeof value, "%.17g", params.number(h.name));
                 own.push_back(h.name + "=" + value);
             }
