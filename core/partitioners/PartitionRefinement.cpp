@@ -12,6 +12,7 @@
 #include <numeric>
 #include <queue>
 #include <random>
+#include <set>
 #include <tuple>
 
 namespace ps {
@@ -40,18 +41,6 @@ struct Adjacency
             next[fill[e.u]++] = {e.v, e.weight};
             next[fill[e.v]++] = {e.u, e.weight};
         }
-    }
-
-    // The weight of v's edges into each part (`link`, k entries); whether any leaves v's part.
-    bool linkWeights(int v, const std::vector<int> &parts, std::vector<double> &link) const
-    {
-        std::fill(link.begin(), link.end(), 0.0);
-        bool boundary = false;
-        for (size_t i = offset[v]; i < offset[v + 1]; ++i) {
-            link[parts[next[i].first]] += next[i].second;
-            boundary = boundary || parts[next[i].first] != parts[v];
-        }
-        return boundary;
     }
 };
 
@@ -85,6 +74,113 @@ std::vector<double> partWeights(const UndirectedGraph &view, const std::vector<i
     }
     return weight;
 }
+
+// Each part's weight and limit, with the parts also kept in order of weight (then number).
+class PartLoads
+{
+public:
+    PartLoads(std::vector<double> weight, std::vector<double> limit)
+        : weight_(std::move(weight)), limit_(std::move(limit)),
+          largestLimit_(limit_.empty() ? 0.0 : *std::max_element(limit_.begin(), limit_.end()))
+    {
+        for (int q = 0; q < static_cast<int>(weight_.size()); ++q)
+            order_.emplace(weight_[q], q);
+    }
+
+    double weight(int q) const { return weight_[q]; }
+    double limit(int q) const { return limit_[q]; }
+    double largestLimit() const { return largestLimit_; }
+    bool fits(int q, double w) const { return weight_[q] + w <= limit_[q]; }
+    bool lighter(int a, int b) const { return std::pair(weight_[a], a) < std::pair(weight_[b], b); }
+    const std::set<std::pair<double, int>> &byWeight() const { return order_; }
+
+    // A node of weight w moves from part `from` to part `to`.
+    void move(double w, int from, int to)
+    {
+        order_.erase({weight_[from], from});
+        order_.erase({weight_[to], to});
+        weight_[from] -= w;
+        weight_[to] += w;
+        order_.emplace(weight_[from], from);
+        order_.emplace(weight_[to], to);
+    }
+
+private:
+    std::vector<double> weight_, limit_;
+    double largestLimit_;
+    std::set<std::pair<double, int>> order_;
+};
+
+// The weight of one node's edges into each part, kept sparse: only the parts its neighbours are in
+// are touched, so that looking at a node costs its degree, not k (on hundreds of parts a dense
+// pass over every part for every node was most of a refinement's time).
+class PartLinks
+{
+public:
+    explicit PartLinks(int k) : weight_(k, 0.0), touched_(k, 0) {}
+
+    // Fills the weights of v's edges by part; whether any leaves v's part.
+    bool fill(const Adjacency &adj, int v, const std::vector<int> &parts)
+    {
+        for (int q : reached_) {
+            weight_[q] = 0.0;
+            touched_[q] = 0;
+        }
+        reached_.clear();
+        bool boundary = false;
+        for (size_t i = adj.offset[v]; i < adj.offset[v + 1]; ++i) {
+            const int q = parts[adj.next[i].first];
+            if (!touched_[q]) {
+                touched_[q] = 1;
+                reached_.push_back(q);
+            }
+            weight_[q] += adj.next[i].second;
+            boundary = boundary || q != parts[v];
+        }
+        return boundary;
+    }
+
+    double operator[](int q) const { return weight_[q]; }
+
+    // The part other than `from` that a node of weight `w` fits in with the highest value(weight
+    // of the node's edges into it), then the lightest, then the lowest-numbered: what a scan of
+    // every part in order would pick. Parts the node has no edge to share one value, value(0), so
+    // the lightest of them that fits is the only one to weigh, found in the loads' order of
+    // weight. -1: no part fits.
+    template <class Value>
+    int best(int from, double w, const PartLoads &loads, Value value) const
+    {
+        int to = -1;
+        double top = 0;
+        auto consider = [&](int q, double x) {
+            if (q == from || !loads.fits(q, w))
+                return;
+            if (to < 0 || x > top || (x == top && loads.lighter(q, to))) {
+                top = x;
+                to = q;
+            }
+        };
+        for (int q : reached_)
+            consider(q, value(weight_[q]));
+        const double unreached = value(0.0);
+        if (to >= 0 && top > unreached)
+            return to;
+        for (const auto &[load, q] : loads.byWeight()) {
+            if (load + w > loads.largestLimit())
+                break; // neither this part nor a heavier one fits
+            if (!touched_[q] && q != from && loads.fits(q, w)) {
+                consider(q, unreached);
+                break;
+            }
+        }
+        return to;
+    }
+
+private:
+    std::vector<double> weight_;
+    std::vector<char> touched_;
+    std::vector<int> reached_;
+};
 
 // One level coarser: each node, visited in a random order, is matched with the unmatched neighbour
 // of its own part that it shares the heaviest edge with (the pair weighing at most `maxWeight`);
@@ -166,16 +262,16 @@ void rebalanceParts(const UndirectedGraph &view, std::vector<int> &parts, int k,
     const Adjacency adj(view);
     const int n = static_cast<int>(parts.size());
     double total = 0;
-    std::vector<double> weight = partWeights(view, parts, k, total);
-    const std::vector<double> limit = partLimits(total, k, tolerance, shares);
+    std::vector<double> weight = partWeights(view, parts, k, total); // sets total
+    PartLoads loads(std::move(weight), partLimits(total, k, tolerance, shares));
     std::vector<char> moved(n, 0);
-    std::vector<double> link(k);
+    PartLinks link(k);
     for (int round = 0; round < k * 4; ++round) {
         int heavy = 0; // the part furthest over its limit
         for (int q = 1; q < k; ++q)
-            if (weight[q] * limit[heavy] > weight[heavy] * limit[q])
+            if (loads.weight(q) * loads.limit(heavy) > loads.weight(heavy) * loads.limit(q))
                 heavy = q;
-        if (weight[heavy] <= limit[heavy])
+        if (loads.weight(heavy) <= loads.limit(heavy))
             return;
         // Each node of the heavy part, with the part it would best go to and the cut that adds.
         struct Move
@@ -187,12 +283,8 @@ void rebalanceParts(const UndirectedGraph &view, std::vector<int> &parts, int k,
         for (int v = 0; v < n; ++v) {
             if (parts[v] != heavy || moved[v])
                 continue;
-            adj.linkWeights(v, parts, link);
-            int best = -1;
-            for (int q = 0; q < k; ++q)
-                if (q != heavy && weight[q] + view.nodeWeight[v] <= limit[q] &&
-                    (best < 0 || link[q] > link[best] || (link[q] == link[best] && weight[q] < weight[best])))
-                    best = q;
+            link.fill(adj, v, parts);
+            const int best = link.best(heavy, view.nodeWeight[v], loads, [](double w) { return w; });
             if (best >= 0)
                 moves.push_back({link[heavy] - link[best], v, best});
         }
@@ -201,12 +293,11 @@ void rebalanceParts(const UndirectedGraph &view, std::vector<int> &parts, int k,
         std::stable_sort(moves.begin(), moves.end(), [](const Move &a, const Move &b) { return a.cost < b.cost; });
         bool any = false;
         for (const Move &m : moves) {
-            if (weight[heavy] <= limit[heavy])
+            if (loads.weight(heavy) <= loads.limit(heavy))
                 break;
-            if (weight[m.to] + view.nodeWeight[m.node] > limit[m.to])
+            if (!loads.fits(m.to, view.nodeWeight[m.node]))
                 continue;
-            weight[heavy] -= view.nodeWeight[m.node];
-            weight[m.to] += view.nodeWeight[m.node];
+            loads.move(view.nodeWeight[m.node], heavy, m.to);
             parts[m.node] = m.to;
             moved[m.node] = 1;
             any = true;
@@ -222,32 +313,24 @@ long long refineCut(const UndirectedGraph &view, std::vector<int> &parts, int k,
     const Adjacency adj(view);
     const int n = static_cast<int>(parts.size());
     double total = 0;
-    std::vector<double> weight = partWeights(view, parts, k, total);
-    const std::vector<double> limit = partLimits(total, k, tolerance, shares);
+    std::vector<double> weight = partWeights(view, parts, k, total); // sets total
+    PartLoads loads(std::move(weight), partLimits(total, k, tolerance, shares));
     double edgeWeight = 0;
     for (const auto &e : view.edges)
         edgeWeight += e.weight;
     // A pass keeps only moves that lower the cut by more than rounding can (1e-9 of a mean edge).
     const double minGain = view.edges.empty() ? 0 : 1e-9 * edgeWeight / static_cast<double>(view.edges.size());
 
-    std::vector<double> link(k, 0.0);
+    PartLinks link(k);
     // The best move of v: its gain (cut removed) and the part it goes to (-1: none that fits).
     auto bestMove = [&](int v, int &to) {
         const int from = parts[v];
         to = -1;
-        double gain = -std::numeric_limits<double>::infinity();
-        if (!adj.linkWeights(v, parts, link))
-            return gain;
-        for (int q = 0; q < k; ++q) {
-            if (q == from || weight[q] + view.nodeWeight[v] > limit[q])
-                continue;
-            const double g = link[q] - link[from];
-            if (to < 0 || g > gain || (g == gain && weight[q] < weight[to])) {
-                gain = g;
-                to = q;
-            }
-        }
-        return gain;
+        if (!link.fill(adj, v, parts))
+            return -std::numeric_limits<double>::infinity();
+        const double own = link[from];
+        to = link.best(from, view.nodeWeight[v], loads, [own](double w) { return w - own; });
+        return to < 0 ? -std::numeric_limits<double>::infinity() : link[to] - own;
     };
     using Entry = std::tuple<double, int, unsigned>; // gain, node, version
     std::vector<unsigned> version(n, 0);
@@ -287,8 +370,7 @@ long long refineCut(const UndirectedGraph &view, std::vector<int> &parts, int k,
                 continue;
             }
             history.emplace_back(v, parts[v]);
-            weight[parts[v]] -= view.nodeWeight[v];
-            weight[to] += view.nodeWeight[v];
+            loads.move(view.nodeWeight[v], parts[v], to);
             parts[v] = to;
             locked[v] = 1;
             ++applied;
@@ -311,8 +393,7 @@ long long refineCut(const UndirectedGraph &view, std::vector<int> &parts, int k,
         while (history.size() > bestLength) {
             const auto [v, from] = history.back();
             history.pop_back();
-            weight[parts[v]] -= view.nodeWeight[v];
-            weight[from] += view.nodeWeight[v];
+            loads.move(view.nodeWeight[v], parts[v], from);
             parts[v] = from;
         }
         kept += static_cast<long long>(bestLength);

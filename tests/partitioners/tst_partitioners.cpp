@@ -239,6 +239,28 @@ private Q_SLOTS:
         QCOMPARE(std::count(parts.begin(), parts.end(), 1), 3L);
     }
 
+    void rebalancingPicksTheLightestPartThatFitsAmongThoseNotReached()
+    {
+        // Part 0 holds a0, a1, a2 (weight 1 each), part 1 b0 (1), part 2 c0 (0.5), part 3 d0
+        // (0.25); each a is tied to b0 by 5, a0 to a1 by 1. Total 4.75; at tolerance 1.5 * 4 /
+        // 4.75 each part may hold 1.5. Part 1, the only one an a reaches, is full (1 + 1 > 1.5):
+        // an a goes to a part it has no edge to, the lightest that fits. a2 (no edge inside part
+        // 0, the cheapest) goes to part 3 (0.25 < 0.5); part 3 is full then, and a0 (before a1 at
+        // the same cost) goes to part 2. Part 0 then holds 1.
+        UndirectedGraph view;
+        view.nodeWeight = {1, 1, 1, 1, 0.5, 0.25};
+        view.edges = {{0, 3, 5}, {1, 3, 5}, {2, 3, 5}, {0, 1, 1}};
+        std::vector<int> parts{0, 0, 0, 1, 2, 3};
+        rebalanceParts(view, parts, 4, 1.5 * 4 / 4.75);
+        QCOMPARE(parts, (std::vector<int>{2, 0, 3, 1, 2, 3}));
+        // With shares 0.35, 0.2, 0.35, 0.1 the limits are 1.6625, 0.95, 1.6625, 0.475 (tolerance
+        // 1): part 3 is the lightest but too small for an a, part 2 heavier but large enough. a2
+        // goes there; then nothing fits anywhere (part 0 stays over, as documented).
+        parts = {0, 0, 0, 1, 2, 3};
+        rebalanceParts(view, parts, 4, 1.0, {0.35, 0.2, 0.35, 0.1});
+        QCOMPARE(parts, (std::vector<int>{0, 0, 2, 1, 2, 3}));
+    }
+
     void spectralEmbeddingSeparatesComponents()
     {
         // Three cliques without any link: the top three eigenvectors are the indicators, so
