@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <deque>
 #include <limits>
 #include <numeric>
@@ -464,17 +465,21 @@ long long refineCutMultilevel(const UndirectedGraph &view, std::vector<int> &par
 }
 
 double refinePartition(const UndirectedGraph &view, std::vector<int> &parts, int k, double tolerance,
-                       long long maxMoves, unsigned seed, const std::function<bool(double)> &keepGoing,
+                       long long maxMoves, unsigned seed, const std::function<bool(double, double)> &keepGoing,
                        const std::vector<double> &shares)
 {
     PartitionMetrics best = partitionMetrics(view, parts, k);
     double bestOver = overShare(best.partWeights, shares);
     // Each round starts every trial from the best partition so far; rounds repeat while one gains.
-    const std::function<bool()> stop = [&] { return keepGoing && !keepGoing(best.edgeCut); };
-    for (int round = 0; round < 8; ++round) {
+    constexpr int kRounds = 8;
+    const std::vector<double> slacks{0.0, 0.05, 0.1, 0.2};
+    int trials = 0;
+    auto done = [&] { return static_cast<double>(trials) / static_cast<double>(kRounds * slacks.size()); };
+    const std::function<bool()> stop = [&] { return keepGoing && !keepGoing(best.edgeCut, done()); };
+    for (int round = 0; round < kRounds; ++round) {
         const std::vector<int> start = parts;
         const double before = best.edgeCut;
-        for (double slack : {0.0, 0.05, 0.1, 0.2}) {
+        for (double slack : slacks) {
             std::vector<int> trial = start;
             if (slack > 0) {
                 refineCutMultilevel(view, trial, k, tolerance + slack, maxMoves, seed, 4, shares, stop);
@@ -489,7 +494,8 @@ double refinePartition(const UndirectedGraph &view, std::vector<int> &parts, int
                 bestOver = over;
                 parts = std::move(trial);
             }
-            if (keepGoing && !keepGoing(best.edgeCut))
+            ++trials;
+            if (keepGoing && !keepGoing(best.edgeCut, done()))
                 return best.edgeCut;
         }
         if (!(best.edgeCut < before * (1 - 1e-9)))
@@ -503,10 +509,21 @@ double rebalanceAndRefine(const UndirectedGraph &view, std::vector<int> &parts, 
 {
     const auto start = std::chrono::steady_clock::now();
     rebalanceParts(view, parts, k, tolerance, shares);
-    return refinePartition(
-        view, parts, k, tolerance, 100LL * static_cast<long long>(parts.size()) + 1000,
-        static_cast<unsigned>(control.seed), [&](double) { return !control.exhausted(secondsSince(start), 0); },
-        shares);
+    auto keepGoing = [&](double cut, double done) {
+        const double used = secondsSince(start);
+        Progress p;
+        p.fraction = std::min(1.0, std::isfinite(control.budget.timeLimitS) && control.budget.timeLimitS > 0
+                                       ? std::max(done, used / control.budget.timeLimitS)
+                                       : done);
+        char text[64];
+        std::snprintf(text, sizeof text, "refining the cut: %.4g", cut);
+        p.message = text;
+        p.wallS = used;
+        control.report(p);
+        return !control.exhausted(used, 0);
+    };
+    return refinePartition(view, parts, k, tolerance, 100LL * static_cast<long long>(parts.size()) + 1000,
+                           static_cast<unsigned>(control.seed), keepGoing, shares);
 }
 
 } // namespace ps

@@ -47,15 +47,19 @@ long long refineCutMultilevel(const UndirectedGraph &view, std::vector<int> &par
 // Keeps the trial that cuts least among those within the tolerance (or no further over it than
 // `parts` were), and starts the four trials again from it while a round gains (at most 8 rounds);
 // `parts` stay as they are if none cuts less. Before each level of a trial and after each trial
-// `keepGoing` (if given) hears the best cut so far and may stop the refinement (a deadline, a
-// cancel). Returns the edge cut.
+// `keepGoing` (if given) hears the best cut so far and the share of the most trials the refinement
+// may run that it has run (0..1; it usually ends well before), and may stop the refinement (a
+// deadline, a cancel). Returns the edge cut.
 double refinePartition(const UndirectedGraph &view, std::vector<int> &parts, int k, double tolerance,
-                       long long maxMoves, unsigned seed = 1, const std::function<bool(double)> &keepGoing = {},
+                       long long maxMoves, unsigned seed = 1,
+                       const std::function<bool(double cut, double done)> &keepGoing = {},
                        const std::vector<double> &shares = {});
 
 // What a partitioner's output takes to become a refined partition: rebalanceParts, then
 // refinePartition with 100 moves a node (+1000) at each level, stopping early when `control` is
-// cancelled or its time limit, counted from this call, is spent. Returns the edge cut.
+// cancelled or its time limit, counted from this call, is spent, and reporting "refining the
+// cut" to `control` (the fraction: the trials' share, or the time limit's if further). Returns the
+// edge cut.
 double rebalanceAndRefine(const UndirectedGraph &view, std::vector<int> &parts, int k, double tolerance,
                           const RunControl &control, const std::vector<double> &shares = {});
 

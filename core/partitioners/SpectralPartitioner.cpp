@@ -280,7 +280,7 @@ int nearest(const Eigen::MatrixXd &pointsT, int i, const Eigen::MatrixXd &centre
 
 std::vector<int> kMeans(const Eigen::MatrixXd &points, const std::vector<double> &weight, int k,
                         const std::vector<double> &capacity, int restarts, int iterations, uint64_t seed,
-                        const std::function<bool()> &stop)
+                        const std::function<bool()> &stop, const std::function<void(double)> &progress)
 {
     const int n = static_cast<int>(points.rows());
     auto stopped = [&] { return stop && stop(); };
@@ -317,6 +317,13 @@ std::vector<int> kMeans(const Eigen::MatrixXd &points, const std::vector<double>
                     ++pick;
             }
         }
+        // A restart's share: a tenth for the seeding, the rest over the passes allowed.
+        const double share = 1.0 / std::max(1, restarts);
+        auto reached = [&](double within) {
+            if (progress)
+                progress(share * (r + within));
+        };
+        reached(0.1);
         std::vector<int> assign(n, 0);
         // Hamerly's lower bounds (Lloyd's passes with fewer distances): `lower` is at most the
         // distance from a point to any centre but its own, lowered after each pass by the most
@@ -366,6 +373,7 @@ std::vector<int> kMeans(const Eigen::MatrixXd &points, const std::vector<double>
             // the first pass on, and points swapped between centres a rounding error apart for
             // every pass allowed (50 passes, 42 s a restart for the 11.6k-op GNMT in 4,096 parts).
             const bool converged = it > 0 && (!changed || !(cost < before * (1 - 1e-9)));
+            reached(0.1 + 0.9 * (it + 1) / iterations);
             if (converged || cut || stopped())
                 break;
             // How far each centre moved; every lower bound falls by the most any other moved.
@@ -487,8 +495,11 @@ public:
         // The clock from the first instruction: with thousands of parts each k-means pass weighs
         // every centre for every node (an hour for GNMT-58k on 4,096 devices).
         auto stop = [&control, t0] { return control.outOfTime(secondsSince(t0)); };
+        auto progress = [&control](double done) {
+            control.report({0.8 + 0.2 * done, 0, std::numeric_limits<double>::infinity(), "k-means"});
+        };
         return Partition(pb.k, kMeans(points, view.nodeWeight, pb.k, capacity, params.integer("restarts"),
-                                      params.integer("iterations"), control.seed, stop));
+                                      params.integer("iterations"), control.seed, stop, progress));
     }
 };
 

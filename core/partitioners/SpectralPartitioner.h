@@ -19,8 +19,9 @@ Eigen::MatrixXd spectralEmbedding(const Graph &graph, int dimensions, int landma
 // Lloyd's k-means with k-means++ seeding and restarts; then parts over capacity shed their
 // farthest points to the nearest part with room. `stop` (may be empty) ends it early with a whole
 // assignment: seeding takes random points for the centres left, the first pass the nearest of 16.
+// `progress` (may be empty) hears the share of the restarts done after each seeding and pass.
 std::vector<int> kMeans(const Eigen::MatrixXd &points, const std::vector<double> &weight, int k,
                         const std::vector<double> &capacity, int restarts, int iterations, uint64_t seed,
-                        const std::function<bool()> &stop = {});
+                        const std::function<bool()> &stop = {}, const std::function<void(double)> &progress = {});
 
 } // namespace ps

@@ -32,6 +32,19 @@ MemoryRepair fitConstraintsAndMemory(const PlacementProblem &pb, std::vector<int
     return repairMemory(pb.graph, pb.cluster, pb.constraints, device);
 }
 
+// The same control, its reports' fractions mapped into [from, to]: one stage of a run's progress.
+RunControl reportingWithin(const RunControl &control, double from, double to)
+{
+    RunControl stage = control;
+    if (control.progress)
+        stage.progress = [progress = control.progress, from, to](const Progress &p) {
+            Progress q = p;
+            q.fraction = from + (to - from) * std::clamp(p.fraction, 0.0, 1.0);
+            progress(q);
+        };
+    return stage;
+}
+
 void noteMemoryRepair(const MemoryRepair &r, std::vector<std::string> &notes)
 {
     if (r.moved > 0)
@@ -98,16 +111,19 @@ public:
                 own.push_back(h.name + "=" + value);
             }
         }
-        std::vector<int> device =
-            runPartitioner(PartitionerRegistry::builtin(), m_partitioner, problem, own, control).parts();
+        // With the refinement after it, the partitioner's progress is the first half of the run's.
+        const bool refine = params.flag("refine");
+        std::vector<int> device = runPartitioner(PartitionerRegistry::builtin(), m_partitioner, problem, own,
+                                                 refine ? reportingWithin(control, 0, 0.5) : control)
+                                      .parts();
         PlacerOutput out;
         MemoryRepair fit; // of the placement kept
-        if (params.flag("refine")) {
+        if (refine) {
             // The refined cut is not always the faster placement (it balances FLOPs, not memory
             // or the schedule): both are judged and the better kept (two simulator runs).
             std::vector<int> refined = device;
-            rebalanceAndRefine(undirectedView(g), refined, k, problem.imbalance, control.after(secondsSince(t0)),
-                               problem.targetShares);
+            rebalanceAndRefine(undirectedView(g), refined, k, problem.imbalance,
+                               reportingWithin(control.after(secondsSince(t0)), 0.5, 1), problem.targetShares);
             fit = fitConstraintsAndMemory(pb, device);
             const MemoryRepair refinedFit = fitConstraintsAndMemory(pb, refined);
             Simulator sim(g, c);

@@ -256,7 +256,7 @@ public:
                 rebalanceParts(view, out, problem.k, problem.imbalance);
             if (params.flag("refine"))
                 refinePartition(view, out, problem.k, problem.imbalance, 100LL * problem.graph.nodeCount() + 1000,
-                                static_cast<unsigned>(run.seed), [&](double cut) {
+                                static_cast<unsigned>(run.seed), [&](double cut, double) {
                                     const double limit = control.budget.timeLimitS;
                                     Progress p;
                                     p.fraction = std::isfinite(limit) ? std::min(1.0, clock.elapsed() / limit) : 0.99;
