@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <deque>
 #include <limits>
+#include <map>
 #include <numeric>
 #include <queue>
 #include <random>
@@ -76,40 +77,61 @@ std::vector<double> partWeights(const UndirectedGraph &view, const std::vector<i
     return weight;
 }
 
-// Each part's weight and limit, with the parts also kept in order of weight (then number).
+// Each part's weight and limit, with the parts of each limit (a device type's share) also kept in
+// order of weight, then number.
 class PartLoads
 {
 public:
     PartLoads(std::vector<double> weight, std::vector<double> limit)
-        : weight_(std::move(weight)), limit_(std::move(limit)),
-          largestLimit_(limit_.empty() ? 0.0 : *std::max_element(limit_.begin(), limit_.end()))
+        : weight_(std::move(weight)), limit_(std::move(limit)), class_(limit_.size())
     {
-        for (int q = 0; q < static_cast<int>(weight_.size()); ++q)
-            order_.emplace(weight_[q], q);
+        std::map<double, int> classOf;
+        for (size_t q = 0; q < limit_.size(); ++q) {
+            const auto [it, added] = classOf.emplace(limit_[q], static_cast<int>(classes_.size()));
+            if (added)
+                classes_.emplace_back();
+            class_[q] = it->second;
+            classes_[class_[q]].emplace(weight_[q], static_cast<int>(q));
+        }
     }
 
     double weight(int q) const { return weight_[q]; }
     double limit(int q) const { return limit_[q]; }
-    double largestLimit() const { return largestLimit_; }
     bool fits(int q, double w) const { return weight_[q] + w <= limit_[q]; }
     bool lighter(int a, int b) const { return std::pair(weight_[a], a) < std::pair(weight_[b], b); }
-    const std::set<std::pair<double, int>> &byWeight() const { return order_; }
+
+    // The lightest part (then the lowest-numbered) other than `from` and those `skip` marks that a
+    // node of weight w fits in; -1: none. Within a limit only the lightest such part can be it,
+    // so a step per limit (and past the parts skipped) instead of one per part.
+    int lightestFitting(double w, int from, const std::vector<char> &skip) const
+    {
+        int best = -1;
+        for (const auto &parts : classes_)
+            for (const auto &[load, q] : parts) {
+                if (q == from || skip[q])
+                    continue;
+                if (fits(q, w) && (best < 0 || lighter(q, best)))
+                    best = q;
+                break;
+            }
+        return best;
+    }
 
     // A node of weight w moves from part `from` to part `to`.
     void move(double w, int from, int to)
     {
-        order_.erase({weight_[from], from});
-        order_.erase({weight_[to], to});
+        classes_[class_[from]].erase({weight_[from], from});
+        classes_[class_[to]].erase({weight_[to], to});
         weight_[from] -= w;
         weight_[to] += w;
-        order_.emplace(weight_[from], from);
-        order_.emplace(weight_[to], to);
+        classes_[class_[from]].emplace(weight_[from], from);
+        classes_[class_[to]].emplace(weight_[to], to);
     }
 
 private:
     std::vector<double> weight_, limit_;
-    double largestLimit_;
-    std::set<std::pair<double, int>> order_;
+    std::vector<int> class_;                                // part -> its limit's class
+    std::vector<std::set<std::pair<double, int>>> classes_; // by limit: (weight, part)
 };
 
 // The weight of one node's edges into each part, kept sparse: only the parts its neighbours are in
@@ -166,14 +188,8 @@ public:
         const double unreached = value(0.0);
         if (to >= 0 && top > unreached)
             return to;
-        for (const auto &[load, q] : loads.byWeight()) {
-            if (load + w > loads.largestLimit())
-                break; // neither this part nor a heavier one fits
-            if (!touched_[q] && q != from && loads.fits(q, w)) {
-                consider(q, unreached);
-                break;
-            }
-        }
+        if (const int q = loads.lightestFitting(w, from, touched_); q >= 0)
+            consider(q, unreached);
         return to;
     }
 
