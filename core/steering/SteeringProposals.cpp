@@ -25,6 +25,25 @@ uint64_t mix(uint64_t a, uint64_t b)
     return z ^ (z >> 31);
 }
 
+// What the failed runs of an arm (kept candidates with an error; a cancelled one is not kept) leave
+// of its share: an arm that never ran is out after two failures (a family refused on this graph
+// and cluster, whatever its hyperparameters: spectral for 4,096 parts of the 58k-op GNMT had 24 of
+// 56 proposals, since an arm with no result counted as unproven, the most promising kind), a tenth
+// after one; an arm that also ran halves with each failure.
+double failurePenalty(const std::vector<Candidate> &candidates, const std::string &arm)
+{
+    int failed = 0;
+    bool ran = false;
+    for (const Candidate &c : candidates)
+        if (c.arm == arm) {
+            failed += !c.error.empty();
+            ran = ran || c.error.empty();
+        }
+    if (ran)
+        return std::pow(0.5, failed);
+    return failed >= 2 ? 0.0 : failed == 1 ? 0.1 : 1.0;
+}
+
 } // namespace
 
 double SteeringSession::armShare(const Arm &arm, double bestScore) const
@@ -38,9 +57,11 @@ double SteeringSession::armShare(const Arm &arm, double bestScore) const
             any = true;
             best = std::min(best, c.terms.feasible ? c.score : 10 * c.score);
         }
+
     // Unproven arms count as promising; proven ones by how close their best came to the best.
     double share = any ? std::exp(-(best / std::max(bestScore, 1e-300) - 1) / 0.05) : 1.0;
     share = std::max(share, 1e-3);
+    share *= failurePenalty(m_candidates, arm.name);
     // An arm that keeps finding known placements has little left to give (a refiner's repeat
     // only says its start was a local optimum, so it is penalised less).
     share *= std::pow(arm.refine ? 0.7 : 0.1, arm.duplicates);
@@ -204,6 +225,9 @@ std::vector<Candidate> SteeringSession::proposeRound(int round) const
     }
     const int probes = static_cast<int>(picked.size());
     for (int s = 0; s < slots; ++s) {
+        // Nothing left to propose (searches capped, families out after failing).
+        if (std::all_of(active.begin(), active.end(), [&](int i) { return share[i] <= 0; }))
+            break;
         int arm = -1;
         // A learned placer is screened in the first round it may run in (it makes its own warm
         // start from the fast placers), taking the round's first search slot.
@@ -225,7 +249,8 @@ std::vector<Candidate> SteeringSession::proposeRound(int round) const
                 }
                 const bool tried = armTried(i) || std::count(picked.begin(), picked.end(), i) > 0;
                 const double open = a.space.dimension() > 0 || a.refine ? 0.3 : 0.01;
-                w.push_back(a.weight * (tried ? open * std::pow(0.5, a.duplicates) : 1.0));
+                w.push_back(a.weight *
+                            (tried ? open * std::pow(0.5, a.duplicates) * failurePenalty(m_candidates, a.name) : 1.0));
             }
             arm = active[std::discrete_distribution<size_t>(w.begin(), w.end())(rng)];
         } else if (arm < 0) {
@@ -249,8 +274,6 @@ std::vector<Candidate> SteeringSession::proposeRound(int round) const
                     if (m_arms[i].refine || m_arms[i].searches)
                         share[i] = 0;
         }
-        if (std::all_of(active.begin(), active.end(), [&](int i) { return share[i] <= 0; }))
-            break;
     }
 
     int searching = 0, other = 0;
