@@ -303,28 +303,8 @@ std::vector<int> kMeans(const Eigen::MatrixXd &points, const std::vector<double>
                 pick = std::uniform_int_distribution<int>(0, n - 1)(rng);
                 continue;
             }
-            // Four points at a time (four independent sums, each in squaredDistance's order).
             double total = 0;
-            const Eigen::Index dims = pointsT.rows();
-            const double *y = centresT.col(c).data();
-            int i = 0;
-            for (; i + 4 <= n; i += 4) {
-                const double *x0 = pointsT.col(i).data(), *x1 = pointsT.col(i + 1).data(),
-                             *x2 = pointsT.col(i + 2).data(), *x3 = pointsT.col(i + 3).data();
-                double s[4] = {0, 0, 0, 0};
-                for (Eigen::Index j = 0; j < dims; ++j) {
-                    const double d0 = x0[j] - y[j], d1 = x1[j] - y[j], d2 = x2[j] - y[j], d3 = x3[j] - y[j];
-                    s[0] += d0 * d0;
-                    s[1] += d1 * d1;
-                    s[2] += d2 * d2;
-                    s[3] += d3 * d3;
-                }
-                for (int m = 0; m < 4; ++m) {
-                    dist[i + m] = std::min(dist[i + m], s[m]);
-                    total += dist[i + m];
-                }
-            }
-            for (; i < n; ++i) {
+            for (int i = 0; i < n; ++i) {
                 dist[i] = std::min(dist[i], squaredDistance(pointsT, i, centresT, c));
                 total += dist[i];
             }
