@@ -77,14 +77,16 @@ std::vector<double> partWeights(const UndirectedGraph &view, const std::vector<i
     return weight;
 }
 
-// Each part's weight and limit, with the parts of each limit (a device type's share) also kept in
-// order of weight, then number.
+// Each part's weight and limit; on many parts, the parts of each limit (a device type's share)
+// are also kept in order of weight, then number.
 class PartLoads
 {
 public:
     PartLoads(std::vector<double> weight, std::vector<double> limit)
         : weight_(std::move(weight)), limit_(std::move(limit)), class_(limit_.size())
     {
+        if (limit_.size() <= kScanUpTo)
+            return;
         std::map<double, int> classOf;
         for (size_t q = 0; q < limit_.size(); ++q) {
             const auto [it, added] = classOf.emplace(limit_[q], static_cast<int>(classes_.size()));
@@ -106,6 +108,12 @@ public:
     int lightestFitting(double w, int from, const std::vector<char> &skip) const
     {
         int best = -1;
+        if (limit_.size() <= kScanUpTo) {
+            for (int q = 0; q < static_cast<int>(limit_.size()); ++q)
+                if (q != from && !skip[q] && fits(q, w) && (best < 0 || lighter(q, best)))
+                    best = q;
+            return best;
+        }
         for (const auto &parts : classes_)
             for (const auto &[load, q] : parts) {
                 if (q == from || skip[q])
@@ -120,6 +128,11 @@ public:
     // A node of weight w moves from part `from` to part `to`.
     void move(double w, int from, int to)
     {
+        if (limit_.size() <= kScanUpTo) {
+            weight_[from] -= w;
+            weight_[to] += w;
+            return;
+        }
         classes_[class_[from]].erase({weight_[from], from});
         classes_[class_[to]].erase({weight_[to], to});
         weight_[from] -= w;
@@ -129,6 +142,9 @@ public:
     }
 
 private:
+    // Up to this many parts a scan of them all costs less than keeping them in order (on GNMT-58k
+    // in 4 or 8 parts the ordered sets made a refinement 8-12% slower).
+    static constexpr size_t kScanUpTo = 32;
     std::vector<double> weight_, limit_;
     std::vector<int> class_;                                // part -> its limit's class
     std::vector<std::set<std::pair<double, int>>> classes_; // by limit: (weight, part)

@@ -259,6 +259,23 @@ private Q_SLOTS:
         parts = {0, 0, 0, 1, 2, 3};
         rebalanceParts(view, parts, 4, 1.0, {0.35, 0.2, 0.35, 0.1});
         QCOMPARE(parts, (std::vector<int>{0, 0, 2, 1, 2, 3}));
+        // The first case again with 36 more parts, each holding a node of 1.4 that leaves no room
+        // for an a, and c0 of 0.4 (so that an a fits beside it with room to spare): past 32 parts
+        // the lightest is found through the parts kept in order of weight.
+        UndirectedGraph wide = view;
+        wide.nodeWeight[4] = 0.4;
+        std::vector<int> start{0, 0, 0, 1, 2, 3};
+        for (int j = 0; j < 36; ++j) {
+            wide.nodeWeight.push_back(1.4);
+            start.push_back(4 + j);
+        }
+        const double total = 4.65 + 36 * 1.4;
+        parts = start;
+        rebalanceParts(wide, parts, 40, 1.5 * 40 / total);
+        std::vector<int> expected = start;
+        expected[0] = 2;
+        expected[2] = 3;
+        QCOMPARE(parts, expected);
     }
 
     void spectralEmbeddingSeparatesComponents()
