@@ -673,6 +673,31 @@ void SteeringPanel::refresh()
                         .arg(last.round)
                         .arg(last.evaluations)
                         .arg(last.budget);
+        // Families whose runs failed in the last round, with the first reason (the log keeps each
+        // one): steering stops proposing a family that failed twice and never ran.
+        std::vector<std::string> failedArms;
+        for (int id : last.candidates) {
+            const Candidate &c = s->candidate(id);
+            if (!c.error.empty() && std::find(failedArms.begin(), failedArms.end(), c.arm) == failedArms.end())
+                failedArms.push_back(c.arm);
+        }
+        for (const std::string &arm : failedArms) {
+            int failed = 0, runs = 0;
+            QString reason;
+            for (const Candidate &c : s->candidates())
+                if (c.arm == arm) {
+                    ++runs;
+                    if (!c.error.empty()) {
+                        if (failed++ == 0)
+                            reason = QString::fromStdString(c.error);
+                    }
+                }
+            text += tr("; %1 failed %2 of %3 runs: %4")
+                        .arg(QString::fromStdString(arm))
+                        .arg(failed)
+                        .arg(runs)
+                        .arg(reason.size() > 160 ? reason.left(157) + "..." : reason);
+        }
     }
     m_status->setText(text);
     setRunning(m_controller->running());

@@ -11,6 +11,7 @@
 #include "app/SteeringController.h"
 #include "app/SteeringPanel.h"
 #include "common/TestFiles.h"
+#include "core/InputError.h"
 #include "core/cluster/Cluster.h"
 #include "core/generators/Generators.h"
 #include "core/io/ClusterJson.h"
@@ -119,6 +120,18 @@ private:
     QTimer m_tick;
     QElapsedTimer m_since;
     qint64 m_worst = 0;
+};
+
+// A family refused on every graph and cluster, as spectral is for thousands of parts of a 58k-op graph.
+class RefusingFamily : public Placer
+{
+public:
+    FamilyInfo info() const override { return {"refusing", "refuses every run", {}}; }
+    PlacerOutput place(const PlacementProblem &, const ParamValues &, const RunControl &,
+                       const Placement *) const override
+    {
+        throw InputError("refusing: not on this graph and cluster");
+    }
 };
 } // namespace
 
@@ -1900,6 +1913,27 @@ private Q_SLOTS:
         const std::vector<int> &placed = w.document()->placement();
         QVERIFY(std::all_of(placed.begin(), placed.end(), [](int d) { return d >= 0 && d < 8; }));
         QVERIFY(std::set<int>(placed.begin(), placed.end()).size() > 1); // placed, not piled on one device
+    }
+
+    // Last: the family it adds stays registered for the rest of the process.
+    void steeringStatusNamesAFamilyThatFailed()
+    {
+        PlacerRegistry::addFamily(std::make_unique<RefusingFamily>());
+        MainWindow w;
+        w.show();
+        openBasics(w);
+        SteeringPanel *panel = w.steeringPanel();
+        panel->runRounds(1);
+        waitIdle(w);
+        QVERIFY2(panel->statusText().contains("; refusing failed 1 of 1 runs: refusing: not on this graph and cluster"),
+                 qPrintable(panel->statusText()));
+        // Steering drops it after a second failure; a round without it says nothing of it.
+        panel->runRounds(3);
+        waitIdle(w);
+        const SteeringSession *s = panel->controller()->session();
+        const auto &all = s->candidates();
+        QVERIFY(std::count_if(all.begin(), all.end(), [](const Candidate &c) { return c.arm == "refusing"; }) <= 2);
+        QVERIFY2(!panel->statusText().contains("refusing"), qPrintable(panel->statusText()));
     }
 };
 
