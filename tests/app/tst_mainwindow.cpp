@@ -177,6 +177,17 @@ class TestMainWindow : public QObject
         QVERIFY(w.document()->ready());
     }
 
+    // Opens the basics, runs one steering round in the dock and waits for it: the dock.
+    SteeringPanel *steerOneRound(MainWindow &w)
+    {
+        w.show();
+        openBasics(w);
+        SteeringPanel *panel = w.steeringPanel();
+        panel->runRounds(1);
+        waitIdle(w);
+        return panel;
+    }
+
 private Q_SLOTS:
     void initTestCase()
     {
@@ -1362,11 +1373,7 @@ private Q_SLOTS:
     void steeringStatusSaysARoundOnlyProbed()
     {
         MainWindow w;
-        w.show();
-        openBasics(w);
-        SteeringPanel *panel = w.steeringPanel();
-        panel->runRounds(1);
-        waitIdle(w);
+        SteeringPanel *panel = steerOneRound(w);
         const SteeringSession *s = panel->controller()->session();
         QVERIFY(s && s->rounds().size() == 1);
         const RoundRecord &first = s->rounds().front();
@@ -1920,11 +1927,7 @@ private Q_SLOTS:
     {
         PlacerRegistry::addFamily(std::make_unique<RefusingFamily>());
         MainWindow w;
-        w.show();
-        openBasics(w);
-        SteeringPanel *panel = w.steeringPanel();
-        panel->runRounds(1);
-        waitIdle(w);
+        SteeringPanel *panel = steerOneRound(w);
         QVERIFY2(panel->statusText().contains("; refusing failed 1 of 1 runs: refusing: not on this graph and cluster"),
                  qPrintable(panel->statusText()));
         // Steering drops it after a second failure; a round without it says nothing of it.
