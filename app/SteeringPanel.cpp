@@ -687,10 +687,8 @@ void SteeringPanel::refresh()
             for (const Candidate &c : s->candidates())
                 if (c.arm == arm) {
                     ++runs;
-                    if (!c.error.empty()) {
-                        if (failed++ == 0)
-                            reason = QString::fromStdString(c.error);
-                    }
+                    if (!c.error.empty() && failed++ == 0)
+                        reason = QString::fromStdString(c.error);
                 }
             text += tr("; %1 failed %2 of %3 runs: %4")
                         .arg(QString::fromStdString(arm))

@@ -83,10 +83,11 @@ class PartLoads
 {
 public:
     PartLoads(std::vector<double> weight, std::vector<double> limit)
-        : weight_(std::move(weight)), limit_(std::move(limit)), class_(limit_.size())
+        : weight_(std::move(weight)), limit_(std::move(limit))
     {
         if (limit_.size() <= kScanUpTo)
             return;
+        class_.resize(limit_.size());
         std::map<double, int> classOf;
         for (size_t q = 0; q < limit_.size(); ++q) {
             const auto [it, added] = classOf.emplace(limit_[q], static_cast<int>(classes_.size()));
@@ -146,8 +147,8 @@ private:
     // in 4 or 8 parts the ordered sets made a refinement 8-12% slower).
     static constexpr size_t kScanUpTo = 32;
     std::vector<double> weight_, limit_;
-    std::vector<int> class_;                                // part -> its limit's class
-    std::vector<std::set<std::pair<double, int>>> classes_; // by limit: (weight, part)
+    std::vector<int> class_;                                // past kScanUpTo: part -> its limit's class
+    std::vector<std::set<std::pair<double, int>>> classes_; // past kScanUpTo: by limit, (weight, part)
 };
 
 // The weight of one node's edges into each part, kept sparse: only the parts its neighbours are in
@@ -536,6 +537,17 @@ double refinePartition(const UndirectedGraph &view, std::vector<int> &parts, int
     return best.edgeCut;
 }
 
+Progress refinementProgress(double cut, double fraction, double wallS)
+{
+    Progress p;
+    p.fraction = fraction;
+    char text[64];
+    std::snprintf(text, sizeof text, "refining the cut: %.4g", cut);
+    p.message = text;
+    p.wallS = wallS;
+    return p;
+}
+
 double rebalanceAndRefine(const UndirectedGraph &view, std::vector<int> &parts, int k, double tolerance,
                           const RunControl &control, const std::vector<double> &shares)
 {
@@ -543,15 +555,9 @@ double rebalanceAndRefine(const UndirectedGraph &view, std::vector<int> &parts, 
     rebalanceParts(view, parts, k, tolerance, shares);
     auto keepGoing = [&](double cut, double done) {
         const double used = secondsSince(start);
-        Progress p;
-        p.fraction = std::min(1.0, std::isfinite(control.budget.timeLimitS) && control.budget.timeLimitS > 0
-                                       ? std::max(done, used / control.budget.timeLimitS)
-                                       : done);
-        char text[64];
-        std::snprintf(text, sizeof text, "refining the cut: %.4g", cut);
-        p.message = text;
-        p.wallS = used;
-        control.report(p);
+        const double limit = control.budget.timeLimitS;
+        control.report(refinementProgress(
+            cut, std::min(1.0, std::isfinite(limit) && limit > 0 ? std::max(done, used / limit) : done), used));
         return !control.exhausted(used, 0);
     };
     return refinePartition(view, parts, k, tolerance, 100LL * static_cast<long long>(parts.size()) + 1000,

@@ -9,6 +9,7 @@
 
 namespace ps {
 
+struct Progress;
 struct RunControl;
 struct UndirectedGraph;
 
@@ -54,6 +55,9 @@ double refinePartition(const UndirectedGraph &view, std::vector<int> &parts, int
                        long long maxMoves, unsigned seed = 1,
                        const std::function<bool(double cut, double done)> &keepGoing = {},
                        const std::vector<double> &shares = {});
+
+// A refinement's progress report: "refining the cut: <cut>" at `fraction`, after `wallS`.
+Progress refinementProgress(double cut, double fraction, double wallS);
 
 // What a partitioner's output takes to become a refined partition: rebalanceParts, then
 // refinePartition with 100 moves a node (+1000) at each level, stopping early when `control` is

@@ -57,7 +57,6 @@ double SteeringSession::armShare(const Arm &arm, double bestScore) const
             any = true;
             best = std::min(best, c.terms.feasible ? c.score : 10 * c.score);
         }
-
     // Unproven arms count as promising; proven ones by how close their best came to the best.
     double share = any ? std::exp(-(best / std::max(bestScore, 1e-300) - 1) / 0.05) : 1.0;
     share = std::max(share, 1e-3);

@@ -20,7 +20,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 
 namespace ps {
 
@@ -258,13 +257,9 @@ public:
                 refinePartition(view, out, problem.k, problem.imbalance, 100LL * problem.graph.nodeCount() + 1000,
                                 static_cast<unsigned>(run.seed), [&](double cut, double) {
                                     const double limit = control.budget.timeLimitS;
-                                    Progress p;
-                                    p.fraction = std::isfinite(limit) ? std::min(1.0, clock.elapsed() / limit) : 0.99;
-                                    char text[64];
-                                    std::snprintf(text, sizeof text, "refining the cut: %.4g", cut);
-                                    p.message = text;
-                                    p.wallS = clock.elapsed();
-                                    control.report(p);
+                                    control.report(refinementProgress(
+                                        cut, std::isfinite(limit) ? std::min(1.0, clock.elapsed() / limit) : 0.99,
+                                        clock.elapsed()));
                                     return !control.cancelled() && clock.elapsed() < limit;
                                 });
         }
