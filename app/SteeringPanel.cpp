@@ -682,18 +682,12 @@ void SteeringPanel::refresh()
                 failedArms.push_back(c.arm);
         }
         for (const std::string &arm : failedArms) {
-            int failed = 0, runs = 0;
-            QString reason;
-            for (const Candidate &c : s->candidates())
-                if (c.arm == arm) {
-                    ++runs;
-                    if (!c.error.empty() && failed++ == 0)
-                        reason = QString::fromStdString(c.error);
-                }
+            const ArmFailures f = armFailures(s->candidates(), arm);
+            const QString reason = QString::fromStdString(f.firstReason);
             text += tr("; %1 failed %2 of %3 runs: %4")
                         .arg(QString::fromStdString(arm))
-                        .arg(failed)
-                        .arg(runs)
+                        .arg(f.failed)
+                        .arg(f.runs)
                         .arg(reason.size() > 160 ? reason.left(157) + "..." : reason);
         }
     }

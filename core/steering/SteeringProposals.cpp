@@ -32,19 +32,25 @@ uint64_t mix(uint64_t a, uint64_t b)
 // after one; an arm that also ran halves with each failure.
 double failurePenalty(const std::vector<Candidate> &candidates, const std::string &arm)
 {
-    int failed = 0;
-    bool ran = false;
-    for (const Candidate &c : candidates)
-        if (c.arm == arm) {
-            failed += !c.error.empty();
-            ran = ran || c.error.empty();
-        }
-    if (ran)
-        return std::pow(0.5, failed);
-    return failed >= 2 ? 0.0 : failed == 1 ? 0.1 : 1.0;
+    const ArmFailures f = armFailures(candidates, arm);
+    if (f.failed < f.runs)
+        return std::pow(0.5, f.failed);
+    return f.failed >= 2 ? 0.0 : f.failed == 1 ? 0.1 : 1.0;
 }
 
 } // namespace
+
+ArmFailures armFailures(const std::vector<Candidate> &candidates, const std::string &arm)
+{
+    ArmFailures f;
+    for (const Candidate &c : candidates)
+        if (c.arm == arm) {
+            ++f.runs;
+            if (!c.error.empty() && f.failed++ == 0)
+                f.firstReason = c.error;
+        }
+    return f;
+}
 
 double SteeringSession::armShare(const Arm &arm, double bestScore) const
 {

@@ -92,6 +92,19 @@ struct Candidate : CandidateInfo
     bool usable() const { return error.empty() && duplicateOf < 0 && !devices.empty(); }
 };
 
+// An arm's runs among the kept candidates (a cancelled run is not kept): how many there were, how
+// many failed, and the first failure's reason.
+struct ArmFailures
+{
+    int runs = 0;
+    int failed = 0;
+    std::string firstReason;
+};
+
+// Counts `arm`'s runs and failures among `candidates` (steering's shares and the app's status both
+// read it).
+ArmFailures armFailures(const std::vector<Candidate> &candidates, const std::string &arm);
+
 struct RoundRecord
 {
     int round = 0;

@@ -219,6 +219,15 @@ private Q_SLOTS:
             refused <= 3,
             qPrintable(QString("%1 of %2 proposals went to the refusing family").arg(refused).arg(refused + works)));
         QVERIFY(works >= 20);
+        // What the share and the app's status read: every run of "refused" failed, none of "works".
+        const ArmFailures f = armFailures(s.candidates(), "refused");
+        QCOMPARE(f.runs, refused);
+        QCOMPARE(f.failed, refused);
+        QVERIFY(f.firstReason.find("refused on this graph") != std::string::npos);
+        const ArmFailures w = armFailures(s.candidates(), "works");
+        QCOMPARE(w.runs, works);
+        QCOMPARE(w.failed, 0);
+        QVERIFY(w.firstReason.empty());
     }
 
     void markingOpsImportantReRanksWithoutSimulating()
