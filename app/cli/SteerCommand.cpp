@@ -281,13 +281,47 @@ int steerCommand(const CliArgs &args, std::ostream &out, std::ostream &err)
 
     if (replay) {
         // The same settings and feedback must give the same candidates, placement for placement.
-        bool same = replayed.candidates.size() == session.candidates().size();
-        for (size_t i = 0; same && i < replayed.candidates.size(); ++i) {
-            const Candidate &a = replayed.candidates[i], &b = session.candidates()[i];
-            same = a.spec == b.spec && a.params == b.params && a.seed == b.seed && a.refines == b.refines &&
-                   a.partner == b.partner && a.hash == b.hash;
+        // Where they do not, the first candidate that differs is named beside what the log had, so
+        // that a person can tell a changed proposal (another version's steering) from a changed
+        // result (another version of a family) and from a log edited by hand.
+        const std::vector<Candidate> &now = session.candidates();
+        const size_t common = std::min(replayed.candidates.size(), now.size());
+        size_t first = common;
+        for (size_t i = 0; i < common && first == common; ++i) {
+            const Candidate &a = replayed.candidates[i], &b = now[i];
+            if (!(a.spec == b.spec && a.params == b.params && a.seed == b.seed && a.refines == b.refines &&
+                  a.partner == b.partner && a.hash == b.hash))
+                first = i;
         }
+        const bool same = first == common && replayed.candidates.size() == now.size();
         report["reproduced"] = same;
+        if (!same) {
+            auto describe = [&](const std::vector<Candidate> &cs) -> Json {
+                if (first >= cs.size())
+                    return nullptr;
+                const Candidate &c = cs[first];
+                std::string params;
+                for (const std::string &p : c.params)
+                    params += (params.empty() ? "" : " ") + p;
+                return Json{{"spec", c.spec},
+                            {"params", params},
+                            {"seed", c.seed},
+                            {"refines", c.refines},
+                            {"partner", c.partner},
+                            {"error", c.error},
+                            {"placement_hash", std::to_string(c.hash)}};
+            };
+            report["first_difference"] = Json{{"candidate", first},
+                                              {"logged", describe(replayed.candidates)},
+                                              {"replayed", describe(now)},
+                                              {"logged_candidates", replayed.candidates.size()},
+                                              {"replayed_candidates", now.size()}};
+            err << "replay: candidate #" << first << " differs from the log ("
+                << (first < common ? "its family, settings, seed, start or placement"
+                                   : std::to_string(replayed.candidates.size()) + " candidates logged, " +
+                                         std::to_string(now.size()) + " replayed")
+                << "); a log written by another version of placement-studio may not reproduce\n";
+        }
     }
     if (auto outPath = args.value("out")) {
         const Json metrics{{"makespan_s", useEnsemble ? ensemble.terms.makespan : best.terms.makespan},

@@ -244,6 +244,26 @@ private Q_SLOTS:
         auto replay = cli({"steer", kExample, kCluster, "--replay", log});
         QCOMPARE(replay.exitCode, 0);
         QVERIFY(QJsonDocument::fromJson(lastLine(replay.out)).object()["reproduced"].toBool());
+        // A log whose third candidate was drawn with another seed (as one written by another
+        // version, or edited) does not reproduce, and the report names that candidate.
+        // Edited as text: the seeds use all 64 bits, more than a JSON double keeps.
+        QByteArray raw = ps::test::readFile(log.toStdString());
+        qsizetype at = raw.indexOf("\n \"candidates\": [");
+        QVERIFY(at > 0);
+        for (int i = 0; i < 3; ++i)
+            at = raw.indexOf("\"seed\": ", at) + 8;
+        const qsizetype end = raw.indexOf(',', at);
+        const QByteArray seed = raw.mid(at, end - at);
+        raw.replace(at, end - at, "12345");
+        auto differs = cli({"steer", kExample, kCluster, "--replay", file("edited.steer.json", raw)});
+        QCOMPARE(differs.exitCode, 1);
+        const QJsonObject d = QJsonDocument::fromJson(lastLine(differs.out)).object();
+        QVERIFY(!d["reproduced"].toBool());
+        const QJsonObject first = d["first_difference"].toObject();
+        QCOMPARE(first["candidate"].toInt(), 2);
+        QCOMPARE(first["logged"].toObject()["seed"].toInteger(), 12345);
+        QCOMPARE(first["replayed"].toObject()["seed"].toDouble(), seed.toDouble());
+        QVERIFY2(differs.err.contains("replay: candidate #2 differs from the log"), differs.err.constData());
 
         expectInputError({"steer", kExample, kCluster, "--families", "heft,nope"}, "unknown model 'nope'");
         expectInputError({"steer", kExample, kCluster, "--objective", "speed=2"}, "unknown objective weight 'speed'");
