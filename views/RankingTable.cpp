@@ -82,7 +82,6 @@ void RankingTable::setRows(const std::vector<CandidateInfo> &ranked, const std::
                 new QTableWidgetItem(c.verdict == CandidateInfo::Verdict::Accepted   ? tr("accepted")
                                      : c.verdict == CandidateInfo::Verdict::Rejected ? tr("rejected")
                                                                                      : QString()));
-        item(r, Params)->setToolTip(params);
     }
     horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     setSortingEnabled(true);
