@@ -25,8 +25,8 @@ RankingTable::RankingTable(QWidget *parent) : QTableWidget(parent)
 {
     setColumnCount(ColumnCount);
     setHorizontalHeaderLabels({tr("#"), tr("id"), tr("family"), tr("score"), tr("makespan/bound"), tr("moved"),
-                               tr("peak mem"), tr("imbalance"), tr("agreement"), tr("sim runs"), tr("verdict"),
-                               tr("hyperparameters")});
+                               tr("peak mem"), tr("imbalance"), tr("agreement"), tr("sim runs"), tr("wall"),
+                               tr("verdict"), tr("hyperparameters")});
     setSelectionBehavior(QAbstractItemView::SelectRows);
     setEditTriggers(QAbstractItemView::NoEditTriggers);
     setSortingEnabled(true);
@@ -78,6 +78,7 @@ void RankingTable::setRows(const std::vector<CandidateInfo> &ranked, const std::
         const double a = r < static_cast<int>(agreement.size()) ? agreement[r] : 1.0;
         setItem(r, Agreement, new NumberItem(QString::number(100 * a, 'f', 0) + "%", a));
         setItem(r, Evaluations, new NumberItem(QString::number(c.evaluations), double(c.evaluations)));
+        setItem(r, Wall, new NumberItem(QString::number(c.wallS, 'f', c.wallS < 10 ? 2 : 1) + " s", c.wallS));
         setItem(r, Verdict,
                 new QTableWidgetItem(c.verdict == CandidateInfo::Verdict::Accepted   ? tr("accepted")
                                      : c.verdict == CandidateInfo::Verdict::Rejected ? tr("rejected")

@@ -26,6 +26,7 @@ public:
         Imbalance,
         Agreement,
         Evaluations,
+        Wall, // the run's wall time: budgets count simulator runs, and some families spend far more time per run
         Verdict,
         Params, // last: the longest, so the numbers stay in view in a narrow dock
         ColumnCount

@@ -1346,6 +1346,7 @@ private Q_SLOTS:
         plain.params = {"initial_temperature=0.002"};
         plain.refines = 3;
         plain.devices = {0, 1};
+        plain.wallS = 0.1234;
         mixed = plain;
         mixed.id = 6;
         mixed.partner = 5;
@@ -1354,6 +1355,7 @@ private Q_SLOTS:
         learned.arm = "gdp";
         learned.params = {"lr=0.01"};
         learned.continued = true;
+        learned.wallS = 61.04;
         learned.notes = {"gdp: nothing it tried beat its start in 40 simulator runs; the start is the result"};
         RankingTable table;
         table.setRows({plain, mixed, learned}, {1.0, 1.0, 1.0});
@@ -1364,6 +1366,12 @@ private Q_SLOTS:
         QCOMPARE(table.item(2, RankingTable::Params)->text(),
                  QString("lr=0.01 (refines #3, continuing its policy) · gdp: nothing it tried beat its start in 40 "
                          "simulator runs; the start is the result")); // what the run said, in sight and filterable
+        // What each run took in wall time, beside its simulator runs (the budget counts those), and
+        // sorted as a number.
+        QCOMPARE(table.item(0, RankingTable::Wall)->text(), QString("0.12 s"));
+        QCOMPARE(table.item(2, RankingTable::Wall)->text(), QString("61.0 s"));
+        table.sortItems(RankingTable::Wall, Qt::DescendingOrder);
+        QCOMPARE(table.item(0, RankingTable::Id)->text(), QString("7"));
         table.setFilter("nothing it tried");
         QCOMPARE(table.visibleRows(), 1);
     }
