@@ -58,7 +58,8 @@ Json candidateRow(const Candidate &c, const SteeringSession *session)
            {"peak_memory_share", c.terms.peakMemoryShare},
            {"imbalance_s", c.terms.imbalance},
            {"feasible", c.terms.feasible},
-           {"evaluations", c.evaluations}};
+           {"evaluations", c.evaluations},
+           {"wall_s", c.wallS}};
     if (session)
         j["agreement"] = session->agreement(c.devices);
     if (!c.notes.empty())

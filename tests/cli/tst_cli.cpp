@@ -239,6 +239,8 @@ private Q_SLOTS:
         QCOMPARE(ranked["simulations"].toInt(), 0);
         const QJsonArray rows = ranked["ranking"].toArray();
         QVERIFY(rows.size() >= 2);
+        for (const auto &row : rows) // what each run cost in time, beside its simulator runs
+            QVERIFY(row.toObject()["wall_s"].toDouble() > 0);
         QVERIFY(rows[0].toObject()["moved_bytes"].toDouble() <= rows[1].toObject()["moved_bytes"].toDouble());
 
         auto replay = cli({"steer", kExample, kCluster, "--replay", log});
