@@ -267,6 +267,13 @@ std::vector<Candidate> SteeringSession::proposeRound(int round) const
         // A family with nothing to tune gives the same placement again: pick it once a round.
         if (m_arms[arm].space.dimension() == 0 && !m_arms[arm].refine)
             share[arm] *= 0.05;
+        // Learned runs go one a round: an arm's runs go on from one policy and one best placement,
+        // and each takes a share of what the session has left, so with several threads five gdp
+        // runs in one round took 2.5 times what was left (with one thread a round holds one
+        // search of any kind, so this changes nothing there).
+        if (m_arms[arm].budgeted)
+            for (size_t i = 0; i < m_arms.size(); ++i)
+                share[i] = m_arms[i].budgeted ? 0.0 : share[i];
         // Searches need length more than number: at most one per thread each round, so the
         // round's budget makes a few long searches rather than many short ones.
         picked.push_back(arm);
@@ -286,6 +293,18 @@ std::vector<Candidate> SteeringSession::proposeRound(int round) const
         (m_arms[arm].searches || m_arms[arm].refine ? searching : other) += 1;
     // Local-search stages share what the others (one judgement each) leave of the budget.
     const long long perSearch = searching ? std::max(1LL, (m_settings.roundEvaluations - other) / searching) : 0;
+    // The round's learned run takes its share of what the session has left (beyond the round's
+    // budget: later rounds get less); searches beside it (several threads) share the round's
+    // budget, as far as what the learned run leaves of the session's allows.
+    long long learnedTaken = 0;
+    for (int arm : picked)
+        if (m_arms[arm].budgeted)
+            learnedTaken = learnedBudget(m_arms[arm], perSearch);
+    const int otherSearches = searching - (learnedTaken > 0 ? 1 : 0);
+    const long long perOtherSearch =
+        learnedTaken == 0 || otherSearches == 0 || m_left < 0
+            ? perSearch
+            : std::max(1LL, (std::min(m_settings.roundEvaluations, m_left - learnedTaken) - other) / otherSearches);
 
     const bool guided = m_settings.sampling == Sampling::Guided;
     constexpr int kRaceStarts = 8;             // as best-fast+local-search races
@@ -322,10 +341,10 @@ std::vector<Candidate> SteeringSession::proposeRound(int round) const
                 }
         // A base whose search came back unchanged is recombined with another lineage's best
         // first; the recombination takes a quarter of the search's budget.
-        if (arm.refine && !screening && c.refines >= 0 && perSearch >= 40) {
+        if (arm.refine && !screening && c.refines >= 0 && perOtherSearch >= 40) {
             c.partner = choosePartner(c.refines, batch);
             if (c.partner >= 0)
-                c.recombineEvaluations = perSearch / 4;
+                c.recombineEvaluations = perOtherSearch / 4;
         }
         // A lineage's first search is judged by its start, so it runs the best settings known, not
         // a gamble; later searches of a lineage take them half of the time (guided mode). A learned
@@ -361,9 +380,9 @@ std::vector<Candidate> SteeringSession::proposeRound(int round) const
             // A screening search (a lineage's first while the top three are screened) runs half a
             // search: enough to rank the lineage, and what it leaves goes to later rounds, where the
             // best lineage is searched further (a quarter ranked lineages worse; measured on ten cases).
-            const long long budget = arm.budgeted           ? learnedBudget(arm, perSearch)
-                                     : screening && !racing ? std::max(1LL, perSearch / 2)
-                                                            : perSearch;
+            const long long budget = arm.budgeted           ? learnedTaken
+                                     : screening && !racing ? std::max(1LL, perOtherSearch / 2)
+                                                            : perOtherSearch;
             c.params.push_back("evaluations=" + std::to_string(budget - c.recombineEvaluations));
         }
         if (arm.trains) {

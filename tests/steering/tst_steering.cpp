@@ -86,6 +86,38 @@ private:
     bool m_refuses;
 };
 
+// A learned family as steering sees one (it trains and takes an evaluation budget): it spends
+// every run it is given and hands back a random placement.
+class ToyLearner : public Placer
+{
+public:
+    FamilyInfo info() const override
+    {
+        using T = HyperParam::Type;
+        FamilyInfo f{"toy-learner",
+                     "a test learner",
+                     {linearTuned({"draw", T::Int, 0, 1e6, 0, {}, "draw"}),
+                      {"evaluations", T::Int, 1, 1e9, 100, {}, "simulator runs"},
+                      {"threads", T::Int, 1, 256, 1, {}, "threads"},
+                      {"checkpoint", T::Text, 0, 0, 0, {}, "policy to continue"},
+                      {"save_checkpoint", T::Text, 0, 0, 0, {}, "policy to keep"}}};
+        f.trains = true;
+        return f;
+    }
+    PlacerOutput place(const PlacementProblem &pb, const ParamValues &params, const RunControl &control,
+                       const Placement *) const override
+    {
+        std::mt19937 draw(static_cast<unsigned>(control.seed + params.integer("draw")));
+        std::vector<int> devices(pb.graph.nodeCount());
+        for (int &d : devices)
+            d = static_cast<int>(draw() % static_cast<unsigned>(pb.cluster.deviceCount()));
+        PlacerOutput out;
+        out.placement = Placement(std::move(devices));
+        out.evaluations = params.integer("evaluations");
+        return out;
+    }
+};
+
 } // namespace
 
 class TestSteering : public QObject
@@ -228,6 +260,45 @@ private Q_SLOTS:
         QCOMPARE(w.runs, works);
         QCOMPARE(w.failed, 0);
         QVERIFY(w.firstReason.empty());
+    }
+
+    void learnedRunsKeepTheBudgetOnManyThreads()
+    {
+        // With a thread per search, a round held up to one search per thread, and each learned run
+        // took its share of what the session had left: five gdp runs in one round of a session
+        // with eight threads spent 16,266 of 10,000 runs. Now a round holds one learned run, and
+        // the searches beside it keep within what it leaves.
+        PlacerRegistry registry;
+        registry.add(makeHeftPlacer());
+        registry.add(makeLocalSearchPlacer());
+        registry.add(std::make_unique<ToyLearner>());
+        SteeringSettings settings = small(8, 1000);
+        settings.threads = 8;
+        settings.families = {"heft", "local-search", "toy-learner"};
+        const Graph g = layered(60);
+        const Cluster c = gpus(4);
+        SteeringSession s(g, c, registry, settings);
+        const long long total = 40000;
+        const int rounds = 8;
+        for (int r = 0; r < rounds; ++r) {
+            const long long left = total - s.evaluationsSpent();
+            s.setRoundEvaluations(std::max(1LL, left / (rounds - r)), std::max(1LL, left));
+            s.runRound(RunControl{});
+        }
+        int learned = 0;
+        for (const RoundRecord &round : s.rounds()) {
+            int inRound = 0;
+            for (int id : round.candidates)
+                inRound += s.candidate(id).arm == "toy-learner";
+            QVERIFY2(inRound <= 1, qPrintable(QString("round %1 ran %2 learned runs").arg(round.round).arg(inRound)));
+            learned += inRound;
+        }
+        QVERIFY(learned >= 2);
+        // Each round's budget is what is left over the rounds to come, so only the last round can
+        // pass the total: by the judgements of its searches' starts and results (two each), which
+        // their budgets do not count. 16,266 of 10,000 before.
+        QVERIFY2(s.evaluationsSpent() <= total + 2 * settings.threads,
+                 qPrintable(QString("%1 simulator runs of %2").arg(s.evaluationsSpent()).arg(total)));
     }
 
     void markingOpsImportantReRanksWithoutSimulating()
