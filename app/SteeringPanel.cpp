@@ -320,6 +320,7 @@ void SteeringPanel::setProblem(std::shared_ptr<const Graph> graph, const Cluster
     m_selection.clear();
     SteeringSettings settings;
     settings.threads = std::max(1, QThread::idealThreadCount());
+    settings.searches = settings.threads; // a search per core each round
     try {
         m_controller->reset(graph, cluster, settings);
     } catch (const InputError &e) {

@@ -62,7 +62,8 @@ const std::vector<Command> &commands()
         {"steer",
          "GRAPH CLUSTER [--rounds N] [--per-round K] [--evaluations E] [--objective makespan=1,bytes=0.2,"
          "memory=0,balance=0,preference=1,important=1] [--pins FILE] [--feedback FILE] [--families LIST] [--seed N] "
-         "[--threads T] [--ensemble M] [--uniform | --random-search] [--replay LOG] [--out BEST.placement.json] [--log "
+         "[--threads T] [--searches S] [--ensemble M] [--uniform | --random-search] [--replay LOG] [--out "
+         "BEST.placement.json] [--log "
          "STEER.json] "
          "[--workers HOST:PORT [--min-workers N] | --launch N] [--worker-timeout S] [--coordinate-only]",
          "steer many model families at once: rounds of candidates (E simulator runs in all), feedback scripted "
@@ -70,9 +71,10 @@ const std::vector<Command> &commands()
          "candidates also run in worker processes (steer-worker), with the same results; --coordinate-only: "
          "only there (this process runs a candidate only when its worker is lost); --uniform: hyperparameters drawn "
          "uniformly instead of by the predictor (the tuned defaults still run first); --random-search: every "
-         "candidate's drawn uniformly",
+         "candidate's drawn uniformly; --threads T: candidates at once, --searches S: local searches (and learned "
+         "runs) a round holds at most (default T; the figures in docs/ are at 1)",
          {"rounds", "per-round", "evaluations", "objective", "pins", "feedback", "families", "seed", "threads",
-          "ensemble", "replay", "out", "log", "workers", "min-workers", "launch", "worker-timeout"},
+          "searches", "ensemble", "replay", "out", "log", "workers", "min-workers", "launch", "worker-timeout"},
          {"uniform", "random-search", "coordinate-only"},
          steerCommand},
         {"steer-worker",

@@ -158,7 +158,12 @@ int steerCommand(const CliArgs &args, std::ostream &out, std::ostream &err)
     if (replay) {
         replayed = readSteeringLog(*args.value("replay"));
         settings = replayed.settings;
+        // Only how many run at once: what is proposed (searches a round included) is the log's.
         settings.threads = static_cast<int>(args.integer("threads").value_or(settings.threads));
+        if (settings.threads < 1 || settings.threads > 256)
+            throw InputError("--threads must be between 1 and 256");
+        if (args.value("searches"))
+            throw InputError("--searches is the log's in a replay (--threads sets only how many run at once)");
         rounds = static_cast<int>(replayed.roundBudgets.size());
         feedback = replayed.feedback;
     } else {
@@ -171,6 +176,10 @@ int steerCommand(const CliArgs &args, std::ostream &out, std::ostream &err)
         settings.threads = static_cast<int>(args.integer("threads").value_or(1));
         if (settings.threads < 1 || settings.threads > 256)
             throw InputError("--threads must be between 1 and 256");
+        // As many searches a round as threads unless told: the figures in docs/ are at one each.
+        settings.searches = static_cast<int>(args.integer("searches").value_or(settings.threads));
+        if (settings.searches < 1 || settings.searches > SteeringSettings::kMaxPerRound)
+            throw InputError("--searches must be between 1 and " + std::to_string(SteeringSettings::kMaxPerRound));
         if (auto families = args.value("families")) {
             settings.families = splitList(*families);
             if (settings.families.empty())

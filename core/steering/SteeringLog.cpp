@@ -356,6 +356,7 @@ std::string steeringLogJson(const SteeringLogDoc &d)
                          {"round_evaluations", s.roundEvaluations},
                          {"families", s.families},
                          {"threads", s.threads},
+                         {"searches", s.searches},
                          {"guided", s.sampling == Sampling::Guided},
                          {"random_search", s.sampling == Sampling::RandomSearch},
                          {"exploration", s.exploration}};
@@ -446,6 +447,8 @@ SteeringLogDoc parseSteeringLog(const std::string &text, const std::string &sour
         doc.settings.roundEvaluations = s.at("round_evaluations").get<long long>();
         doc.settings.families = s.at("families").get<std::vector<std::string>>();
         doc.settings.threads = s.at("threads").get<int>();
+        // Older logs: a round held a search per thread.
+        doc.settings.searches = s.value("searches", doc.settings.threads);
         // "random_search" is absent from older logs.
         doc.settings.sampling = s.at("guided").get<bool>()        ? Sampling::Guided
                                 : s.value("random_search", false) ? Sampling::RandomSearch

@@ -274,14 +274,14 @@ std::vector<Candidate> SteeringSession::proposeRound(int round) const
         if (m_arms[arm].budgeted)
             for (size_t i = 0; i < m_arms.size(); ++i)
                 share[i] = m_arms[i].budgeted ? 0.0 : share[i];
-        // Searches need length more than number: at most one per thread each round, so the
-        // round's budget makes a few long searches rather than many short ones.
+        // Searches need length more than number: at most `searches` each round (one per thread in
+        // the CLI and the app), so the round's budget makes a few long searches, not many short ones.
         picked.push_back(arm);
         if (m_arms[arm].refine || m_arms[arm].searches) {
             int searches = 0;
             for (int p : picked)
                 searches += m_arms[p].refine || m_arms[p].searches;
-            if (searches >= std::max(1, m_settings.threads))
+            if (searches >= std::max(1, m_settings.searches))
                 for (size_t i = 0; i < m_arms.size(); ++i)
                     if (m_arms[i].refine || m_arms[i].searches)
                         share[i] = 0;

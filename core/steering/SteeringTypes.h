@@ -24,11 +24,15 @@ struct SteeringSettings
     static constexpr int kMaxEnsemble = 64;    // members of the consensus vote, at most
 
     uint64_t seed = 1;
-    int perRound = 8;                     // candidates proposed per round (1 to kMaxPerRound)
-    long long roundEvaluations = 2000;    // simulator runs a round may spend (all candidates)
-    std::vector<std::string> families;    // arms; empty: every classical constructive family + local-search,
-                                          // and the learned families with a weight of 0
-    int threads = 1;                      // candidates evaluated at once
+    int perRound = 8;                  // candidates proposed per round (1 to kMaxPerRound)
+    long long roundEvaluations = 2000; // simulator runs a round may spend (all candidates)
+    std::vector<std::string> families; // arms; empty: every classical constructive family + local-search,
+                                       // and the learned families with a weight of 0
+    int threads = 1;                   // candidates evaluated at once
+    // Local searches (and learned runs) a round holds at most; they share its budget. Part of what
+    // steering proposes, so a log keeps it and a replay on other threads proposes the same (the
+    // CLI and the app set it to their thread count unless told otherwise).
+    int searches = 1;
     Sampling sampling = Sampling::Guided; // how each candidate's hyperparameters are drawn
     double exploration = 0.25;            // share of a round given to arms regardless of their scores
 };

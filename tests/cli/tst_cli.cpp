@@ -246,6 +246,13 @@ private Q_SLOTS:
         auto replay = cli({"steer", kExample, kCluster, "--replay", log});
         QCOMPARE(replay.exitCode, 0);
         QVERIFY(QJsonDocument::fromJson(lastLine(replay.out)).object()["reproduced"].toBool());
+        // On more threads too: they set how many candidates run at once, not how many searches a
+        // round holds (the log's), which the threads set before and a replay on two then differed.
+        auto onTwo = cli({"steer", kExample, kCluster, "--replay", log, "--threads", "2"});
+        QCOMPARE(onTwo.exitCode, 0);
+        QVERIFY2(QJsonDocument::fromJson(lastLine(onTwo.out)).object()["reproduced"].toBool(), onTwo.err.constData());
+        expectInputError({"steer", kExample, kCluster, "--replay", log, "--searches", "2"},
+                         "--searches is the log's in a replay");
         // A log whose third candidate was drawn with another seed (as one written by another
         // version, or edited) does not reproduce, and the report names that candidate.
         // Edited as text: the seeds use all 64 bits, more than a JSON double keeps.
@@ -276,6 +283,7 @@ private Q_SLOTS:
         // Absurd or contradictory settings are refused before anything runs.
         expectInputError({"steer", kExample, kCluster, "--per-round", "100000"},
                          "a round takes at most 256 candidates, not 100000");
+        expectInputError({"steer", kExample, kCluster, "--searches", "0"}, "--searches must be between 1 and 256");
         expectInputError({"steer", kExample, kCluster, "--ensemble", "-1"},
                          "--ensemble must be between 0 (none) and 64");
         expectInputError({"steer", kExample, kCluster, "--families", ","}, "--families needs at least one family");

@@ -1197,6 +1197,7 @@ private Q_SLOTS:
         settings.roundEvaluations = 400;
         settings.seed = 5;
         settings.threads = 2;
+        settings.searches = 2;
         settings.families = {"heft", "m-etf", "gdp", "giph", "local-search"};
         SteeringSession first(g, c, PlacerRegistry::builtin(), settings);
         int learned = 0;

@@ -274,6 +274,7 @@ private Q_SLOTS:
         registry.add(std::make_unique<ToyLearner>());
         SteeringSettings settings = small(8, 1000);
         settings.threads = 8;
+        settings.searches = 8; // as the app and the CLI set them
         settings.families = {"heft", "local-search", "toy-learner"};
         const Graph g = layered(60);
         const Cluster c = gpus(4);
@@ -729,6 +730,7 @@ private Q_SLOTS:
         const std::string path = dir.filePath("steer.json").toStdString();
         SteeringSettings settings = small();
         settings.threads = 2;
+        settings.searches = 2;
         SteeringSession s(g, c, PlacerRegistry::builtin(), settings);
         s.runRound(RunControl{});
         SteeringFeedback f;
@@ -751,7 +753,11 @@ private Q_SLOTS:
         QVERIFY(!s.policyDir().empty());
         QCOMPARE(doc.feedback.size(), size_t(1));
         QCOMPARE(doc.feedback.front().round, 2);
-        SteeringSession again(g, c, PlacerRegistry::builtin(), doc.settings);
+        QCOMPARE(doc.settings.searches, 2);
+        // Replayed on one thread: the threads set only how many run at once.
+        SteeringSettings replayed = doc.settings;
+        replayed.threads = 1;
+        SteeringSession again(g, c, PlacerRegistry::builtin(), replayed);
         for (size_t r = 0; r < doc.roundBudgets.size(); ++r) {
             again.setRoundEvaluations(doc.roundBudgets[r]);
             for (const FeedbackText &t : doc.feedback)
