@@ -162,8 +162,13 @@ int steerCommand(const CliArgs &args, std::ostream &out, std::ostream &err)
         settings.threads = static_cast<int>(args.integer("threads").value_or(settings.threads));
         if (settings.threads < 1 || settings.threads > 256)
             throw InputError("--threads must be between 1 and 256");
-        if (args.value("searches"))
-            throw InputError("--searches is the log's in a replay (--threads sets only how many run at once)");
+        // What the log fixes is not taken from the command line: it was ignored before, and a
+        // person who passed --seed 3 to a replay got the log's seed without a word.
+        for (const char *fixed : {"rounds", "per-round", "evaluations", "objective", "pins", "feedback", "families",
+                                  "seed", "searches", "uniform", "random-search"})
+            if (args.value(fixed) || args.flag(fixed))
+                throw InputError(std::string("--") + fixed +
+                                 " is the log's in a replay (--threads sets only how many run at once)");
         rounds = static_cast<int>(replayed.roundBudgets.size());
         feedback = replayed.feedback;
     } else {

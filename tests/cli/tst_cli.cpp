@@ -253,6 +253,8 @@ private Q_SLOTS:
         QVERIFY2(QJsonDocument::fromJson(lastLine(onTwo.out)).object()["reproduced"].toBool(), onTwo.err.constData());
         expectInputError({"steer", kExample, kCluster, "--replay", log, "--searches", "2"},
                          "--searches is the log's in a replay");
+        expectInputError({"steer", kExample, kCluster, "--replay", log, "--seed", "3"},
+                         "--seed is the log's in a replay");
         // A log whose third candidate was drawn with another seed (as one written by another
         // version, or edited) does not reproduce, and the report names that candidate.
         // Edited as text: the seeds use all 64 bits, more than a JSON double keeps.
