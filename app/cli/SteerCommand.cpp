@@ -67,6 +67,52 @@ Json candidateRow(const Candidate &c, const SteeringSession *session)
     return j;
 }
 
+// A replay: the same settings and feedback must give the same candidates, placement for
+// placement. Where they do not, the first candidate that differs is named beside what the log had,
+// so that a person can tell a changed proposal (another version's steering) from a changed result
+// (another version of a family) and from a log edited by hand.
+void compareWithLog(const std::vector<Candidate> &logged, const std::vector<Candidate> &now, Json &report,
+                    std::ostream &err)
+{
+    const size_t common = std::min(logged.size(), now.size());
+    size_t first = common;
+    for (size_t i = 0; i < common && first == common; ++i) {
+        const Candidate &a = logged[i], &b = now[i];
+        if (!(a.spec == b.spec && a.params == b.params && a.seed == b.seed && a.refines == b.refines &&
+              a.partner == b.partner && a.hash == b.hash))
+            first = i;
+    }
+    const bool same = first == common && logged.size() == now.size();
+    report["reproduced"] = same;
+    if (same)
+        return;
+    auto describe = [&](const std::vector<Candidate> &cs) -> Json {
+        if (first >= cs.size())
+            return nullptr;
+        const Candidate &c = cs[first];
+        std::string params;
+        for (const std::string &p : c.params)
+            params += (params.empty() ? "" : " ") + p;
+        return Json{{"spec", c.spec},
+                    {"params", params},
+                    {"seed", c.seed},
+                    {"refines", c.refines},
+                    {"partner", c.partner},
+                    {"error", c.error},
+                    {"placement_hash", std::to_string(c.hash)}};
+    };
+    report["first_difference"] = Json{{"candidate", first},
+                                      {"logged", describe(logged)},
+                                      {"replayed", describe(now)},
+                                      {"logged_candidates", logged.size()},
+                                      {"replayed_candidates", now.size()}};
+    err << "replay: candidate #" << first << " differs from the log ("
+        << (first < common
+                ? "its family, settings, seed, start or placement"
+                : std::to_string(logged.size()) + " candidates logged, " + std::to_string(now.size()) + " replayed")
+        << "); a log written by another version of placement-studio may not reproduce\n";
+}
+
 void writeBest(const std::string &path, const std::vector<int> &devices, const Candidate &from, const std::string &what,
                const Graph &graph, const Cluster &cluster, long long evaluations, double wallS, const Json &metrics)
 {
@@ -295,48 +341,7 @@ int steerCommand(const CliArgs &args, std::ostream &out, std::ostream &err)
     report["top"] = top;
 
     if (replay) {
-        // The same settings and feedback must give the same candidates, placement for placement.
-        // Where they do not, the first candidate that differs is named beside what the log had, so
-        // that a person can tell a changed proposal (another version's steering) from a changed
-        // result (another version of a family) and from a log edited by hand.
-        const std::vector<Candidate> &now = session.candidates();
-        const size_t common = std::min(replayed.candidates.size(), now.size());
-        size_t first = common;
-        for (size_t i = 0; i < common && first == common; ++i) {
-            const Candidate &a = replayed.candidates[i], &b = now[i];
-            if (!(a.spec == b.spec && a.params == b.params && a.seed == b.seed && a.refines == b.refines &&
-                  a.partner == b.partner && a.hash == b.hash))
-                first = i;
-        }
-        const bool same = first == common && replayed.candidates.size() == now.size();
-        report["reproduced"] = same;
-        if (!same) {
-            auto describe = [&](const std::vector<Candidate> &cs) -> Json {
-                if (first >= cs.size())
-                    return nullptr;
-                const Candidate &c = cs[first];
-                std::string params;
-                for (const std::string &p : c.params)
-                    params += (params.empty() ? "" : " ") + p;
-                return Json{{"spec", c.spec},
-                            {"params", params},
-                            {"seed", c.seed},
-                            {"refines", c.refines},
-                            {"partner", c.partner},
-                            {"error", c.error},
-                            {"placement_hash", std::to_string(c.hash)}};
-            };
-            report["first_difference"] = Json{{"candidate", first},
-                                              {"logged", describe(replayed.candidates)},
-                                              {"replayed", describe(now)},
-                                              {"logged_candidates", replayed.candidates.size()},
-                                              {"replayed_candidates", now.size()}};
-            err << "replay: candidate #" << first << " differs from the log ("
-                << (first < common ? "its family, settings, seed, start or placement"
-                                   : std::to_string(replayed.candidates.size()) + " candidates logged, " +
-                                         std::to_string(now.size()) + " replayed")
-                << "); a log written by another version of placement-studio may not reproduce\n";
-        }
+        compareWithLog(replayed.candidates, session.candidates(), report, err);
     }
     if (auto outPath = args.value("out")) {
         const Json metrics{{"makespan_s", useEnsemble ? ensemble.terms.makespan : best.terms.makespan},
