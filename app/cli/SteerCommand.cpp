@@ -204,10 +204,13 @@ int steerCommand(const CliArgs &args, std::ostream &out, std::ostream &err)
     if (replay) {
         replayed = readSteeringLog(*args.value("replay"));
         settings = replayed.settings;
-        // Only how many run at once: what is proposed (searches a round included) is the log's.
-        settings.threads = static_cast<int>(args.integer("threads").value_or(settings.threads));
-        if (settings.threads < 1 || settings.threads > 256)
-            throw InputError("--threads must be between 1 and 256");
+    }
+    // How many candidates run at once (one unless told, or the log's); in a replay what is
+    // proposed, searches a round included, is the log's.
+    settings.threads = static_cast<int>(args.integer("threads").value_or(settings.threads));
+    if (settings.threads < 1 || settings.threads > 256)
+        throw InputError("--threads must be between 1 and 256");
+    if (replay) {
         // What the log fixes is not taken from the command line: it was ignored before, and a
         // person who passed --seed 3 to a replay got the log's seed without a word.
         for (const char *fixed : {"rounds", "per-round", "evaluations", "objective", "pins", "feedback", "families",
@@ -224,9 +227,6 @@ int steerCommand(const CliArgs &args, std::ostream &out, std::ostream &err)
             throw InputError("--evaluations must allow at least one simulator run per round");
         settings.seed = static_cast<uint64_t>(args.integer("seed").value_or(1));
         settings.perRound = static_cast<int>(args.integer("per-round").value_or(8));
-        settings.threads = static_cast<int>(args.integer("threads").value_or(1));
-        if (settings.threads < 1 || settings.threads > 256)
-            throw InputError("--threads must be between 1 and 256");
         // As many searches a round as threads unless told: the figures in docs/ are at one each.
         settings.searches = static_cast<int>(args.integer("searches").value_or(settings.threads));
         if (settings.searches < 1 || settings.searches > SteeringSettings::kMaxPerRound)

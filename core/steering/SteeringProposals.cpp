@@ -296,13 +296,11 @@ std::vector<Candidate> SteeringSession::proposeRound(int round) const
     // The round's learned run takes its share of what the session has left (beyond the round's
     // budget: later rounds get less); searches beside it (several threads) share the round's
     // budget, as far as what the learned run leaves of the session's allows.
-    long long learnedTaken = 0;
-    for (int arm : picked)
-        if (m_arms[arm].budgeted)
-            learnedTaken = learnedBudget(m_arms[arm], perSearch);
-    const int otherSearches = searching - (learnedTaken > 0 ? 1 : 0);
+    const auto learned = std::find_if(picked.begin(), picked.end(), [&](int arm) { return m_arms[arm].budgeted; });
+    const long long learnedTaken = learned == picked.end() ? 0 : learnedBudget(m_arms[*learned], perSearch);
+    const int otherSearches = searching - (learned == picked.end() ? 0 : 1);
     const long long perOtherSearch =
-        learnedTaken == 0 || otherSearches == 0 || m_left < 0
+        learned == picked.end() || otherSearches == 0 || m_left < 0
             ? perSearch
             : std::max(1LL, (std::min(m_settings.roundEvaluations, m_left - learnedTaken) - other) / otherSearches);
 
