@@ -40,12 +40,14 @@ public:
         // priority equals it (relative tolerance for rounding).
         auto onPath = [&](int v) { return std::fabs(priority[v] - critical) <= 1e-9 * std::max(1.0, critical); };
         std::vector<char> isCritical(n, 0);
+        std::vector<int> path;
         int v = -1;
         for (int u : g.topologicalOrder())
             if (g.inDegree(u) == 0 && onPath(u) && v < 0)
                 v = u;
         while (v >= 0) {
             isCritical[v] = 1;
+            path.push_back(v);
             int next = -1;
             for (int w : g.successors(v))
                 if (onPath(w) && next < 0)
@@ -54,11 +56,10 @@ public:
         }
         int pathDevice = 0;
         double bestTotal = std::numeric_limits<double>::infinity();
-        for (int d = 0; d < k; ++d) {
+        for (int d = 0; d < k && !scheduler.stopped(control); ++d) { // the path's ops, not all n, per device
             double total = 0;
-            for (int u = 0; u < n; ++u)
-                if (isCritical[u])
-                    total += scheduler.costs().compute(u, d);
+            for (int u : path)
+                total += scheduler.costs().compute(u, d);
             if (total < bestTotal) {
                 bestTotal = total;
                 pathDevice = d;

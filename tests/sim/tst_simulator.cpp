@@ -237,6 +237,21 @@ private Q_SLOTS:
         }
         const CostModel costs(g, c);
         QCOMPARE(static_cast<int>(costs.distinctDevices().size()), 6); // 3 speeds x 2 overheads
+        // The list schedulers' mean compute, taken over the kinds weighed by their counts, is
+        // the mean over every device (to rounding). One more CPU makes the counts unequal.
+        ClusterBuilder ub;
+        for (int d = 0; d <= 300; ++d)
+            ub.addDevice(
+                {"d" + std::to_string(d), d % 3 == 2 ? "cpu" : "gpu", 1e12 * (1 + d % 3), 1e12, 2e-6 * (d % 2)});
+        ub.setDefaultLink({5e9, 1e-5});
+        const Cluster uneven = ub.build();
+        const CostModel unevenCosts(g, uneven);
+        for (int v = 0; v < g.nodeCount(); v += 97) {
+            double sum = 0;
+            for (int d = 0; d < uneven.deviceCount(); ++d)
+                sum += unevenCosts.compute(v, d);
+            QVERIFY(std::fabs(unevenCosts.meanCompute(v) - sum / uneven.deviceCount()) <= 1e-12 * sum);
+        }
         double work = 0;
         for (int v = 0; v < g.nodeCount(); ++v) {
             double best = std::numeric_limits<double>::infinity();
