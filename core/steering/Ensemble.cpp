@@ -118,6 +118,8 @@ EnsembleResult SteeringSession::ensemble(int size, long long evaluations, const 
     const Recombined mixed = recombine(problem, placements.front(), voted, r.budget / 4, rc.seed, rc);
     const Placement start(mixed.devices);
     const long long rest = std::max(1LL, r.budget - mixed.evaluations);
+    if (m_settings.exactBudget) // the judgements come out of it too
+        rc.budget.maxEvaluations = rest;
     const PlacerResult refined =
         runPlacer(m_registry, "local-search", problem, {"evaluations=" + std::to_string(rest)}, rc, &start);
     r.devices = refined.placement.devices();

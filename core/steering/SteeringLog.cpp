@@ -357,6 +357,7 @@ std::string steeringLogJson(const SteeringLogDoc &d)
                          {"families", s.families},
                          {"threads", s.threads},
                          {"searches", s.searches},
+                         {"exact_budget", s.exactBudget},
                          {"guided", s.sampling == Sampling::Guided},
                          {"random_search", s.sampling == Sampling::RandomSearch},
                          {"exploration", s.exploration}};
@@ -385,6 +386,8 @@ std::string steeringLogJson(const SteeringLogDoc &d)
             cj["partner"] = c.partner;
             cj["recombine_evaluations"] = c.recombineEvaluations;
         }
+        if (c.budget > 0)
+            cj["budget"] = c.budget;
         if (!c.error.empty()) {
             cj["error"] = c.error;
         } else {
@@ -449,6 +452,7 @@ SteeringLogDoc parseSteeringLog(const std::string &text, const std::string &sour
         doc.settings.threads = s.at("threads").get<int>();
         // Older logs: a round held a search per thread.
         doc.settings.searches = s.value("searches", doc.settings.threads);
+        doc.settings.exactBudget = s.value("exact_budget", false);
         // "random_search" is absent from older logs.
         doc.settings.sampling = s.at("guided").get<bool>()        ? Sampling::Guided
                                 : s.value("random_search", false) ? Sampling::RandomSearch
@@ -481,6 +485,7 @@ SteeringLogDoc parseSteeringLog(const std::string &text, const std::string &sour
             c.refines = cj.at("refines").get<int>();
             c.partner = cj.value("partner", -1);
             c.recombineEvaluations = cj.value("recombine_evaluations", 0LL);
+            c.budget = cj.value("budget", 0LL);
             if (cj.contains("error")) {
                 c.error = cj["error"].get<std::string>();
             } else {
@@ -536,7 +541,8 @@ std::string candidateTaskJson(const Candidate &c)
                 {"seed", c.seed},
                 {"refines", c.refines},
                 {"partner", c.partner},
-                {"recombine_evaluations", c.recombineEvaluations}}
+                {"recombine_evaluations", c.recombineEvaluations},
+                {"budget", c.budget}}
         .dump();
 }
 
@@ -552,6 +558,7 @@ Candidate candidateFromTask(const std::string &text)
         c.refines = j.at("refines").get<int>();
         c.partner = j.value("partner", -1);
         c.recombineEvaluations = j.value("recombine_evaluations", 0LL);
+        c.budget = j.value("budget", 0LL);
     } catch (const Json::exception &e) {
         throw InputError(std::string("malformed steering task (") + e.what() + ")");
     }

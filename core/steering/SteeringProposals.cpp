@@ -288,16 +288,40 @@ std::vector<Candidate> SteeringSession::proposeRound(int round) const
         }
     }
 
-    int searching = 0, other = 0;
-    for (int arm : picked)
-        (m_arms[arm].searches || m_arms[arm].refine ? searching : other) += 1;
-    // Local-search stages share what the others (one judgement each) leave of the budget.
+    // What a candidate that does not search costs: its judgement, or (exact budgets) the most its
+    // family spent before (the expert baseline simulates several layouts, a partitioner's cut
+    // refinement a few), and for a family not run yet the most any such family spent.
+    auto reserve = [&](const Arm &arm) {
+        if (!m_settings.exactBudget)
+            return 1LL;
+        long long ownMost = 0, anyMost = 1;
+        for (const Candidate &o : m_candidates) {
+            const Arm *a = findArm(o.arm);
+            if (!a || a->searches || a->refine)
+                continue;
+            anyMost = std::max(anyMost, o.evaluations);
+            if (o.arm == arm.name)
+                ownMost = std::max(ownMost, o.evaluations);
+        }
+        return ownMost > 0 ? ownMost : anyMost;
+    };
+    int searching = 0;
+    long long other = 0;
+    for (int arm : picked) {
+        if (m_arms[arm].searches || m_arms[arm].refine)
+            ++searching;
+        else
+            other += reserve(m_arms[arm]);
+    }
+    // Local-search stages share what the others leave of the budget.
     const long long perSearch = searching ? std::max(1LL, (m_settings.roundEvaluations - other) / searching) : 0;
     // The round's learned run takes its share of what the session has left (beyond the round's
     // budget: later rounds get less); searches beside it (several threads) share the round's
     // budget, as far as what the learned run leaves of the session's allows.
     const auto learned = std::find_if(picked.begin(), picked.end(), [&](int arm) { return m_arms[arm].budgeted; });
-    const long long learnedTaken = learned == picked.end() ? 0 : learnedBudget(m_arms[*learned], perSearch);
+    long long learnedTaken = learned == picked.end() ? 0 : learnedBudget(m_arms[*learned], perSearch);
+    if (m_settings.exactBudget && learnedTaken > 0 && m_left >= 0) // the others beside it are paid for too
+        learnedTaken = std::max(1LL, std::min(learnedTaken, m_left - other - (searching - 1)));
     const int otherSearches = searching - (learned == picked.end() ? 0 : 1);
     const long long perOtherSearch =
         learned == picked.end() || otherSearches == 0 || m_left < 0
@@ -382,6 +406,8 @@ std::vector<Candidate> SteeringSession::proposeRound(int round) const
                                      : screening && !racing ? std::max(1LL, perOtherSearch / 2)
                                                             : perOtherSearch;
             c.params.push_back("evaluations=" + std::to_string(budget - c.recombineEvaluations));
+            if (m_settings.exactBudget)
+                c.budget = budget;
         }
         if (arm.trains) {
             if (!arm.budgeted)

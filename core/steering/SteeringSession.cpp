@@ -401,6 +401,8 @@ void SteeringSession::runCandidate(Candidate &c, const RunControl &control) cons
         rc.cancel = control.cancel;
         rc.pause = control.pause;
         rc.progress = control.progress;
+        if (c.budget > 0) // the recombination's runs come out of it
+            rc.budget.maxEvaluations = std::max(1LL, c.budget - (c.partner >= 0 ? c.recombineEvaluations : 0));
         std::vector<int> startDevices =
             c.refines >= 0 ? m_candidates.at(static_cast<size_t>(c.refines)).devices : std::vector<int>{};
         long long recombined = 0;

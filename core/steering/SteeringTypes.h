@@ -35,6 +35,11 @@ struct SteeringSettings
     int searches = 1;
     Sampling sampling = Sampling::Guided; // how each candidate's hyperparameters are drawn
     double exploration = 0.25;            // share of a round given to arms regardless of their scores
+    // A search (and a learned run, and the ensemble) stops at the simulator runs it was given,
+    // judgements included, and a round reserves for the other candidates what their family spent
+    // before, so that a session spends no more than its budget. Logs written before this existed
+    // read false, and replay as they ran (their searches went 1-2 runs over, a partitioner's 3).
+    bool exactBudget = true;
 };
 
 // What the person says between two rounds. Nodes and devices are indices into the graph and the
@@ -77,6 +82,7 @@ struct CandidateInfo
     // simulator runs that recombination may spend; -1 and 0: none.
     int partner = -1;
     long long recombineEvaluations = 0;
+    long long budget = 0; // simulator runs it may spend in all, judgements included (0: no cap)
     uint64_t hash = 0;    // of the placement
     int duplicateOf = -1; // an earlier candidate with the same placement
     ObjectiveTerms terms;

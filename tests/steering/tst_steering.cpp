@@ -295,11 +295,59 @@ private Q_SLOTS:
             learned += inRound;
         }
         QVERIFY(learned >= 2);
-        // Each round's budget is what is left over the rounds to come, so only the last round can
-        // pass the total: by the judgements of its searches' starts and results (two each), which
-        // their budgets do not count. 16,266 of 10,000 before.
-        QVERIFY2(s.evaluationsSpent() <= total + 2 * settings.threads,
+        // Each round's budget is what is left over the rounds to come, and every search stops at
+        // its budget: the total holds. 16,266 of 10,000 before.
+        QVERIFY2(s.evaluationsSpent() <= total,
                  qPrintable(QString("%1 simulator runs of %2").arg(s.evaluationsSpent()).arg(total)));
+    }
+
+    void aSessionSpendsNoMoreThanItsBudget()
+    {
+        // Searches went one or two runs over what they were given (the judgements of their start
+        // and result), and a round counted one run for each other candidate where the expert
+        // baseline simulates several layouts and a partitioner three: `steer --evaluations 2000
+        // --ensemble 0` spent 2,008-2,012. Now each search and the ensemble stop at their budget,
+        // and a round reserves what the other families spent before.
+        const Graph g = generate("inception-v3", {}, 1);
+        const Cluster c = gpus(4);
+        for (int threads : {1, 2}) {
+            SteeringSettings settings = small(8, 1);
+            settings.threads = settings.searches = threads;
+            SteeringSession s(g, c, PlacerRegistry::builtin(), settings);
+            const long long total = 1500, ensemble = 150;
+            const int rounds = 5;
+            for (int r = 0; r < rounds; ++r) {
+                const long long left = total - ensemble - s.evaluationsSpent();
+                s.setRoundEvaluations(std::max(1LL, left / (rounds - r)), std::max(1LL, left));
+                s.runRound(RunControl{});
+            }
+            QVERIFY2(s.evaluationsSpent() <= total - ensemble,
+                     qPrintable(QString("%1 runs before the ensemble").arg(s.evaluationsSpent())));
+            int searches = 0;
+            for (const Candidate &cand : s.candidates()) {
+                if (cand.budget > 0) {
+                    ++searches;
+                    QVERIFY2(cand.evaluations <= cand.budget, qPrintable(QString("#%1 %2 spent %3 of %4")
+                                                                             .arg(cand.id)
+                                                                             .arg(cand.arm.c_str())
+                                                                             .arg(cand.evaluations)
+                                                                             .arg(cand.budget)));
+                }
+            }
+            QVERIFY(searches >= 3);
+            const EnsembleResult e = s.ensemble(5, total - s.evaluationsSpent(), RunControl{});
+            QVERIFY2(e.evaluations <= e.budget, qPrintable(QString("%1 of %2").arg(e.evaluations).arg(e.budget)));
+            QVERIFY2(s.evaluationsSpent() <= total, qPrintable(QString::number(s.evaluationsSpent())));
+            QVERIFY(s.evaluationsSpent() >= total * 0.9); // and the budget is used, not hoarded
+        }
+        // A log from before kept no such setting: it replays without the caps, as it ran.
+        SteeringSession s(g, c, PlacerRegistry::builtin(), small(4, 300));
+        s.runRound(RunControl{});
+        nlohmann::json log = nlohmann::json::parse(steeringLogJson(s, g, c, nullptr));
+        QCOMPARE(log["settings"]["exact_budget"].get<bool>(), true);
+        QVERIFY(parseSteeringLog(log.dump(), "log").settings.exactBudget);
+        log["settings"].erase("exact_budget");
+        QVERIFY(!parseSteeringLog(log.dump(), "an older log").settings.exactBudget);
     }
 
     void markingOpsImportantReRanksWithoutSimulating()
@@ -946,7 +994,8 @@ private Q_SLOTS:
     {
         // Three lineages (heft, cpop, human) are each searched once before any is favoured; those
         // first searches run half of a search's budget, later searches all of it (one search a
-        // round: the round's budget less one run per constructive candidate). The session's very
+        // round: the round's budget less what the round's constructive candidates' families spent
+        // before, the most of any such family for one not run yet). The session's very
         // first search races the fast placers' starts, with a whole search's budget; no other does.
         const Graph g = layered(80);
         const Cluster c = gpus(3);
@@ -963,10 +1012,22 @@ private Q_SLOTS:
             int root = cand.refines;
             while (s.candidate(root).refines >= 0)
                 root = s.candidate(root).refines;
-            int inRound = 0;
+            auto reserve = [&](const std::string &arm) {
+                long long own = 0, any = 1;
+                for (const Candidate &o : s.candidates())
+                    if (o.round < cand.round && o.arm != "local-search") {
+                        any = std::max(any, o.evaluations);
+                        if (o.arm == arm)
+                            own = std::max(own, o.evaluations);
+                    }
+                return own > 0 ? own : any;
+            };
+            long long others = 0;
             for (const Candidate &o : s.candidates())
-                inRound += o.round == cand.round;
-            const long long search = 300 - (inRound - 1);
+                if (o.round == cand.round && o.arm != "local-search")
+                    others += reserve(o.arm);
+            QVERIFY(others >= 2); // human simulates several layouts
+            const long long search = 300 - others;
             long long given = 0;
             for (const std::string &p : cand.params)
                 if (p.rfind("evaluations=", 0) == 0)
