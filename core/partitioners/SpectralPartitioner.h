@@ -5,6 +5,7 @@
 
 #include <Eigen/Core>
 
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <vector>
@@ -13,9 +14,11 @@ namespace ps {
 
 class Graph;
 
-// n x dimensions: approximate top eigenvectors of the diffusion kernel of the graph.
+// n x dimensions: approximate top eigenvectors of the diffusion kernel of the graph. A cancel, or
+// the time limit counted from `start`, ends the sampling of landmarks early (fewer dimensions).
 Eigen::MatrixXd spectralEmbedding(const Graph &graph, int dimensions, int landmarks, int diffusion, uint64_t seed,
-                                  const RunControl &control);
+                                  const RunControl &control,
+                                  std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now());
 // Lloyd's k-means with k-means++ seeding and restarts; then parts over capacity shed their
 // farthest points to the nearest part with room. `stop` (may be empty) ends it early with a whole
 // assignment: seeding takes random points for the centres left, the first pass the nearest of 16.
