@@ -63,10 +63,18 @@ void Document::setGraph(std::shared_ptr<const Graph> graph, const QString &path,
     resimulate();
 }
 
+std::shared_ptr<const Cluster> Document::sharedCluster() const
+{
+    if (!m_sharedCluster)
+        m_sharedCluster = std::make_shared<const Cluster>(m_cluster);
+    return m_sharedCluster;
+}
+
 void Document::setCluster(const Cluster &cluster, const QString &path, const std::vector<int> *fresh)
 {
     const std::vector<std::string> oldNames = deviceNames();
     m_cluster = cluster;
+    m_sharedCluster.reset();
     clusterPath = path;
     m_undo.clear();
     rebuildSimulator();
@@ -95,6 +103,7 @@ void Document::restore(std::shared_ptr<const Graph> graph, const Cluster &cluste
 {
     m_graph = std::move(graph);
     m_cluster = cluster;
+    m_sharedCluster.reset();
     m_placement = std::move(placement);
     m_pins = std::move(pins);
     m_undo.clear();
@@ -214,6 +223,7 @@ void Document::setPins(const std::vector<int> &nodes, const std::vector<int> &pi
 void Document::replaceCluster(const Cluster &cluster, const std::vector<int> &placement)
 {
     m_cluster = cluster;
+    m_sharedCluster.reset();
     m_placement = placement;
     for (int &p : m_pins)
         if (p >= m_cluster.deviceCount())

@@ -732,7 +732,7 @@ void MainWindow::restoreSession(const SessionData &s)
     QString steeringError = QString::fromStdString(s.steeringError);
     if (s.steering) {
         try {
-            m_steeringController->restore(m_document->graph(), m_document->cluster(), *s.steering);
+            m_steeringController->restore(m_document->graph(), m_document->sharedCluster(), *s.steering);
         } catch (const InputError &e) {
             steeringError = QString::fromStdString(e.what());
         }
@@ -1066,8 +1066,8 @@ void MainWindow::refreshPlacement()
     m_timeline->setData(d.graph(), d.cluster(), schedule, d.placement());
     m_timeline->setSelection(m_selection);
     m_metrics->setState(d.cluster(), schedule.get(), counts);
-    m_runs->setProblem(d.graph(), d.cluster(), d.constraints(), schedule ? schedule->lowerBound.bound : 0.0);
-    m_steering->setProblem(d.graph(), d.cluster());
+    m_runs->setProblem(d.graph(), d.sharedCluster(), d.constraints(), schedule ? schedule->lowerBound.bound : 0.0);
+    m_steering->setProblem(d.graph(), d.sharedCluster());
     m_steering->setPins(d.pins());
     m_steering->setPlacement(d.placement());
     if (schedule)

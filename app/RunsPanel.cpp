@@ -155,8 +155,8 @@ RunsPanel::RunsPanel(RunManager *manager, QWidget *parent) : QWidget(parent), m_
 
 RunsPanel::~RunsPanel() = default;
 
-void RunsPanel::setProblem(std::shared_ptr<const Graph> graph, const Cluster &cluster, const Constraints &constraints,
-                           double lowerBound)
+void RunsPanel::setProblem(std::shared_ptr<const Graph> graph, std::shared_ptr<const Cluster> cluster,
+                           const Constraints &constraints, double lowerBound)
 {
     if (graph != m_graph)
         m_chart->clear(); // curves of another graph's runs would mislead
@@ -165,7 +165,7 @@ void RunsPanel::setProblem(std::shared_ptr<const Graph> graph, const Cluster &cl
         m_chart->setLowerBound(lowerBound);
     }
     m_graph = std::move(graph);
-    m_cluster = std::make_shared<const Cluster>(cluster);
+    m_cluster = std::move(cluster);
     m_constraints = std::make_shared<const Constraints>(constraints);
 }
 

@@ -35,8 +35,8 @@ public:
     ~RunsPanel() override;
     // `lowerBound`: the problem's makespan bound (the document's schedule has it; computing it
     // again for every edit took 0.3 s with 1,000 devices), 0 when there is none.
-    void setProblem(std::shared_ptr<const Graph> graph, const Cluster &cluster, const Constraints &constraints,
-                    double lowerBound);
+    void setProblem(std::shared_ptr<const Graph> graph, std::shared_ptr<const Cluster> cluster,
+                    const Constraints &constraints, double lowerBound);
     // Starts a run ("key=value" parameters separated by spaces); returns its row, or -1 when the
     // model or a parameter is refused before it starts (refused() says why, naming the valid ones).
     // "FAMILY (pretrained)" runs the policy shipped for the cluster (checkpoint=pretrained),

@@ -36,7 +36,8 @@ void SteeringController::waitForIdle()
         m_watcher.waitForFinished();
 }
 
-void SteeringController::reset(std::shared_ptr<const Graph> graph, const Cluster &cluster, SteeringSettings settings)
+void SteeringController::reset(std::shared_ptr<const Graph> graph, std::shared_ptr<const Cluster> cluster,
+                               SteeringSettings settings)
 {
     cancel();
     waitForIdle();
@@ -46,18 +47,19 @@ void SteeringController::reset(std::shared_ptr<const Graph> graph, const Cluster
     m_ensemble.reset();
     m_queued.clear();
     m_graph = std::move(graph);
-    m_cluster = cluster;
-    if (m_graph && m_graph->nodeCount() > 0 && m_cluster.deviceCount() > 0)
-        m_session = std::make_unique<SteeringSession>(*m_graph, m_cluster, PlacerRegistry::builtin(), settings);
+    m_cluster = cluster ? std::move(cluster) : std::make_shared<const Cluster>();
+    if (m_graph && m_graph->nodeCount() > 0 && m_cluster->deviceCount() > 0)
+        m_session = std::make_unique<SteeringSession>(*m_graph, *m_cluster, PlacerRegistry::builtin(), settings);
     markLogStale();
     Q_EMIT changed();
 }
 
-void SteeringController::restore(std::shared_ptr<const Graph> graph, const Cluster &cluster, const SteeringLogDoc &log)
+void SteeringController::restore(std::shared_ptr<const Graph> graph, std::shared_ptr<const Cluster> cluster,
+                                 const SteeringLogDoc &log)
 {
-    reset(std::move(graph), cluster, log.settings);
+    reset(std::move(graph), std::move(cluster), log.settings);
     if (m_session)
-        m_session->restore(log, *m_graph, m_cluster);
+        m_session->restore(log, *m_graph, *m_cluster);
     if (log.haveEnsemble)
         m_ensemble = log.ensemble;
     markLogStale();
@@ -82,7 +84,7 @@ std::shared_ptr<const SteeringLogDoc> SteeringController::logSnapshot() const
 void SteeringController::publishLog(const SteeringSession &session) const
 {
     auto log = std::make_shared<const SteeringLogDoc>(
-        steeringLogDoc(session, *m_graph, m_cluster, m_ensemble ? &*m_ensemble : nullptr));
+        steeringLogDoc(session, *m_graph, *m_cluster, m_ensemble ? &*m_ensemble : nullptr));
     std::lock_guard<std::mutex> lock(m_logMutex);
     m_log = std::move(log);
     m_logStale = false;
@@ -243,7 +245,7 @@ void SteeringController::runRounds(int rounds, int perRound, long long evaluatio
             o.port = m_workerPort;
             o.waitFor = wanted;
             o.timeoutS = 30;
-            m_runner = makeWorkerRunner(o, *m_graph, m_cluster);
+            m_runner = makeWorkerRunner(o, *m_graph, *m_cluster);
         }
         session->setRunner(m_runner.get());
         // The rounds share rounds x evaluations, as `placement-cli steer` shares its total: what a

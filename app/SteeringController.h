@@ -32,10 +32,10 @@ public:
     ~SteeringController() override;
 
     // A new session for this graph and cluster (the old one is cancelled and dropped).
-    void reset(std::shared_ptr<const Graph> graph, const Cluster &cluster, SteeringSettings settings);
+    void reset(std::shared_ptr<const Graph> graph, std::shared_ptr<const Cluster> cluster, SteeringSettings settings);
     // Restores a session from its log (the app session's "steering" entry). InputError when the
     // log does not fit the graph or cluster.
-    void restore(std::shared_ptr<const Graph> graph, const Cluster &cluster, const SteeringLogDoc &log);
+    void restore(std::shared_ptr<const Graph> graph, std::shared_ptr<const Cluster> cluster, const SteeringLogDoc &log);
     // The session's log as of now when idle, or as of the last round that ended while work runs
     // (a copy: write it on any thread). Null without a session.
     std::shared_ptr<const SteeringLogDoc> logSnapshot() const;
@@ -46,7 +46,7 @@ public:
     const SteeringSession *session() const { return m_running ? nullptr : m_session.get(); }
     const std::optional<EnsembleResult> &ensemble() const { return m_ensemble; }
     std::shared_ptr<const Graph> graph() const { return m_graph; }
-    const Cluster &cluster() const { return m_cluster; }
+    const Cluster &cluster() const { return *m_cluster; }
 
     // Applied at once when idle, else when the running work ends. InputError on bad feedback
     // (when idle).
@@ -83,7 +83,7 @@ private:
     void markLogStale();
 
     std::shared_ptr<const Graph> m_graph;
-    Cluster m_cluster;
+    std::shared_ptr<const Cluster> m_cluster = std::make_shared<const Cluster>(); // the document's, shared
     std::unique_ptr<SteeringSession> m_session;
     std::optional<EnsembleResult> m_ensemble;
     std::vector<SteeringFeedback> m_queued;

@@ -310,9 +310,9 @@ SteeringPanel::SteeringPanel(SteeringController *controller, QUndoStack *undo, Q
     refresh();
 }
 
-void SteeringPanel::setProblem(std::shared_ptr<const Graph> graph, const Cluster &cluster)
+void SteeringPanel::setProblem(std::shared_ptr<const Graph> graph, std::shared_ptr<const Cluster> cluster)
 {
-    const std::string key = clusterKey(cluster);
+    const std::string key = clusterKey(*cluster);
     if (graph == m_graph && key == m_clusterKey)
         return;
     m_graph = graph;

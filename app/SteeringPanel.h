@@ -45,7 +45,7 @@ public:
     SteeringPanel(SteeringController *controller, QUndoStack *undo, QWidget *parent = nullptr);
 
     // A new graph or cluster starts a new steering session; the same ones keep it.
-    void setProblem(std::shared_ptr<const Graph> graph, const Cluster &cluster);
+    void setProblem(std::shared_ptr<const Graph> graph, std::shared_ptr<const Cluster> cluster);
     // The person's pins (device per node, -1 none): every later candidate honours them.
     void setPins(const std::vector<int> &pins) { m_pins = pins; }
     // The placement being edited: selecting one candidate selects, in the graph, the ops that

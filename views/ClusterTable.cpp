@@ -106,7 +106,7 @@ ClusterTable::~ClusterTable() = default;
 
 void ClusterTable::setCluster(const Cluster &cluster)
 {
-    m_cluster = cluster;
+    m_name = cluster.name();
     m_filling = true;
     m_deviceRows->reset(cluster.devices());
     std::vector<LinkRow> links;
@@ -128,7 +128,7 @@ QString ClusterTable::errorText() const
 
 Cluster ClusterTable::currentCluster() const
 {
-    ClusterBuilder builder(m_cluster.name());
+    ClusterBuilder builder(m_name);
     for (const Device &d : m_deviceRows->rows())
         builder.addDevice(d);
     for (const LinkRow &l : m_linkRows->rows())
