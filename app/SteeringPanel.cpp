@@ -51,15 +51,6 @@ double Objective::*weightMember(int i)
     return members[i];
 }
 
-std::string clusterKey(const Cluster &c)
-{
-    std::string key = c.name();
-    for (int d = 0; d < c.deviceCount(); ++d)
-        key += "|" + c.device(d).name + ":" + std::to_string(c.device(d).flopsPerS) + ":" +
-               std::to_string(c.device(d).memoryBytes);
-    return key;
-}
-
 double similarity(const Cluster &cluster, const std::vector<int> &a, const std::vector<int> &b)
 {
     const std::vector<int> aligned = alignDevices(cluster, a, b);
@@ -312,11 +303,12 @@ SteeringPanel::SteeringPanel(SteeringController *controller, QUndoStack *undo, Q
 
 void SteeringPanel::setProblem(std::shared_ptr<const Graph> graph, std::shared_ptr<const Cluster> cluster)
 {
-    const std::string key = clusterKey(*cluster);
-    if (graph == m_graph && key == m_clusterKey)
+    // The document shares one copy per change of its cluster: another copy is another cluster, a
+    // link edited included (compared by devices alone, steering went on with the old links).
+    if (graph == m_graph && cluster == m_cluster)
         return;
     m_graph = graph;
-    m_clusterKey = key;
+    m_cluster = cluster;
     m_selection.clear();
     SteeringSettings settings;
     settings.threads = std::max(1, QThread::idealThreadCount());

@@ -99,7 +99,7 @@ private:
     SteeringController *m_controller;
     QUndoStack *m_undo;
     std::shared_ptr<const Graph> m_graph;
-    std::string m_clusterKey;
+    std::shared_ptr<const Cluster> m_cluster; // the document's, as last given
     std::vector<int> m_pins, m_placement;
     std::vector<int> m_selection;
     double m_weights[kWeights] = {};

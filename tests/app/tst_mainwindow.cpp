@@ -455,11 +455,14 @@ private Q_SLOTS:
         QVERIFY(links->setData(links->index(last, 2), "25"));
         qInfo("an edit of one link of 523,776: %lld ms on the GUI thread", clock.elapsed());
         QCOMPARE(d.cluster().link(1023, 1022).bandwidthBytesPerS, 25e9);
+        // Steering simulates on the edited cluster (it kept the old links: it compared devices only).
+        QCOMPARE(w.steeringPanel()->controller()->cluster().link(1023, 1022).bandwidthBytesPerS, 25e9);
         QCOMPARE(d.cluster().link(0, 1).bandwidthBytesPerS, 150e9);
         QCOMPARE(d.cluster().link(0, 8).bandwidthBytesPerS, 12e9);
         QCOMPARE(t->linkTable()->currentIndex(), links->index(last, 2)); // still there after the edit
         d.undoStack()->undo();
         QCOMPARE(d.cluster().link(1023, 1022).bandwidthBytesPerS, 150e9);
+        QCOMPARE(w.steeringPanel()->controller()->cluster().link(1023, 1022).bandwidthBytesPerS, 150e9);
         QCOMPARE(links->index(last, 2).data().toDouble(), 150.0); // the table follows the undo
         QSettings().remove("cluster/last");
     }
