@@ -20,7 +20,7 @@ Document::~Document() = default;
 std::vector<std::string> Document::deviceNames() const
 {
     std::vector<std::string> names;
-    for (const Device &d : m_cluster.devices())
+    for (const Device &d : m_cluster->devices())
         names.push_back(d.name);
     return names;
 }
@@ -31,7 +31,7 @@ std::vector<int> Document::initialPlacement(QString *made) const
         return std::vector<int>(m_graph ? m_graph->nodeCount() : 0, 0);
     const Constraints c = constraints();
     try {
-        PlacerResult r = openingPlacement({*m_graph, m_cluster, c, {}});
+        PlacerResult r = openingPlacement({*m_graph, *m_cluster, c, {}});
         if (made)
             *made = QString::fromStdString(r.spec);
         return r.placement.devices();
@@ -51,7 +51,7 @@ void Document::setGraph(std::shared_ptr<const Graph> graph, const QString &path,
     const auto fits = [&] {
         const std::vector<int> &d = initial->placement.devices();
         return static_cast<int>(d.size()) == m_graph->nodeCount() &&
-               std::all_of(d.begin(), d.end(), [&](int x) { return x >= 0 && x < m_cluster.deviceCount(); });
+               std::all_of(d.begin(), d.end(), [&](int x) { return x >= 0 && x < m_cluster->deviceCount(); });
     };
     if (initial && ready() && fits()) {
         m_placement = initial->placement.devices();
@@ -63,18 +63,10 @@ void Document::setGraph(std::shared_ptr<const Graph> graph, const QString &path,
     resimulate();
 }
 
-std::shared_ptr<const Cluster> Document::sharedCluster() const
-{
-    if (!m_sharedCluster)
-        m_sharedCluster = std::make_shared<const Cluster>(m_cluster);
-    return m_sharedCluster;
-}
-
 void Document::setCluster(const Cluster &cluster, const QString &path, const std::vector<int> *fresh)
 {
     const std::vector<std::string> oldNames = deviceNames();
-    m_cluster = cluster;
-    m_sharedCluster.reset();
+    m_cluster = std::make_shared<const Cluster>(cluster);
     clusterPath = path;
     m_undo.clear();
     rebuildSimulator();
@@ -85,14 +77,14 @@ void Document::setCluster(const Cluster &cluster, const QString &path, const std
         bool kept = !m_placement.empty();
         for (size_t v = 0; v < m_placement.size() && kept; ++v) {
             const int d = m_placement[v] >= 0 && m_placement[v] < static_cast<int>(oldNames.size())
-                              ? m_cluster.findDevice(oldNames[m_placement[v]])
+                              ? m_cluster->findDevice(oldNames[m_placement[v]])
                               : -1;
             m_placement[v] = d >= 0 ? d : placed[v];
         }
         if (!kept)
             m_placement = placed;
         for (int &p : m_pins)
-            p = p >= 0 && p < static_cast<int>(oldNames.size()) ? m_cluster.findDevice(oldNames[p]) : -1;
+            p = p >= 0 && p < static_cast<int>(oldNames.size()) ? m_cluster->findDevice(oldNames[p]) : -1;
     }
     Q_EMIT clusterChanged();
     resimulate();
@@ -102,8 +94,7 @@ void Document::restore(std::shared_ptr<const Graph> graph, const Cluster &cluste
                        std::vector<int> pins)
 {
     m_graph = std::move(graph);
-    m_cluster = cluster;
-    m_sharedCluster.reset();
+    m_cluster = std::make_shared<const Cluster>(cluster);
     m_placement = std::move(placement);
     m_pins = std::move(pins);
     m_undo.clear();
@@ -118,7 +109,7 @@ void Document::rebuildSimulator()
     m_simulator.reset();
     m_schedule.reset();
     if (ready())
-        m_simulator = std::make_unique<Simulator>(*m_graph, m_cluster);
+        m_simulator = std::make_unique<Simulator>(*m_graph, *m_cluster);
 }
 
 void Document::resimulate()
@@ -128,7 +119,7 @@ void Document::resimulate()
         timer.start();
         auto schedule = std::make_shared<Schedule>(m_simulator->simulate(m_placement));
         // The person's pins are constraints like the graph's: the core reports both.
-        schedule->violations = constraintViolations(*m_graph, m_cluster, constraints(), m_placement, schedule->memory);
+        schedule->violations = constraintViolations(*m_graph, *m_cluster, constraints(), m_placement, schedule->memory);
         schedule->feasible = schedule->violations.empty();
         m_schedule = std::move(schedule);
         m_simulationMs = static_cast<double>(timer.nsecsElapsed()) / 1e6;
@@ -140,7 +131,7 @@ void Document::resimulate()
 
 void Document::assign(const std::vector<int> &nodes, int device)
 {
-    if (!ready() || device < 0 || device >= m_cluster.deviceCount())
+    if (!ready() || device < 0 || device >= m_cluster->deviceCount())
         return;
     std::vector<int> changed;
     for (int v : nodes)
@@ -150,7 +141,7 @@ void Document::assign(const std::vector<int> &nodes, int device)
         return;
     pushPlacement(changed, std::vector<int>(changed.size(), device), QStringLiteral("manual"),
                   tr("Move %n op(s) to %1", nullptr, static_cast<int>(changed.size()))
-                      .arg(QString::fromStdString(m_cluster.device(device).name)));
+                      .arg(QString::fromStdString(m_cluster->device(device).name)));
 }
 
 void Document::pushPlacement(const std::vector<int> &nodes, const std::vector<int> &devices, const QString &made,
@@ -203,7 +194,7 @@ void Document::editCluster(const Cluster &cluster)
     for (int &d : placement)
         if (d >= cluster.deviceCount())
             d = fastest;
-    m_undo.push(new EditClusterCommand(this, m_cluster, m_placement, cluster, placement));
+    m_undo.push(new EditClusterCommand(this, *m_cluster, m_placement, cluster, placement));
 }
 
 void Document::setDevices(const std::vector<int> &nodes, const std::vector<int> &devices)
@@ -222,11 +213,10 @@ void Document::setPins(const std::vector<int> &nodes, const std::vector<int> &pi
 
 void Document::replaceCluster(const Cluster &cluster, const std::vector<int> &placement)
 {
-    m_cluster = cluster;
-    m_sharedCluster.reset();
+    m_cluster = std::make_shared<const Cluster>(cluster);
     m_placement = placement;
     for (int &p : m_pins)
-        if (p >= m_cluster.deviceCount())
+        if (p >= m_cluster->deviceCount())
             p = -1;
     rebuildSimulator();
     Q_EMIT clusterChanged();
@@ -236,7 +226,7 @@ void Document::replaceCluster(const Cluster &cluster, const std::vector<int> &pl
 Constraints Document::constraints() const
 {
     Constraints c =
-        m_graph && m_cluster.deviceCount() > 0 ? Constraints::fromGraph(*m_graph, m_cluster) : Constraints();
+        m_graph && m_cluster->deviceCount() > 0 ? Constraints::fromGraph(*m_graph, *m_cluster) : Constraints();
     for (size_t v = 0; v < m_pins.size(); ++v)
         if (m_pins[v] >= 0)
             c.pin(static_cast<int>(v), m_pins[v]);
@@ -245,7 +235,7 @@ Constraints Document::constraints() const
 
 std::vector<int> Document::opCountPerDevice() const
 {
-    std::vector<int> count(m_cluster.deviceCount(), 0);
+    std::vector<int> count(m_cluster->deviceCount(), 0);
     for (int d : m_placement)
         if (d >= 0 && d < static_cast<int>(count.size()))
             ++count[d];
@@ -256,7 +246,7 @@ std::vector<char> Document::flaggedNodes() const
 {
     if (!ready() || !m_schedule)
         return std::vector<char>(m_placement.size(), 0);
-    return violatingNodes(m_cluster, constraints(), m_placement, m_schedule->memory);
+    return violatingNodes(*m_cluster, constraints(), m_placement, m_schedule->memory);
 }
 
 } // namespace ps

@@ -26,12 +26,12 @@ public:
     ~Document() override;
 
     std::shared_ptr<const Graph> graph() const { return m_graph; }
-    const Cluster &cluster() const { return m_cluster; }
-    // The same cluster, shared: copied once per change of the cluster, not for each reader (a copy
-    // of 1,024 devices with a link for each pair took 60 ms, and the Models dock made one after
-    // every edit).
-    std::shared_ptr<const Cluster> sharedCluster() const;
-    bool ready() const { return m_graph && m_cluster.deviceCount() > 0; }
+    const Cluster &cluster() const { return *m_cluster; }
+    // The same cluster, shared: a new one with every change of the cluster, none for each reader (a
+    // copy of 1,024 devices with a link for each pair took 60 ms, and the Models dock made one
+    // after every edit).
+    std::shared_ptr<const Cluster> sharedCluster() const { return m_cluster; }
+    bool ready() const { return m_graph && m_cluster->deviceCount() > 0; }
     const std::vector<int> &placement() const { return m_placement; }
     const std::vector<int> &pins() const { return m_pins; } // device per node, -1 unpinned
     std::shared_ptr<const Schedule> schedule() const { return m_schedule; }
@@ -87,8 +87,7 @@ private:
     std::vector<int> initialPlacement(QString *producer = nullptr) const;
 
     std::shared_ptr<const Graph> m_graph;
-    Cluster m_cluster;
-    mutable std::shared_ptr<const Cluster> m_sharedCluster; // of m_cluster, made when first asked for
+    std::shared_ptr<const Cluster> m_cluster = std::make_shared<const Cluster>(); // replaced, never changed
     std::vector<int> m_placement, m_pins;
     std::shared_ptr<const Schedule> m_schedule;
     std::unique_ptr<Simulator> m_simulator;

@@ -464,7 +464,7 @@ void MainWindow::openInOrder(const QStringList &paths, const LoadOptions &option
         // The cluster before them could not be read (the last one used, gone bad): the preset.
         usePresetCluster(tr("No cluster could be opened"));
     }
-    auto cluster = std::make_shared<const Cluster>(m_document->cluster());
+    const auto cluster = m_document->sharedCluster();
     for (const QString &path : paths) {
         log(tr("Opening %1").arg(path));
         m_loader->load(path, options, cluster->deviceCount() > 0 ? cluster : nullptr);
@@ -618,7 +618,7 @@ void MainWindow::openGenerated(const QString &name)
     if (m_document->cluster().deviceCount() == 0)
         openDefaultCluster();
     log(tr("Generating %1…").arg(name));
-    m_loader->generate(name, std::make_shared<const Cluster>(m_document->cluster()));
+    m_loader->generate(name, m_document->sharedCluster());
     m_status->setText(tr("Generating %1…").arg(name)); // after the loader's "Loading…"
 }
 
@@ -983,7 +983,7 @@ QMenu *MainWindow::contextMenu(const std::vector<int> &nodes)
     menu->setToolTipsVisible(true); // Prefer device's says what a preference is
     // The cluster as the menu opened (one may be read while it is open: a device chosen then that
     // the new cluster lacks does nothing).
-    const auto cluster = std::make_shared<const Cluster>(m_document->cluster());
+    const auto cluster = m_document->sharedCluster();
     auto still = [this](std::function<void(int)> pick) {
         return [this, pick](int d) {
             if (d < m_document->cluster().deviceCount())

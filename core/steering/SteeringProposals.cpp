@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <map>
 #include <numeric>
 
 namespace ps {
@@ -291,19 +292,22 @@ std::vector<Candidate> SteeringSession::proposeRound(int round) const
     // What a candidate that does not search costs: its judgement, or (exact budgets) the most its
     // family spent before (the expert baseline simulates several layouts, a partitioner's cut
     // refinement a few), and for a family not run yet the most any such family spent.
-    auto reserve = [&](const Arm &arm) {
-        if (!m_settings.exactBudget)
-            return 1LL;
-        long long ownMost = 0, anyMost = 1;
+    std::map<std::string, long long> spentMost; // by family, over the candidates so far
+    long long anyMost = 1;
+    if (m_settings.exactBudget)
         for (const Candidate &o : m_candidates) {
             const Arm *a = findArm(o.arm);
             if (!a || a->searches || a->refine)
                 continue;
             anyMost = std::max(anyMost, o.evaluations);
-            if (o.arm == arm.name)
-                ownMost = std::max(ownMost, o.evaluations);
+            long long &most = spentMost[o.arm];
+            most = std::max(most, o.evaluations);
         }
-        return ownMost > 0 ? ownMost : anyMost;
+    auto reserve = [&](const Arm &arm) {
+        if (!m_settings.exactBudget)
+            return 1LL;
+        const auto own = spentMost.find(arm.name);
+        return own != spentMost.end() && own->second > 0 ? own->second : anyMost;
     };
     int searching = 0;
     long long other = 0;
