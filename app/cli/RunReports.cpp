@@ -53,8 +53,13 @@ Json writePartitionResult(const Partition &p, const Graph &graph, double wallS, 
 {
     writePartitionJson(outPath, toDoc(p, graph));
     const PartitionMetrics m = partitionMetrics(graph, p.parts(), p.k());
-    return Json{{"edge_cut", m.edgeCut},       {"imbalance", m.imbalance}, {"normalized_cut", m.normalizedCut},
-                {"parts_used", p.partsUsed()}, {"wall_s", wallS},          {"out", outPath}};
+    return Json{{"edge_cut", m.edgeCut},
+                {"imbalance", m.imbalance},
+                {"normalized_cut", m.normalizedCut},
+                {"parts_used", p.partsUsed()},
+                {"wall_s", wallS},
+                {"notes", p.notes},
+                {"out", outPath}};
 }
 
 std::string progressMessage(const Progress &p)

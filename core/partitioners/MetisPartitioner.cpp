@@ -1,6 +1,7 @@
 // METIS k-way and recursive bisection, as a library call and as the "metis" partitioner family.
 #include "core/partitioners/MetisPartitioner.h"
 
+#include "core/family/ChildProcess.h"
 #include "core/family/Stopwatch.h"
 #include "core/graph/Graph.h"
 #include "core/partitioners/PartitionRefinement.h"
@@ -10,9 +11,11 @@
 #include <metis.h>
 
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <fcntl.h>
 #include <mutex>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <unistd.h>
@@ -52,16 +55,12 @@ private:
     int m_saved = -1;
 };
 
-} // namespace
-
-std::vector<int> metisPartition(const MetisGraph &graph, int k, const std::vector<double> &shares, double imbalance,
-                                bool recursive, uint64_t seed)
+// The library call itself, without the lock and the muting: in a child process (below) there is
+// no other thread to share METIS's state or standard output with.
+std::vector<int32_t> callMetis(const MetisGraph &graph, int k, const std::vector<double> &shares, double imbalance,
+                               bool recursive, uint64_t seed)
 {
     const int n = graph.vertices;
-    if (n == 0)
-        return {};
-    if (k == 1)
-        return std::vector<int>(n, 0);
     idx_t nvtxs = n, ncon = graph.constraints, nparts = k, objval = 0;
     std::vector<idx_t> xadj(graph.xadj.begin(), graph.xadj.end());
     std::vector<idx_t> adjncy(graph.adjncy.begin(), graph.adjncy.end());
@@ -82,6 +81,22 @@ std::vector<int> metisPartition(const MetisGraph &graph, int k, const std::vecto
         adjwgt.push_back(1);
     }
     auto call = recursive ? METIS_PartGraphRecursive : METIS_PartGraphKway;
+    const int rc = call(&nvtxs, &ncon, xadj.data(), adjncy.data(), vwgt.data(), nullptr, adjwgt.data(), &nparts,
+                        tpwgts.empty() ? nullptr : tpwgts.data(), ubvec.data(), options, &objval, part.data());
+    if (rc != METIS_OK)
+        throw std::runtime_error("METIS failed with status " + std::to_string(rc));
+    return part;
+}
+
+} // namespace
+
+std::vector<int> metisPartition(const MetisGraph &graph, int k, const std::vector<double> &shares, double imbalance,
+                                bool recursive, uint64_t seed)
+{
+    if (graph.vertices == 0)
+        return {};
+    if (k == 1)
+        return std::vector<int>(graph.vertices, 0);
     // METIS keeps its random state in a global: concurrent calls (steering rounds, several runs
     // in the app) would draw from each other's stream and lose their seed's determinism.
     static std::mutex metisLock;
@@ -89,14 +104,53 @@ std::vector<int> metisPartition(const MetisGraph &graph, int k, const std::vecto
     // METIS prints some of its complaints ("Cannot bisect a graph with 0 vertices!") to standard
     // output, where the CLI's JSON report goes: it is muted for the call (its status says enough).
     const StdoutMuted muted;
-    const int rc = call(&nvtxs, &ncon, xadj.data(), adjncy.data(), vwgt.data(), nullptr, adjwgt.data(), &nparts,
-                        tpwgts.empty() ? nullptr : tpwgts.data(), ubvec.data(), options, &objval, part.data());
-    if (rc != METIS_OK)
-        throw std::runtime_error("METIS failed with status " + std::to_string(rc));
+    const std::vector<int32_t> part = callMetis(graph, k, shares, imbalance, recursive, seed);
     return std::vector<int>(part.begin(), part.end());
 }
 
+std::optional<std::vector<int>> metisPartitionUntil(const MetisGraph &graph, int k, const std::vector<double> &shares,
+                                                    double imbalance, bool recursive, uint64_t seed,
+                                                    const std::function<bool()> &stop)
+{
+    if (graph.vertices == 0 || k == 1)
+        return metisPartition(graph, k, shares, imbalance, recursive, seed);
+    const std::optional<std::vector<int32_t>> part =
+        runInChildProcess([&] { return callMetis(graph, k, shares, imbalance, recursive, seed); }, stop);
+    if (!part)
+        return std::nullopt;
+    if (part->size() != static_cast<size_t>(graph.vertices))
+        throw std::runtime_error("METIS returned " + std::to_string(part->size()) + " parts for " +
+                                 std::to_string(graph.vertices) + " vertices");
+    return std::vector<int>(part->begin(), part->end());
+}
+
 namespace {
+
+// Where METIS was stopped: the topological order cut into k runs of consecutive ops, run i with
+// about shares[i] of the FLOPs (of the ops when there are none). Linear, and for the chains and
+// pipelines of model graphs a cut of about k edges a path.
+std::vector<int> topologicalChunks(const Graph &g, int k, const std::vector<double> &shares)
+{
+    const int n = g.nodeCount();
+    double total = 0;
+    for (int v = 0; v < n; ++v)
+        total += g.flops(v);
+    const bool byFlops = total > 0;
+    if (!byFlops)
+        total = n;
+    auto share = [&](int part) { return shares.empty() ? 1.0 / k : shares[part]; };
+    std::vector<int> parts(n, 0);
+    int part = 0;
+    double done = 0, end = share(0) * total;
+    for (int v : g.topologicalOrder()) {
+        const double w = byFlops ? g.flops(v) : 1.0;
+        while (part < k - 1 && done + w / 2 > end)
+            end += share(++part) * total;
+        parts[v] = part;
+        done += w;
+    }
+    return parts;
+}
 
 class MetisPartitionerFamily : public Partitioner
 {
@@ -133,13 +187,36 @@ public:
                 if (withMemory)
                     shares.push_back(pb.memoryShares[i]);
             }
-        std::vector<int> parts =
-            metisPartition(graph, pb.k, shares, pb.imbalance, params.choice("method") == "recursive", control.seed);
+        const bool recursive = params.choice("method") == "recursive";
+        std::vector<std::string> notes;
+        std::vector<int> parts;
+        if (!control.cancel && !std::isfinite(control.budget.timeLimitS)) {
+            parts = metisPartition(graph, pb.k, shares, pb.imbalance, recursive, control.seed);
+        } else {
+            // METIS cannot be stopped from outside its call: with a time limit or a cancel it runs
+            // in a child process, killed when either comes first.
+            std::optional<std::vector<int>> metis =
+                metisPartitionUntil(graph, pb.k, shares, pb.imbalance, recursive, control.seed,
+                                    [&] { return control.outOfTime(secondsSince(t0)); });
+            if (metis) {
+                parts = std::move(*metis);
+            } else {
+                parts = topologicalChunks(pb.graph, pb.k, pb.targetShares);
+                char note[160];
+                std::snprintf(note, sizeof note,
+                              "metis: stopped (time limit or cancel) after %.3g s, before METIS finished; the parts "
+                              "are runs of the topological order sized to the shares",
+                              secondsSince(t0));
+                notes.push_back(note);
+            }
+        }
         // The refinement balances the FLOPs alone: a memory constraint would not hold through it.
         if (params.flag("refine") && !withMemory)
             rebalanceAndRefine(undirectedView(pb.graph), parts, pb.k, pb.imbalance, control.after(secondsSince(t0)),
                                pb.targetShares);
-        return Partition(pb.k, std::move(parts));
+        Partition result(pb.k, std::move(parts));
+        result.notes = std::move(notes);
+        return result;
     }
 };
 

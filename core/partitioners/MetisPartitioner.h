@@ -3,6 +3,8 @@
 #include "core/partitioners/MetisGraph.h"
 
 #include <cstdint>
+#include <functional>
+#include <optional>
 #include <vector>
 
 namespace ps {
@@ -11,5 +13,11 @@ namespace ps {
 // i * constraints + c); empty for equal parts. Returns the part of every vertex.
 std::vector<int> metisPartition(const MetisGraph &graph, int k, const std::vector<double> &shares, double imbalance,
                                 bool recursive, uint64_t seed);
+
+// The same call in a child process (core/family/ChildProcess), so that it can be stopped: nullopt
+// when stop() turned true before METIS finished. Concurrent calls run in parallel here.
+std::optional<std::vector<int>> metisPartitionUntil(const MetisGraph &graph, int k, const std::vector<double> &shares,
+                                                    double imbalance, bool recursive, uint64_t seed,
+                                                    const std::function<bool()> &stop);
 
 } // namespace ps

@@ -23,6 +23,8 @@ public:
     int partsUsed() const;
 
     std::string graphName;
+    // What the run that made it says of it (a partitioner stopped early), as results' notes do.
+    std::vector<std::string> notes;
 
 private:
     int m_k = 1;

@@ -113,10 +113,11 @@ public:
         }
         // With the refinement after it, the partitioner's progress is the first half of the run's.
         const bool refine = params.flag("refine");
-        std::vector<int> device = runPartitioner(PartitionerRegistry::builtin(), m_partitioner, problem, own,
-                                                 refine ? reportingWithin(control, 0, 0.5) : control)
-                                      .parts();
+        Partition partition = runPartitioner(PartitionerRegistry::builtin(), m_partitioner, problem, own,
+                                             refine ? reportingWithin(control, 0, 0.5) : control);
+        std::vector<int> device = partition.parts();
         PlacerOutput out;
+        out.notes = std::move(partition.notes);
         MemoryRepair fit; // of the placement kept
         if (refine) {
             // The refined cut is not always the faster placement (it balances FLOPs, not memory

@@ -1,6 +1,8 @@
 // METIS and the spectral (oASIS + Nystrom + k-means) partitioner on graphs with a known best
 // partition, their balance, and the METIS view of a graph; the rebalancing and cut refinements
 // (single-node, multilevel, relaxed) any partition can take.
+#include "core/family/ChildProcess.h"
+#include "core/family/Stopwatch.h"
 #include "core/generators/Generators.h"
 #include "core/graph/GraphBuilder.h"
 #include "core/partitioners/MetisGraph.h"
@@ -12,8 +14,14 @@
 #include <QtTest>
 
 #include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <csignal>
+#include <numeric>
 #include <random>
 #include <set>
+#include <stdexcept>
+#include <unistd.h>
 
 using namespace ps;
 
@@ -364,6 +372,83 @@ private Q_SLOTS:
         QVERIFY(error("metis", 0, {}).contains("k must be from 1"));
         QVERIFY(error("metis", 2, {"method=fast"}).contains("must be one of its choices"));
         QCOMPARE(partition("metis", g, 1).partsUsed(), 1);
+    }
+
+    // METIS cannot be interrupted, so with a time limit or a cancel it runs in a child process
+    // (it ran 2.7 s on GNMT-58k x 2,048 devices under a 0.5 s limit): the same parts as in this
+    // process, and a stop before it finishes gives runs of the topological order sized to the
+    // shares, said in a note.
+    void metisInAChildProcessGivesTheSamePartsAndStops()
+    {
+        const Graph g = generate("inception-v3", {}, 1);
+        const PartitionProblem problem{g, 8, 1.03, {}, {}};
+        const Partition inProcess = runPartitioner(PartitionerRegistry::builtin(), "metis", problem, {}, RunControl{});
+        std::atomic<bool> cancel{false};
+        RunControl timed, cancellable;
+        timed.budget.timeLimitS = 1000;
+        cancellable.cancel = &cancel;
+        for (const RunControl *control : {&timed, &cancellable}) {
+            const Partition child = runPartitioner(PartitionerRegistry::builtin(), "metis", problem, {}, *control);
+            QCOMPARE(child.parts(), inProcess.parts());
+            QVERIFY(child.notes.empty());
+        }
+        // A chain of FLOPs 1, 2, 3, 1, 2, 3 in 3 equal shares (4 each): an op joins the next run
+        // once more than half of it would pass its run's end (4, then 8).
+        GraphBuilder b("chain");
+        const double flops[] = {1, 2, 3, 1, 2, 3};
+        for (int i = 0; i < 6; ++i) {
+            GraphBuilder::NodeSpec s;
+            s.id = "c" + std::to_string(i);
+            s.op = "Op";
+            s.flops = flops[i];
+            b.addNode(s);
+            if (i > 0)
+                b.addEdge(i - 1, i, 10.0);
+        }
+        const Graph chain = b.build();
+        cancel = true;
+        const Partition stopped =
+            runPartitioner(PartitionerRegistry::builtin(), "metis", {chain, 3, 1.03, {}, {}}, {}, cancellable);
+        QCOMPARE(stopped.parts(), (std::vector<int>{0, 0, 1, 1, 1, 2}));
+        QCOMPARE(stopped.notes.size(), size_t(1));
+        QVERIFY2(QString(stopped.notes[0].c_str()).startsWith("metis: stopped (time limit or cancel) after "),
+                 stopped.notes[0].c_str());
+        const Partition shared = runPartitioner(PartitionerRegistry::builtin(), "metis",
+                                                {chain, 3, 1.03, {0.5, 0.25, 0.25}, {}}, {}, cancellable);
+        QCOMPARE(shared.parts(), (std::vector<int>{0, 0, 0, 1, 1, 2}));
+    }
+
+    void childProcessReturnsItsResultOrErrorAndIsKilledOnStop()
+    {
+        const auto never = [] { return false; };
+        std::vector<int32_t> many(1000000); // more than a pipe holds: read while it is written
+        std::iota(many.begin(), many.end(), -5);
+        QCOMPARE(*runInChildProcess([&] { return many; }, never), many);
+        QCOMPARE(*runInChildProcess([] { return std::vector<int32_t>{}; }, never), std::vector<int32_t>{});
+        auto failure = [&](const std::function<std::vector<int32_t>()> &work) {
+            try {
+                runInChildProcess(work, never);
+            } catch (const std::runtime_error &e) {
+                return QString(e.what());
+            }
+            return QString("no error");
+        };
+        QCOMPARE(failure([]() -> std::vector<int32_t> { throw std::invalid_argument("METIS failed with status -4"); }),
+                 QString("METIS failed with status -4"));
+        const QString killed = failure([]() -> std::vector<int32_t> {
+            ::kill(::getpid(), SIGKILL);
+            return {};
+        });
+        QVERIFY2(killed.startsWith("a child process died of signal 9"), qPrintable(killed));
+        const auto t0 = std::chrono::steady_clock::now();
+        const auto stopped = runInChildProcess(
+            [] {
+                ::sleep(30);
+                return std::vector<int32_t>{1};
+            },
+            [&] { return secondsSince(t0) > 0.05; });
+        QVERIFY(!stopped);
+        QVERIFY2(secondsSince(t0) < 5, "the child was not killed on stop");
     }
 };
 
