@@ -65,8 +65,13 @@ void Document::setGraph(std::shared_ptr<const Graph> graph, const QString &path,
 
 void Document::setCluster(const Cluster &cluster, const QString &path, const std::vector<int> *fresh)
 {
+    setCluster(std::make_shared<const Cluster>(cluster), path, fresh);
+}
+
+void Document::setCluster(std::shared_ptr<const Cluster> cluster, const QString &path, const std::vector<int> *fresh)
+{
     const std::vector<std::string> oldNames = deviceNames();
-    m_cluster = std::make_shared<const Cluster>(cluster);
+    m_cluster = std::move(cluster);
     clusterPath = path;
     m_undo.clear();
     rebuildSimulator();
@@ -182,19 +187,19 @@ void Document::setPinned(const std::vector<int> &nodes, bool pinned)
                                            : tr("Unpin %n op(s)", nullptr, static_cast<int>(nodes.size()))));
 }
 
-void Document::editCluster(const Cluster &cluster)
+void Document::editCluster(std::shared_ptr<const Cluster> cluster)
 {
     if (!m_graph) {
-        setCluster(cluster, clusterPath);
+        setCluster(std::move(cluster), clusterPath);
         return;
     }
     // Ops on devices that no longer exist go to the fastest remaining device.
     std::vector<int> placement = m_placement;
-    const int fastest = cluster.devicesBySpeed().empty() ? 0 : cluster.devicesBySpeed().front();
+    const int fastest = cluster->devicesBySpeed().empty() ? 0 : cluster->devicesBySpeed().front();
     for (int &d : placement)
-        if (d >= cluster.deviceCount())
+        if (d >= cluster->deviceCount())
             d = fastest;
-    m_undo.push(new EditClusterCommand(this, *m_cluster, m_placement, cluster, placement));
+    m_undo.push(new EditClusterCommand(this, m_cluster, m_placement, std::move(cluster), placement));
 }
 
 void Document::setDevices(const std::vector<int> &nodes, const std::vector<int> &devices)
@@ -211,9 +216,9 @@ void Document::setPins(const std::vector<int> &nodes, const std::vector<int> &pi
     resimulate();
 }
 
-void Document::replaceCluster(const Cluster &cluster, const std::vector<int> &placement)
+void Document::replaceCluster(std::shared_ptr<const Cluster> cluster, const std::vector<int> &placement)
 {
-    m_cluster = std::make_shared<const Cluster>(cluster);
+    m_cluster = std::move(cluster);
     m_placement = placement;
     for (int &p : m_pins)
         if (p >= m_cluster->deviceCount())

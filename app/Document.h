@@ -49,6 +49,8 @@ public:
     // `fresh`: a placement of the graph on `cluster` for the ops whose device is gone (else the
     // best fast placement is computed here).
     void setCluster(const Cluster &cluster, const QString &path, const std::vector<int> *fresh = nullptr);
+    void setCluster(std::shared_ptr<const Cluster> cluster, const QString &path,
+                    const std::vector<int> *fresh = nullptr);
     // Restores a saved state at once (sessions, autosave recovery).
     void restore(std::shared_ptr<const Graph> graph, const Cluster &cluster, std::vector<int> placement,
                  std::vector<int> pins);
@@ -57,12 +59,12 @@ public:
     void assign(const std::vector<int> &nodes, int device);
     void applyPlacement(const std::vector<int> &devices, const QString &what);
     void setPinned(const std::vector<int> &nodes, bool pinned);
-    void editCluster(const Cluster &cluster);
+    void editCluster(std::shared_ptr<const Cluster> cluster); // kept as it is, shared (no copy)
 
     // Used by the undo commands.
     void setDevices(const std::vector<int> &nodes, const std::vector<int> &devices);
     void setPins(const std::vector<int> &nodes, const std::vector<int> &pins);
-    void replaceCluster(const Cluster &cluster, const std::vector<int> &placement);
+    void replaceCluster(std::shared_ptr<const Cluster> cluster, const std::vector<int> &placement);
 
     // Derived state.
     Constraints constraints() const; // the graph's pins and groups, plus the user's pins

@@ -220,7 +220,7 @@ void MainWindow::createDocks()
         setSelection(nodes);
     });
     connect(m_clusterTable, &ClusterTable::clusterEdited, this,
-            [this](const Cluster &c) { m_document->editCluster(c); });
+            [this](const std::shared_ptr<const Cluster> &c) { m_document->editCluster(c); });
 
     m_timeline = new TimelineView;
     connect(m_timeline, &TimelineView::opClicked, this, [this](int v) {
@@ -1047,7 +1047,7 @@ void MainWindow::refreshGraph()
 
 void MainWindow::refreshCluster()
 {
-    m_clusterTable->setCluster(m_document->cluster());
+    m_clusterTable->setCluster(m_document->sharedCluster());
     refreshPlacement();
 }
 

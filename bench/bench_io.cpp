@@ -1,5 +1,9 @@
-// Loading and saving large graphs: the 200,000-node, 400,000-edge target of the foundation.
+// Loading and saving large graphs: the 200,000-node, 400,000-edge target of the foundation; and
+// building a cluster with a link for each pair of devices, named (as a cluster file and the app's
+// cluster table do).
 //   build/bench/bench_io --benchmark_filter=Graph
+//   build/bench/bench_io --benchmark_filter=ClusterEveryPair
+#include "core/cluster/Cluster.h"
 #include "core/generators/LayeredRandomGenerator.h"
 #include "core/io/FileBytes.h"
 #include "core/io/GraphJson.h"
@@ -57,6 +61,26 @@ void BM_GraphToJson(benchmark::State &state)
     }
 }
 BENCHMARK(BM_GraphToJson)->Arg(200000)->Unit(benchmark::kMillisecond);
+
+void BM_BuildClusterEveryPair(benchmark::State &state)
+{
+    const int k = static_cast<int>(state.range(0));
+    std::vector<std::string> names;
+    for (int d = 0; d < k; ++d)
+        names.push_back("gpu:" + std::to_string(d));
+    for (auto _ : state) {
+        ps::ClusterBuilder builder("pairs");
+        for (int d = 0; d < k; ++d)
+            builder.addDevice({names[d], "gpu", 14e12, 16e9, 5e-6});
+        builder.reserveLinks(static_cast<size_t>(k) * (k - 1) / 2);
+        for (int a = 0; a < k; ++a)
+            for (int b = a + 1; b < k; ++b)
+                builder.addLink(names[a], names[b], {a / 8 == b / 8 ? 150e9 : 12e9, 1e-6}, true);
+        builder.setDefaultLink({12e9, 1e-5});
+        benchmark::DoNotOptimize(builder.build());
+    }
+}
+BENCHMARK(BM_BuildClusterEveryPair)->Arg(1024)->Unit(benchmark::kMillisecond);
 
 } // namespace
 

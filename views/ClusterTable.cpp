@@ -104,8 +104,12 @@ ClusterTable::ClusterTable(QWidget *parent) : QWidget(parent)
 
 ClusterTable::~ClusterTable() = default;
 
-void ClusterTable::setCluster(const Cluster &cluster)
+void ClusterTable::setCluster(std::shared_ptr<const Cluster> shown)
 {
+    if (shown == m_shown)
+        return;
+    m_shown = std::move(shown);
+    const Cluster &cluster = *m_shown;
     m_name = cluster.name();
     m_filling = true;
     m_deviceRows->reset(cluster.devices());
@@ -131,6 +135,7 @@ Cluster ClusterTable::currentCluster() const
     ClusterBuilder builder(m_name);
     for (const Device &d : m_deviceRows->rows())
         builder.addDevice(d);
+    builder.reserveLinks(m_linkRows->rows().size());
     for (const LinkRow &l : m_linkRows->rows())
         builder.addLink(l.src, l.dst, l.link, l.both);
     builder.setDefaultLink({m_bandwidth->value() * 1e9, m_latency->value() * 1e-6});
@@ -148,10 +153,11 @@ void ClusterTable::edited()
     if (m_filling)
         return;
     try {
-        Cluster c = currentCluster();
+        m_shown = std::make_shared<const Cluster>(currentCluster());
         m_error->hide();
-        Q_EMIT clusterEdited(c);
+        Q_EMIT clusterEdited(m_shown);
     } catch (const InputError &e) {
+        m_shown.reset(); // the rows show no cluster now: the next one given fills them
         showError(QString::fromStdString(e.what()));
     }
 }

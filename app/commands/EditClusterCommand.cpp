@@ -4,8 +4,9 @@
 
 namespace ps {
 
-EditClusterCommand::EditClusterCommand(Document *document, Cluster before, std::vector<int> placementBefore,
-                                       Cluster after, std::vector<int> placementAfter)
+EditClusterCommand::EditClusterCommand(Document *document, std::shared_ptr<const Cluster> before,
+                                       std::vector<int> placementBefore, std::shared_ptr<const Cluster> after,
+                                       std::vector<int> placementAfter)
     : QUndoCommand(QObject::tr("Edit cluster")), m_document(document), m_before(std::move(before)),
       m_after(std::move(after)), m_placementBefore(std::move(placementBefore)),
       m_placementAfter(std::move(placementAfter))

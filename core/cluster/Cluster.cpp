@@ -105,13 +105,30 @@ int ClusterBuilder::addDevice(Device device)
 void ClusterBuilder::addLink(const std::string &src, const std::string &dst, Link link, bool bidirectional)
 {
     auto what = [&] { return "link '" + src + "'->'" + dst + "'"; }; // for a message only
-    const int a = Cluster::indexIn(m_names, src), b = Cluster::indexIn(m_names, dst);
+    const int a = deviceIndex(src, 0), b = deviceIndex(dst, 1);
     if (a < 0 || b < 0)
         throw InputError(what() + " names unknown device '" + (a < 0 ? src : dst) + "'");
     if (a == b)
         throw InputError("link from '" + src + "' to itself");
     checkLink(link, what);
     m_cluster.m_explicit.push_back({a, b, link, bidirectional});
+}
+
+int ClusterBuilder::deviceIndex(const std::string &name, int slot)
+{
+    int &last = m_lastIndex[slot];
+    if (last >= 0 && name == m_cluster.m_devices[last].name)
+        return last;
+    // Then the device after it (a source's links in the order of their destinations), then the map.
+    const int next = last + 1;
+    last = next < m_cluster.deviceCount() && name == m_cluster.m_devices[next].name ? next
+                                                                                    : Cluster::indexIn(m_names, name);
+    return last;
+}
+
+void ClusterBuilder::reserveLinks(size_t links)
+{
+    m_cluster.m_explicit.reserve(links);
 }
 
 void ClusterBuilder::setDefaultLink(Link link)

@@ -96,12 +96,18 @@ public:
     int addDevice(Device device); // throws InputError
     // Links are applied in call order; a later one overrides an earlier one for the same pair.
     void addLink(const std::string &src, const std::string &dst, Link link, bool bidirectional = true);
+    void reserveLinks(size_t links); // room for this many, when the caller knows
     void setDefaultLink(Link link);
     Cluster build(); // throws InputError when a pair has no link and there is no default
 
 private:
+    int deviceIndex(const std::string &name, int slot);
+
     Cluster m_cluster;
     Cluster::NameIndex m_names;
+    // The device last looked up as a link's source (slot 0) and destination (slot 1): links come
+    // grouped by their source, so most lookups are of that device or the one after it.
+    int m_lastIndex[2] = {-1, -1};
 };
 
 } // namespace ps

@@ -60,6 +60,7 @@ Cluster parseClusterJson(std::string_view text, const std::string &source)
             builder.addDevice(std::move(device));
         }
         if (const Json *links = array("links", false)) {
+            builder.reserveLinks(links->size());
             for (size_t i = 0; i < links->size(); ++i) {
                 where = "/links/" + std::to_string(i);
                 const Json &l = requiredObject((*links)[i], "a link");
