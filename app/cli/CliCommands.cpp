@@ -90,10 +90,10 @@ const std::vector<Command> &commands()
          {},
          rankCommand},
         {"partition",
-         "GRAPH --k K --model NAME [--param key=value]... [--imbalance 1.03] [--seed N] "
+         "GRAPH --k K --model NAME [--param key=value]... [--imbalance 1.03] [--seed N] [--time-limit S] "
          "--out P.partition.json",
-         "partition a graph (metis, spectral) and print edge cut, imbalance and normalized cut",
-         {"k", "model", "param", "imbalance", "seed", "out"},
+         "partition a graph (metis, spectral, gap) and print edge cut, imbalance, normalized cut and notes",
+         {"k", "model", "param", "imbalance", "seed", "time-limit", "out"},
          {},
          partitionCommand},
         {"generate",

@@ -158,9 +158,10 @@ private Q_SLOTS:
         QVERIFY(!s.contains("ops"));
 
         const QString parts = m_dir.filePath("ex.partition.json");
-        auto part = cli({"partition", kExample, "--k", "2", "--model", "metis", "--out", parts});
+        auto part = cli({"partition", kExample, "--k", "2", "--model", "metis", "--time-limit", "30", "--out", parts});
         QCOMPARE(part.exitCode, 0);
         const QJsonObject p = QJsonDocument::fromJson(part.out).object();
+        QCOMPARE(p["notes"].toArray().size(), 0); // METIS finished (in a child process: a limit is set)
         auto metrics = cli({"metrics", kExample, parts});
         QCOMPARE(QJsonDocument::fromJson(metrics.out).object()["edge_cut"].toDouble(), p["edge_cut"].toDouble());
 
@@ -171,6 +172,8 @@ private Q_SLOTS:
                          "--time-limit needs a positive number");
         expectInputError({"partition", kExample, "--k", "0", "--model", "metis", "--out", parts},
                          "partition needs --k from 1");
+        expectInputError({"partition", kExample, "--k", "2", "--model", "gap", "--time-limit", "0", "--out", parts},
+                         "--time-limit needs a positive number");
         expectInputError({"simulate", kExample, kCluster, kExample}, "expected a placement file, found a graph");
     }
 
