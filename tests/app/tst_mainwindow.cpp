@@ -619,6 +619,22 @@ private Q_SLOTS:
         processes->setValue(1);
     }
 
+    // A Models-dock run has a cancel and a time limit, so METIS runs in a child process forked
+    // from the app (threads, a pool, a window): it finishes with the placement METIS gives here.
+    void metisRunsInAChildOfTheApp()
+    {
+        MainWindow w;
+        openBasics(w);
+        RunsPanel *runs = w.runsPanel();
+        const int run = runs->start("metis", 30, 1, "");
+        QTRY_VERIFY_WITH_TIMEOUT(runs->finished(run), 30000);
+        QCOMPARE(runs->tree()->topLevelItem(run)->text(1), QString("done"));
+        const Document &d = *w.document();
+        const PlacerResult here = runPlacer(PlacerRegistry::builtin(), "metis",
+                                            {*d.graph(), d.cluster(), d.constraints(), Objective{}}, {}, RunControl{});
+        QCOMPARE(runs->placementOf(run), here.placement.devices());
+    }
+
     void learnersRunPauseAndPlotLive()
     {
         MainWindow w;
