@@ -10,6 +10,7 @@
 
 #include <metis.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -194,10 +195,25 @@ public:
             parts = metisPartition(graph, pb.k, shares, pb.imbalance, recursive, control.seed);
         } else {
             // METIS cannot be stopped from outside its call: with a time limit or a cancel it runs
-            // in a child process, killed when either comes first.
+            // in a child process, killed when either comes first. Meanwhile the time it has taken
+            // is reported (twice a second), so that a long call shows progress.
+            double reported = 0;
             std::optional<std::vector<int>> metis =
-                metisPartitionUntil(graph, pb.k, shares, pb.imbalance, recursive, control.seed,
-                                    [&] { return control.outOfTime(secondsSince(t0)); });
+                metisPartitionUntil(graph, pb.k, shares, pb.imbalance, recursive, control.seed, [&] {
+                    const double used = secondsSince(t0);
+                    if (used >= reported + 0.5) {
+                        reported = used;
+                        Progress p;
+                        const double limit = control.budget.timeLimitS;
+                        p.fraction = std::isfinite(limit) && limit > 0 ? std::min(0.99, used / limit) : 0;
+                        p.wallS = used;
+                        char message[80];
+                        std::snprintf(message, sizeof message, "METIS (%d parts): %.1f s", pb.k, used);
+                        p.message = message;
+                        control.report(p);
+                    }
+                    return control.outOfTime(used);
+                });
             if (metis) {
                 parts = std::move(*metis);
             } else {

@@ -16,6 +16,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cmath>
 #include <csignal>
 #include <numeric>
 #include <random>
@@ -416,6 +417,23 @@ private Q_SLOTS:
         const Partition shared = runPartitioner(PartitionerRegistry::builtin(), "metis",
                                                 {chain, 3, 1.03, {0.5, 0.25, 0.25}, {}}, {}, cancellable);
         QCOMPARE(shared.parts(), (std::vector<int>{0, 0, 0, 1, 1, 2}));
+        // A long call reports the time it has taken, twice a second (GNMT-58k in 2,048 parts with
+        // memory balanced too, as the placer asks: 2.7 s, where nothing was reported before the end).
+        const Graph gnmt = generate("gnmt", {{"source_steps", 250}, {"target_steps", 250}}, 1);
+        RunControl watched;
+        watched.budget.timeLimitS = 60;
+        std::vector<Progress> reports;
+        watched.progress = [&](const Progress &p) { reports.push_back(p); };
+        const auto t0 = std::chrono::steady_clock::now();
+        const std::vector<double> equal(2048, 1.0 / 2048);
+        runPartitioner(PartitionerRegistry::builtin(), "metis", {gnmt, 2048, 1.03, equal, equal}, {}, watched);
+        const double wall = secondsSince(t0);
+        QVERIFY2(static_cast<double>(reports.size()) >= std::floor(wall / 0.5) - 2,
+                 qPrintable(QString("%1 reports in %2 s").arg(reports.size()).arg(wall)));
+        QVERIFY(!reports.empty());
+        QVERIFY2(QString(reports.back().message.c_str()).startsWith("METIS (2048 parts): "),
+                 reports.back().message.c_str());
+        QVERIFY(reports.back().fraction > 0 && reports.back().fraction < 0.1);
     }
 
     void childProcessReturnsItsResultOrErrorAndIsKilledOnStop()
