@@ -76,13 +76,13 @@ std::optional<std::vector<int32_t>> runInChildProcess(const std::function<std::v
 {
     int fds[2];
     if (::pipe2(fds, O_CLOEXEC) != 0)
-        throw std::runtime_error(std::string("cannot make a pipe for a child process: ") + std::strerror(errno));
+        throw ChildProcessUnavailable(std::string("cannot make a pipe for a child process: ") + std::strerror(errno));
     const pid_t pid = ::fork();
     if (pid < 0) {
         const int error = errno;
         ::close(fds[0]);
         ::close(fds[1]);
-        throw std::runtime_error(std::string("cannot start a child process: ") + std::strerror(error));
+        throw ChildProcessUnavailable(std::string("cannot start a child process: ") + std::strerror(error));
     }
     if (pid == 0) {
         ::close(fds[0]);

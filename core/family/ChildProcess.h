@@ -6,13 +6,22 @@
 #include <cstdint>
 #include <functional>
 #include <optional>
+#include <stdexcept>
 #include <vector>
 
 namespace ps {
 
+// No child could be started (no pipe, or fork refused: memory, process limits).
+class ChildProcessUnavailable : public std::runtime_error
+{
+public:
+    using std::runtime_error::runtime_error;
+};
+
 // work()'s result, or nullopt when stop() turned true first (polled every few milliseconds).
 // A std::exception thrown by work() in the child is thrown again here as std::runtime_error with
-// its message; a child that dies (a signal, an exit without a result) throws std::runtime_error.
+// its message; a child that dies (a signal, an exit without a result) throws std::runtime_error;
+// one that cannot be started throws ChildProcessUnavailable.
 std::optional<std::vector<int32_t>> runInChildProcess(const std::function<std::vector<int32_t>()> &work,
                                                       const std::function<bool()> &stop);
 

@@ -115,8 +115,13 @@ std::optional<std::vector<int>> metisPartitionUntil(const MetisGraph &graph, int
 {
     if (graph.vertices == 0 || k == 1)
         return metisPartition(graph, k, shares, imbalance, recursive, seed);
-    const std::optional<std::vector<int32_t>> part =
-        runInChildProcess([&] { return callMetis(graph, k, shares, imbalance, recursive, seed); }, stop);
+    std::optional<std::vector<int32_t>> part;
+    try {
+        part = runInChildProcess([&] { return callMetis(graph, k, shares, imbalance, recursive, seed); }, stop);
+    } catch (const ChildProcessUnavailable &) {
+        // No child to be had (the machine refused a fork): METIS runs here, deaf to the limit.
+        return metisPartition(graph, k, shares, imbalance, recursive, seed);
+    }
     if (!part)
         return std::nullopt;
     if (part->size() != static_cast<size_t>(graph.vertices))

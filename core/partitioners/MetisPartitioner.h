@@ -15,7 +15,8 @@ std::vector<int> metisPartition(const MetisGraph &graph, int k, const std::vecto
                                 bool recursive, uint64_t seed);
 
 // The same call in a child process (core/family/ChildProcess), so that it can be stopped: nullopt
-// when stop() turned true before METIS finished. Concurrent calls run in parallel here.
+// when stop() turned true before METIS finished. Concurrent calls run in parallel here. Where no
+// child can be started, the call runs in this process as metisPartition does.
 std::optional<std::vector<int>> metisPartitionUntil(const MetisGraph &graph, int k, const std::vector<double> &shares,
                                                     double imbalance, bool recursive, uint64_t seed,
                                                     const std::function<bool()> &stop);
