@@ -313,7 +313,9 @@ public:
             save();
         net->eval();
         std::vector<std::string> notes;
-        if (steps == 0 && std::isfinite(trainingLimit) && !control.cancelled()) {
+        // Said only where the time stopped it (not zero iterations asked for, as a zero-shot run does).
+        const bool timeStopped = abandoned || !stepFits() || clock.exhausted();
+        if (steps == 0 && std::isfinite(trainingLimit) && timeStopped && !control.cancelled()) {
             char note[200];
             std::snprintf(note, sizeof note,
                           "gap: no training step fitted in the time limit (one was judged to take %.3g s); the "

@@ -591,6 +591,10 @@ private Q_SLOTS:
                      .startsWith("gap: no training step fitted in the time limit (one was "
                                  "judged to take "),
                  p.notes[0].c_str());
+        // Zero iterations asked for (a zero-shot run) under a limit: nothing to say.
+        const Partition zero =
+            runPartitioner(PartitionerRegistry::builtin(), "gap", {g, 4, 1.05, {}, {}}, {"iterations=0"}, control);
+        QVERIFY2(zero.notes.empty(), zero.notes.empty() ? "" : zero.notes[0].c_str());
         // A count the caller sets still caps the run (beyond the human start it refines).
         const PlacerResult start = runPlacer(PlacerRegistry::builtin(), "human", {g, c, cons, {}}, {}, {});
         const PlacerResult capped =
