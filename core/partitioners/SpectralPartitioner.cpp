@@ -483,16 +483,15 @@ public:
                           pb.k, n, work, kMaxKMeansWork);
             throw InputError(text);
         }
-        const Eigen::MatrixXd embedding = spectralEmbedding(g, pb.k, params.integer("landmarks"),
-                                                            params.integer("diffusion"), control.seed, control, t0);
-        // Ng-Jordan-Weiss: rows on the unit sphere (a row of zeros stays; column by column, as a
-        // row at a time reads strided memory: 0.15 s at 58k ops and 100 dimensions).
+        Eigen::MatrixXd points = spectralEmbedding(g, pb.k, params.integer("landmarks"), params.integer("diffusion"),
+                                                   control.seed, control, t0);
+        // Ng-Jordan-Weiss: rows on the unit sphere, in place (a row of zeros stays; column by
+        // column, as a row at a time reads strided memory: 0.15 s at 58k ops and 100 dimensions).
         Eigen::VectorXd norms = Eigen::VectorXd::Zero(n);
-        for (Eigen::Index j = 0; j < embedding.cols(); ++j)
-            norms += embedding.col(j).cwiseAbs2();
+        for (Eigen::Index j = 0; j < points.cols(); ++j)
+            norms += points.col(j).cwiseAbs2();
         for (double &norm : norms)
             norm = norm > 0 ? std::sqrt(norm) : 1.0;
-        Eigen::MatrixXd points = embedding;
         points.array().colwise() /= norms.array();
         const UndirectedGraph view = undirectedView(g);
         double total = 0;
