@@ -15,9 +15,10 @@ struct UndirectedGraph;
 
 // The heaviest part gives nodes away until the tolerance holds or nothing helps: its nodes in the
 // order of the least cut they add (ties to the lightest part that stays within the limit), each
-// moved once.
+// moved once. `stop` (if given) is asked before each part gives nodes away: once it says so, the
+// parts stay as they are then (a deadline, a cancel).
 void rebalanceParts(const UndirectedGraph &view, std::vector<int> &parts, int k, double tolerance,
-                    const std::vector<double> &shares = {});
+                    const std::vector<double> &shares = {}, const std::function<bool()> &stop = {});
 
 // Fiduccia-Mattheyses refinement of the edge cut: in each pass the unlocked node whose move to
 // another part lowers the cut most (or raises it least) moves and is locked, provided the part it

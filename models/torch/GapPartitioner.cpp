@@ -327,7 +327,8 @@ public:
         if (params.flag("rebalance") || params.flag("refine")) {
             const UndirectedGraph view = undirectedView(problem.graph);
             if (params.flag("rebalance"))
-                rebalanceParts(view, out, problem.k, problem.imbalance);
+                rebalanceParts(view, out, problem.k, problem.imbalance, {},
+                               [&] { return control.outOfTime(clock.elapsed()); });
             if (params.flag("refine"))
                 refinePartition(view, out, problem.k, problem.imbalance, 100LL * problem.graph.nodeCount() + 1000,
                                 static_cast<unsigned>(run.seed), [&](double cut, double) {

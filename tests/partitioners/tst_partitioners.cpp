@@ -246,6 +246,16 @@ private Q_SLOTS:
         const PartitionMetrics m = partitionMetrics(view, parts, 2);
         QVERIFY2(m.imbalance <= 1.25, qPrintable(QString::number(m.imbalance)));
         QCOMPARE(std::count(parts.begin(), parts.end(), 1), 3L);
+        // A stop that says so from the start (a spent deadline) leaves the parts as they were;
+        // one that never does is asked before each round and changes nothing of the result.
+        std::vector<int> stopped(8, 0);
+        rebalanceParts(view, stopped, 2, 1.25, {}, [] { return true; });
+        QCOMPARE(stopped, std::vector<int>(8, 0));
+        std::vector<int> asked(8, 0);
+        int questions = 0;
+        rebalanceParts(view, asked, 2, 1.25, {}, [&] { return ++questions < 0; });
+        QCOMPARE(asked, parts);
+        QCOMPARE(questions, 2); // the round that moves three nodes, and the one that finds part 0 light enough
     }
 
     void rebalancingPicksTheLightestPartThatFitsAmongThoseNotReached()
