@@ -19,6 +19,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <string>
@@ -68,10 +69,10 @@ torch::Tensor adjacencyOf(const GapGraph &g, const torch::Tensor &edgeWeight)
     return torch::sparse_coo_tensor(torch::stack({g.src, g.dst}), edgeWeight, {n, n}).coalesce();
 }
 
-GapGraph prepare(const Graph &graph, torch::Device device, int64_t gstSegment)
+// What training on `graph` needs beyond its GraphData (which the partition alone needs): GST's
+// segments, the edges and the sparse adjacency for the loss, the node weights.
+void prepareTraining(GapGraph &g, const Graph &graph, torch::Device device, int64_t gstSegment)
 {
-    GapGraph g;
-    g.data = graphData(graph, device);
     if (gstSegment > 0) {
         const std::vector<int64_t> order(graph.topologicalOrder().begin(), graph.topologicalOrder().end());
         g.order = torch::tensor(order).to(device);
@@ -101,7 +102,6 @@ GapGraph prepare(const Graph &graph, torch::Device device, int64_t gstSegment)
         g.totalWeight += x;
     g.nodeWeight = torch::from_blob(nw.data(), {graph.nodeCount()}, torch::kFloat32).clone().to(device) /
                    static_cast<float>(g.totalWeight);
-    return g;
 }
 
 // Expected normalized cut plus the balance penalty (Nazi et al., eq. 3 and 4). `keep` (0/1 per
@@ -136,14 +136,19 @@ std::pair<torch::Tensor, torch::Tensor> gapLoss(const torch::Tensor &logits, con
 // fine-tuning) every embedding is fresh and the encoder takes no gradient. The history is
 // initialised by one pass without gradient, then written by the segments' passes, and filled
 // once more when the fine-tuning fixes the encoder.
+// `refreshS` (if given) adds the seconds spent filling the historical embeddings (a pass over the
+// whole graph without gradients, which the backward pass does not repeat).
 torch::Tensor segmentedLogits(GapNet &net, GapGraph &g, const GstSettings &gst, uint64_t seed, long long step,
-                              bool frozen, torch::Tensor &keep)
+                              bool frozen, torch::Tensor &keep, double *refreshS = nullptr)
 {
     const int64_t total = static_cast<int64_t>(g.segments.size());
     if (g.history.empty() || (frozen && !g.historyFinal)) { // the encoder is fixed from then on
+        const auto start = std::chrono::steady_clock::now();
         torch::NoGradGuard noGrad;
         g.history.refresh(net->encoder(g.data).index_select(0, g.order));
         g.historyFinal = frozen;
+        if (refreshS)
+            *refreshS += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     }
     keep = torch::Tensor();
     if (frozen)
@@ -215,15 +220,10 @@ public:
         net->to(device);
 
         const GstSettings gst = GstSettings::from(params);
-        std::vector<GapGraph> train;
-        train.push_back(prepare(problem.graph, device, gst.segmentFor(problem.graph)));
-        for (const Graph &g : extra)
-            train.push_back(prepare(g, device, gst.segmentFor(g)));
+        std::vector<GapGraph> train(1 + extra.size());
+        train[0].data = graphData(problem.graph, device);
 
         torch::optim::Adam optimizer(net->parameters(), torch::optim::AdamOptions(params.number("lr")));
-        // A step fine-tunes the partition module alone only when every training graph is segmented.
-        const bool everySegmented =
-            std::all_of(train.begin(), train.end(), [](const GapGraph &g) { return !g.segments.empty(); });
         const double lambda = params.number("balance_weight");
         const int perStep = params.integer("graphs_per_step");
         const std::string saveTo = params.text("save_checkpoint");
@@ -234,9 +234,12 @@ public:
         // The network's partition: the head's argmax over blocks of rows, about a million logits
         // each. The n x parts logits at once (237 MB on GNMT-58k in 1,024 parts) took 1.3 s, and
         // blocks of 4,096 rows in 4,096 parts (64 MB each) 2.9 s, mostly in fresh pages.
-        auto partsOf = [&] {
+        auto encode = [&] {
             torch::NoGradGuard noGrad;
-            const torch::Tensor embeddings = net->encoder(train[0].data);
+            return net->encoder(train[0].data);
+        };
+        auto partsOf = [&](const torch::Tensor &embeddings) {
+            torch::NoGradGuard noGrad;
             const int64_t n = embeddings.size(0), block = std::max<int64_t>(1, (int64_t(1) << 20) / problem.k);
             std::vector<torch::Tensor> blocks;
             for (int64_t from = 0; from < n; from += block)
@@ -248,20 +251,42 @@ public:
             return std::vector<int>(parts.data_ptr<int>(), parts.data_ptr<int>() + parts.numel());
         };
         // Under a time limit a step starts only when it should end inside the limit (one step on
-        // GNMT-58k in 1,024 parts takes 9 s): a step is judged by the step before; with many
-        // nodes x parts numbers (a step of seconds) the first by the network's partition before
-        // training, timed (a step took 12-22 times as long there; 16 allowed), which is the result
-        // when no step fits. Below that the first starts, and the check after its forward half
-        // (below) keeps it inside the limit.
+        // GNMT-58k in 1,024 parts takes 9 s): a step is judged by the step before, and the first
+        // by the network's partition before training, timed, which is the result when no step
+        // fits: with many nodes x parts numbers (a step of seconds) as 16 of its passes (a step
+        // took 12-22 times as long there); where GST segments the graph, as one (the pass is what
+        // its first step would begin with, filling the historical embeddings, and they are filled
+        // from it: 1.2 s of that step's forward half on 200,000 ops in 8 parts). Elsewhere the
+        // first step starts, and the check after its forward half (below) keeps it inside the
+        // limit.
         const double trainingLimit = training.budget.timeLimitS;
+        const bool manyNumbers = static_cast<double>(problem.graph.nodeCount()) * problem.k > (1 << 24);
+        const bool segmented = gst.segmentFor(problem.graph) > 0;
         std::vector<int> untrained;
+        torch::Tensor untrainedEmbeddings;
         double stepS = 0;
-        if (std::isfinite(trainingLimit) && static_cast<double>(problem.graph.nodeCount()) * problem.k > (1 << 24)) {
+        if (std::isfinite(trainingLimit) && (manyNumbers || segmented)) {
             const double before = clock.elapsed();
-            untrained = partsOf();
-            stepS = 16 * (clock.elapsed() - before);
+            untrainedEmbeddings = encode();
+            untrained = partsOf(untrainedEmbeddings);
+            stepS = (manyNumbers ? 16 : 1) * (clock.elapsed() - before);
         }
         auto stepFits = [&] { return !std::isfinite(trainingLimit) || clock.elapsed() + stepS <= trainingLimit; };
+        // What training needs beyond the partition, only where a step may follow (on 200,000 ops:
+        // 1 s, GST's segments most of it). Where it is left out, no step fits on this rank, so
+        // none is taken on any.
+        if (stepFits()) {
+            prepareTraining(train[0], problem.graph, device, gst.segmentFor(problem.graph));
+            if (segmented && untrainedEmbeddings.defined())
+                train[0].history.refresh(untrainedEmbeddings.index_select(0, train[0].order));
+            for (size_t i = 0; i < extra.size(); ++i) {
+                train[i + 1].data = graphData(extra[i], device);
+                prepareTraining(train[i + 1], extra[i], device, gst.segmentFor(extra[i]));
+            }
+        }
+        // A step fine-tunes the partition module alone only when every training graph is segmented.
+        const bool everySegmented =
+            std::all_of(train.begin(), train.end(), [](const GapGraph &g) { return !g.segments.empty(); });
         int steps = 0;
         bool abandoned = false; // a step given up before its backward pass
         try {
@@ -278,14 +303,17 @@ public:
                     const long long item = static_cast<long long>(it) * perStep + b;
                     GapGraph &g = train[static_cast<size_t>(item) % train.size()];
                     torch::Tensor keep;
-                    const torch::Tensor logits = g.segments.empty()
-                                                     ? net->forward(g.data)
-                                                     : segmentedLogits(net, g, gst, run.seed, item, frozen, keep);
+                    double refreshS = 0;
+                    const torch::Tensor logits =
+                        g.segments.empty() ? net->forward(g.data)
+                                           : segmentedLogits(net, g, gst, run.seed, item, frozen, keep, &refreshS);
                     auto [cut, balance] = gapLoss(logits, g, problem.k, keep);
                     const torch::Tensor part = (cut + lambda * balance) / perStep;
                     // One process also judges the step by its forward half: the backward took
-                    // 2.5 times as long (a step in 2,048 parts ran 22 times the partition's pass).
-                    const double forwardS = clock.elapsed() - stepStart;
+                    // 2.5 times as long (a step in 2,048 parts ran 22 times the partition's pass),
+                    // GST's refresh of the historical embeddings not counted (it has no backward:
+                    // on 200,000 ops in 8 parts it was 1.2 s of the first step's 2.2 s forward).
+                    const double forwardS = clock.elapsed() - stepStart - refreshS;
                     if (collective.size() == 1 && std::isfinite(trainingLimit) &&
                         clock.elapsed() + 2.5 * forwardS > trainingLimit) {
                         abandoned = true;
@@ -323,7 +351,8 @@ public:
                           stepS, load.empty() ? "untrained" : "loaded");
             notes.push_back(note);
         }
-        std::vector<int> out = steps == 0 && !untrained.empty() ? std::move(untrained) : partsOf();
+        untrainedEmbeddings = torch::Tensor();
+        std::vector<int> out = steps == 0 && !untrained.empty() ? std::move(untrained) : partsOf(encode());
         if (params.flag("rebalance") || params.flag("refine")) {
             const UndirectedGraph view = undirectedView(problem.graph);
             if (params.flag("rebalance"))

@@ -1,6 +1,7 @@
 #include "models/torch/LearnerSupport.h"
 
 #include "models/torch/PolicySupport.h"
+#include "models/torch/TensorMemory.h"
 
 #include "core/InputError.h"
 #include "core/family/MachineMemory.h"
@@ -45,8 +46,8 @@ std::mutex &globalRandomLock()
 
 RunStart startRun(const ParamValues &params, const RunControl &control, int64_t ops)
 {
-    RunStart run{chooseDevice(params.choice("device"), ops), at::detail::createCPUGenerator(control.seed),
-                 control.seed};
+    RunStart run{chooseDevice(params.choice("device"), ops), at::detail::createCPUGenerator(control.seed), control.seed,
+                 holdTensorMemory()};
     setThreads(params.integer("threads"));
     return run;
 }

@@ -44,6 +44,7 @@ struct RunStart
     torch::Device device;
     at::Generator generator; // the run's own (a CPU generator, whatever the device)
     uint64_t seed = 1;
+    std::shared_ptr<void> tensorMemory; // holdTensorMemory(): large tensors reused while the run lasts
     // A module (or anything drawing from the global generator) made from the run's seed.
     template <class Make>
     auto seeded(Make make) const
@@ -53,7 +54,8 @@ struct RunStart
         return make();
     }
 };
-// What every run does first: the device it asked for, its thread count, its seed.
+// What every run does first: the device it asked for, its thread count, its seed, and the reuse
+// of its large tensors' memory.
 RunStart startRun(const ParamValues &params, const RunControl &control, int64_t ops);
 // The graphs of a `train_graphs` parameter (paths separated by ';'), loaded.
 std::vector<Graph> loadTrainGraphs(const std::string &list);
