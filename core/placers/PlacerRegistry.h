@@ -40,11 +40,13 @@ void checkPlacerSpec(const PlacerRegistry &registry, const std::string &spec, co
 // The constructive placers that take well under a second on a 58k-op graph (human, heft, heft-c,
 // m-etf, m-etf-c, cpop, m-topo, single), and the best of their placements under the problem's
 // objective (feasible first): what a graph opens with. Its `evaluations` are all the placers'
-// simulator runs (one each). After the first placement, `control`'s cancel, time limit and
-// evaluation budget stop it before the next placer (a note says how many ran); its notes are the
-// chosen placer's. InputError only if none can place it. With `others`, the other placers'
-// judged results go there, best first (betterResult; ties in fastPlacers() order), each with its
-// own evaluations (a learner races them as starts).
+// simulator runs (one each). They run human first, then the list schedulers from the cheapest
+// (m-etf, m-etf-c, cpop, heft, heft-c), then m-topo and single. After the first placement,
+// `control`'s cancel, time limit and evaluation budget stop it before the next placer, and under a
+// time limit a list scheduler starts only when the time left is at least twice what the one before took
+// (a note says how many ran); its notes are the chosen placer's. InputError only if none can place it. With `others`,
+// the other placers' judged results go there, best first (betterResult; ties in fastPlacers() order), each with its own
+// evaluations (a learner races them as starts).
 const std::vector<std::string> &fastPlacers();
 PlacerResult bestFastPlacement(const PlacementProblem &problem, const RunControl &control = {},
                                std::vector<PlacerResult> *others = nullptr);
