@@ -261,7 +261,8 @@ public:
         // limit.
         const double trainingLimit = training.budget.timeLimitS;
         const bool manyNumbers = static_cast<double>(problem.graph.nodeCount()) * problem.k > (1 << 24);
-        const bool segmented = gst.segmentFor(problem.graph) > 0;
+        const int64_t segment = gst.segmentFor(problem.graph); // 0: GST off for this graph
+        const bool segmented = segment > 0;
         std::vector<int> untrained;
         torch::Tensor untrainedEmbeddings;
         double stepS = 0;
@@ -276,7 +277,7 @@ public:
         // 1 s, GST's segments most of it). Where it is left out, no step fits on this rank, so
         // none is taken on any.
         if (stepFits()) {
-            prepareTraining(train[0], problem.graph, device, gst.segmentFor(problem.graph));
+            prepareTraining(train[0], problem.graph, device, segment);
             if (segmented && untrainedEmbeddings.defined())
                 train[0].history.refresh(untrainedEmbeddings.index_select(0, train[0].order));
             for (size_t i = 0; i < extra.size(); ++i) {
