@@ -352,6 +352,14 @@ void SteeringPanel::setWeight(int i, double value)
     for (int w = 0; w < kWeights; ++w)
         before.*weightMember(w) = after.*weightMember(w) = m_weights[w];
     after.*weightMember(i) = value;
+    if (!after.weighsPlacement()) {
+        // Every candidate would score the same: refuse, and put the slider back.
+        const QSignalBlocker block(m_sliders[i]);
+        m_sliders[i]->setValue(static_cast<int>(std::lround(100 * m_weights[i])));
+        m_sliderLabels[i]->setText(QString::number(m_weights[i], 'f', 2));
+        m_status->setText(tr("At least one of makespan, bytes, memory and balance must weigh more than 0."));
+        return;
+    }
     SteeringFeedback forward, backward;
     forward.setWeights = backward.setWeights = true;
     forward.weights = after;

@@ -51,21 +51,24 @@ void PlacerRegistry::addFamily(std::unique_ptr<Placer> family)
         globalPlacers().add(std::move(family));
 }
 
-namespace {
-
-std::vector<std::string> splitStages(const std::string &spec)
+std::vector<std::string> compositionStages(const std::string &spec)
 {
     std::vector<std::string> stages;
     size_t pos = 0;
     while (true) {
         size_t plus = spec.find('+', pos);
         stages.push_back(spec.substr(pos, plus == std::string::npos ? std::string::npos : plus - pos));
+        if (stages.back().empty() && !spec.empty())
+            throw InputError("model '" + spec +
+                             "' has an empty stage: stages are joined by one '+' (heft+local-search)");
         if (plus == std::string::npos)
             break;
         pos = plus + 1;
     }
     return stages;
 }
+
+namespace {
 
 std::vector<std::string> paramsFor(const Placer &placer, const std::vector<std::string> &params)
 {
@@ -86,7 +89,7 @@ std::vector<const Placer *> checkedStages(const PlacerRegistry &registry, const 
                                           const std::vector<std::string> &params, bool haveStart)
 {
     std::vector<const Placer *> stages;
-    for (const std::string &name : splitStages(spec))
+    for (const std::string &name : compositionStages(spec))
         stages.push_back(&registry.require(name, "model"));
     if (stages.front()->refines() && !haveStart)
         stages.insert(stages.begin(), registry.find("human"));

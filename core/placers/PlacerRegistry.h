@@ -32,6 +32,9 @@ PlacerResult runPlacer(const PlacerRegistry &registry, const std::string &spec, 
                        const std::vector<std::string> &params, const RunControl &control,
                        const Placement *start = nullptr);
 
+// The stage names of "a+b+...", in order. InputError on an empty stage ("heft+", "+heft").
+std::vector<std::string> compositionStages(const std::string &spec);
+
 // Checks a run before it starts (the Models dock, `--run`; runPlacer checks this first): every
 // stage of `spec` names a placer of the registry, and every "key=value" belongs to a stage and has
 // a value of its type and range. InputError naming the known choices otherwise.

@@ -78,7 +78,16 @@ Objective Objective::parse(const std::string &text)
             throw InputError("objective weight '" + key + "' must be a number >= 0, not '" + value + "'");
         o.*(w->member) = x;
     }
+    if (!o.weighsPlacement())
+        throw InputError("the objective weighs nothing: give makespan, bytes, memory or balance a weight above 0 "
+                         "('" +
+                         text + "')");
     return o;
+}
+
+bool Objective::weighsPlacement() const
+{
+    return makespanWeight > 0 || bytesWeight > 0 || memoryWeight > 0 || balanceWeight > 0;
 }
 
 std::string Objective::weightsText() const

@@ -27,19 +27,13 @@ bool onLogScale(const HyperParam &h)
 
 ParamSpace::ParamSpace(const PlacerRegistry &registry, const std::string &spec)
 {
-    size_t pos = 0;
-    while (pos <= spec.size()) {
-        size_t plus = spec.find('+', pos);
-        if (plus == std::string::npos)
-            plus = spec.size();
-        for (const HyperParam &h : registry.require(spec.substr(pos, plus - pos), "model").info().params) {
+    for (const std::string &stage : compositionStages(spec))
+        for (const HyperParam &h : registry.require(stage, "model").info().params) {
             const bool seen =
                 std::any_of(m_params.begin(), m_params.end(), [&](const HyperParam &p) { return p.name == h.name; });
             if (h.tunable() && !seen && h.type != HyperParam::Type::Text)
                 m_params.push_back(h);
         }
-        pos = plus + 1;
-    }
 }
 
 double ParamSpace::value(int i, double x) const

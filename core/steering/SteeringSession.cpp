@@ -27,20 +27,6 @@ constexpr const char *kDefaultLearnedArm = "gdp"; // the learned arm weighed in 
 // the 58k-op one (docs/performance.md, "gdp weighed in by default").
 constexpr int kDefaultLearnedArmMaxOps = 20000;
 
-bool hasStage(const std::string &spec, const std::string &stage)
-{
-    size_t pos = 0;
-    while (pos <= spec.size()) {
-        size_t plus = spec.find('+', pos);
-        if (plus == std::string::npos)
-            plus = spec.size();
-        if (spec.compare(pos, plus - pos, stage) == 0)
-            return true;
-        pos = plus + 1;
-    }
-    return false;
-}
-
 } // namespace
 
 uint64_t placementHash(const std::vector<int> &devices)
@@ -95,22 +81,17 @@ SteeringSession::SteeringSession(const Graph &graph, const Cluster &cluster, con
         Arm arm;
         arm.name = name;
         arm.space = ParamSpace(registry, name); // throws on an unknown family
-        const Placer &first = registry.require(name.substr(0, name.find('+')), "model");
+        const std::vector<std::string> stages = compositionStages(name);
+        const Placer &first = registry.require(stages.front(), "model");
         arm.refine = first.refines();
-        arm.takesStart = first.takesStart() && name.find('+') == std::string::npos;
-        for (size_t pos = 0; pos != std::string::npos;) {
-            const size_t plus = name.find('+', pos);
-            arm.trains =
-                arm.trains || registry.require(name.substr(pos, plus == std::string::npos ? plus : plus - pos), "model")
-                                  .info()
-                                  .trains;
-            pos = plus == std::string::npos ? plus : plus + 1;
-        }
+        arm.takesStart = first.takesStart() && stages.size() == 1;
+        for (const std::string &stage : stages)
+            arm.trains = arm.trains || registry.require(stage, "model").info().trains;
         const std::vector<HyperParam> declared = first.info().params;
         arm.budgeted =
-            arm.trains && name.find('+') == std::string::npos &&
+            arm.trains && stages.size() == 1 &&
             std::any_of(declared.begin(), declared.end(), [](const HyperParam &h) { return h.name == "evaluations"; });
-        arm.searches = hasStage(name, "local-search") || arm.budgeted;
+        arm.searches = std::find(stages.begin(), stages.end(), "local-search") != stages.end() || arm.budgeted;
         const bool weighedIn = name == kDefaultLearnedArm && graph.nodeCount() <= kDefaultLearnedArmMaxOps;
         arm.weight = byDefault && arm.trains && !weighedIn ? 0 : 1;
         m_arms.push_back(std::move(arm));

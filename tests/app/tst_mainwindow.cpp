@@ -1517,6 +1517,12 @@ private Q_SLOTS:
         w.document()->undoStack()->undo();
         QCOMPARE(s->objective().bytesWeight, 0.0);
         QCOMPARE(panel->weight(1), 0.0);
+        // Makespan to 0 with nothing else weighed would score every candidate the same: refused.
+        const int undoSteps = w.document()->undoStack()->count();
+        panel->setWeight(0, 0);
+        QCOMPARE(s->objective().makespanWeight, 1.0);
+        QCOMPARE(panel->weight(0), 1.0);
+        QCOMPARE(w.document()->undoStack()->count(), undoSteps);
 
         // Pins (set in the graph) and an excluded family hold for every later candidate.
         w.setSelection({3});

@@ -931,6 +931,8 @@ private Q_SLOTS:
             return QString();
         };
         QVERIFY(error("hefty", {}).contains("unknown model 'hefty' (known: single, round-robin"));
+        for (const char *empty : {"heft+", "+heft", "heft++local-search"})
+            QVERIFY2(error(empty, {}).contains(QString("model '%1' has an empty stage").arg(empty)), empty);
         QVERIFY(error("heft", {"depth=3"}).contains("no stage of 'heft' has a parameter 'depth'"));
         QVERIFY(error("heft", {"insertion=maybe"}).contains("must be true or false"));
         QVERIFY(error("heft+local-search", {"evaluations=0"}).contains("must lie in [1"));

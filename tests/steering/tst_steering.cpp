@@ -152,13 +152,16 @@ private Q_SLOTS:
     {
         QCOMPARE(Objective::parse("bytes=0.2").bytesWeight, 0.2);
         QCOMPARE(Objective::parse("").makespanWeight, 1.0);
-        for (const char *bad : {"speed=1", "bytes=-1", "bytes=x", "bytes", "memory=inf"}) {
+        QVERIFY(Objective::parse("makespan=0,bytes=0.1").weighsPlacement());
+        for (const char *bad : {"speed=1", "bytes=-1", "bytes=x", "bytes", "memory=inf",
+                                "makespan=0,bytes=0,memory=0,balance=0,important=1"}) {
             try {
                 Objective::parse(bad);
                 QFAIL(bad);
             } catch (const InputError &e) {
                 QVERIFY2(std::string(e.what()).find("objective weight") != std::string::npos ||
-                             std::string(e.what()).find("unknown") != std::string::npos,
+                             std::string(e.what()).find("unknown") != std::string::npos ||
+                             std::string(e.what()).find("the objective weighs nothing") != std::string::npos,
                          e.what());
             }
         }
