@@ -563,10 +563,13 @@ Progress refinementProgress(double cut, double fraction, double wallS)
 }
 
 double rebalanceAndRefine(const UndirectedGraph &view, std::vector<int> &parts, int k, double tolerance,
-                          const RunControl &control, const std::vector<double> &shares)
+                          const RunControl &control, const std::vector<double> &shares, RepairSteps steps)
 {
     const auto start = std::chrono::steady_clock::now();
-    rebalanceParts(view, parts, k, tolerance, shares, [&] { return control.outOfTime(secondsSince(start)); });
+    if (steps.rebalance)
+        rebalanceParts(view, parts, k, tolerance, shares, [&] { return control.outOfTime(secondsSince(start)); });
+    if (!steps.refine)
+        return 0;
     auto keepGoing = [&](double cut, double done) {
         const double used = secondsSince(start);
         const double limit = control.budget.timeLimitS;

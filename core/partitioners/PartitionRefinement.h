@@ -60,12 +60,19 @@ double refinePartition(const UndirectedGraph &view, std::vector<int> &parts, int
 // A refinement's progress report: "refining the cut: <cut>" at `fraction`, after `wallS`.
 Progress refinementProgress(double cut, double fraction, double wallS);
 
+// Which of rebalanceAndRefine's two steps run (gap lets a user switch each off).
+struct RepairSteps
+{
+    bool rebalance = true;
+    bool refine = true;
+};
+
 // What a partitioner's output takes to become a refined partition: rebalanceParts, then
 // refinePartition with 100 moves a node (+1000) at each level, stopping early when `control` is
 // cancelled or its time limit, counted from this call, is spent, and reporting "refining the
 // cut" to `control` (the fraction: the trials' share, or the time limit's if further). Returns the
-// edge cut.
+// edge cut (0 when `steps` leaves refinement out).
 double rebalanceAndRefine(const UndirectedGraph &view, std::vector<int> &parts, int k, double tolerance,
-                          const RunControl &control, const std::vector<double> &shares = {});
+                          const RunControl &control, const std::vector<double> &shares = {}, RepairSteps steps = {});
 
 } // namespace ps

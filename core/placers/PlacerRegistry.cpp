@@ -212,10 +212,33 @@ PlacerResult runPlacer(const PlacerRegistry &registry, const std::string &spec, 
     return result;
 }
 
+namespace {
+
+// The fast placers in the order bestFastPlacement runs them: human (the expert's layouts) first,
+// then the list schedulers from the cheapest (on 200,000 ops x 8 GPUs m-etf took 0.32 s, m-etf-c
+// 0.88, cpop 1.47, heft 2.53, heft-c 2.88), then the two that place by rank alone. `tieRank`: the
+// order among equal results (fastPlacers()'s order). On thousands of devices the costs come in
+// another order (GNMT-58k x 4,096 GPUs: heft 5.9 s, m-etf 15.8 s).
+struct FastPlacer
+{
+    const char *name;
+    int tieRank;
+    bool listScheduler;
+};
+constexpr FastPlacer kFastPlacers[] = {{"human", 0, false},  {"m-etf", 3, true},  {"m-etf-c", 4, true},
+                                       {"cpop", 5, true},    {"heft", 1, true},   {"heft-c", 2, true},
+                                       {"m-topo", 6, false}, {"single", 7, false}};
+
+} // namespace
+
 const std::vector<std::string> &fastPlacers()
 {
-    static const std::vector<std::string> names = {"human",   "heft", "heft-c", "m-etf",
-                                                   "m-etf-c", "cpop", "m-topo", "single"};
+    static const std::vector<std::string> names = [] {
+        std::vector<std::string> byTie(std::size(kFastPlacers));
+        for (const FastPlacer &p : kFastPlacers)
+            byTie[p.tieRank] = p.name;
+        return byTie;
+    }();
     return names;
 }
 
@@ -228,20 +251,14 @@ PlacerResult bestFastPlacement(const PlacementProblem &problem, const RunControl
     long long spent = 0;
     size_t tried = 0;
     const std::vector<std::string> &names = fastPlacers();
-    // The order they run in: human (the expert's layouts) first, then the list schedulers from the
-    // cheapest (on 200,000 ops x 8 GPUs m-etf took 0.32 s, m-etf-c 0.88, cpop 1.47, heft 2.53,
-    // heft-c 2.88), then the two that place by rank alone. A list scheduler that the limit stops
-    // leaves most ops to its fallback rule and still pays its ranks and its judgement, so under a
-    // time limit one starts only when the time left is at least twice what the one before it took
-    // (each took up to 2.75 times the one before there; heft first, as before, took 2.5 s of a 2 s
-    // limit and kept m-etf, the best there, from running). On thousands of devices the costs come
-    // in another order (GNMT-58k x 4,096 GPUs: heft 5.9 s, m-etf 15.8 s). Ties between results
-    // still go to fastPlacers() order.
-    static const std::vector<std::string> runOrder = {"human", "m-etf",  "m-etf-c", "cpop",
-                                                      "heft",  "heft-c", "m-topo",  "single"};
-    auto linear = [](const std::string &name) { return name == "human" || name == "m-topo" || name == "single"; };
+    // They run in kFastPlacers' order. A list scheduler that the limit stops leaves most ops to its
+    // fallback rule and still pays its ranks and its judgement, so under a time limit one starts
+    // only when the time left is at least twice what the one before it took (each took up to 2.75
+    // times the one before on 200,000 ops; heft first, as before, took 2.5 s of a 2 s limit and
+    // kept m-etf, the best there, from running).
     double lastListS = 0; // what the last list scheduler took
-    for (const std::string &name : runOrder) {
+    for (const FastPlacer &placer : kFastPlacers) {
+        const std::string name = placer.name;
         if (!PlacerRegistry::builtin().find(name))
             continue;
         // Each placer costs at least one simulator run (its judgement); once one result is in hand, the
@@ -249,7 +266,7 @@ PlacerResult bestFastPlacement(const PlacementProblem &problem, const RunControl
         const double used = secondsSince(t0);
         if (!results.empty() && control.exhausted(used, spent))
             break;
-        if (!results.empty() && !linear(name) && control.timeLeftS(used) < 2 * lastListS)
+        if (!results.empty() && placer.listScheduler && control.timeLeftS(used) < 2 * lastListS)
             continue;
         ++tried;
         RunControl rest; // what is left of the budget (each placer honours it after its first run)
@@ -263,7 +280,7 @@ PlacerResult bestFastPlacement(const PlacementProblem &problem, const RunControl
             why = e.what();
             continue;
         }
-        if (!linear(name))
+        if (placer.listScheduler)
             lastListS = secondsSince(t0) - start;
         spent += results.back().evaluations;
     }

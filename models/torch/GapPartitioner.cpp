@@ -354,21 +354,9 @@ public:
         }
         untrainedEmbeddings = torch::Tensor();
         std::vector<int> out = steps == 0 && !untrained.empty() ? std::move(untrained) : partsOf(encode());
-        if (params.flag("rebalance") || params.flag("refine")) {
-            const UndirectedGraph view = undirectedView(problem.graph);
-            if (params.flag("rebalance"))
-                rebalanceParts(view, out, problem.k, problem.imbalance, {},
-                               [&] { return control.outOfTime(clock.elapsed()); });
-            if (params.flag("refine"))
-                refinePartition(view, out, problem.k, problem.imbalance, 100LL * problem.graph.nodeCount() + 1000,
-                                static_cast<unsigned>(run.seed), [&](double cut, double) {
-                                    const double limit = control.budget.timeLimitS;
-                                    control.report(refinementProgress(
-                                        cut, std::isfinite(limit) ? std::min(1.0, clock.elapsed() / limit) : 0.99,
-                                        clock.elapsed()));
-                                    return !control.cancelled() && clock.elapsed() < limit;
-                                });
-        }
+        if (params.flag("rebalance") || params.flag("refine"))
+            rebalanceAndRefine(undirectedView(problem.graph), out, problem.k, problem.imbalance,
+                               control.after(clock.elapsed()), {}, {params.flag("rebalance"), params.flag("refine")});
         Partition result(problem.k, out);
         result.graphName = problem.graph.name();
         result.notes = std::move(notes);

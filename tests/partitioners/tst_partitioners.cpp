@@ -256,6 +256,16 @@ private Q_SLOTS:
         rebalanceParts(view, asked, 2, 1.25, {}, [&] { return ++questions < 0; });
         QCOMPARE(asked, parts);
         QCOMPARE(questions, 2); // the round that moves three nodes, and the one that finds part 0 light enough
+
+        // rebalanceAndRefine's steps: rebalancing alone gives the same parts (and no cut); refining
+        // alone keeps every node in part 0 (a move out of it would only add cut); both give a cut.
+        std::vector<int> rebalancedOnly(8, 0), refinedOnly(8, 0), both(8, 0);
+        QCOMPARE(rebalanceAndRefine(view, rebalancedOnly, 2, 1.25, {}, {}, {true, false}), 0.0);
+        QCOMPARE(rebalancedOnly, parts);
+        QCOMPARE(rebalanceAndRefine(view, refinedOnly, 2, 1.25, {}, {}, {false, true}), 0.0);
+        QCOMPARE(refinedOnly, std::vector<int>(8, 0));
+        QVERIFY(rebalanceAndRefine(view, both, 2, 1.25, {}, {}, {}) > 0);
+        QVERIFY(partitionMetrics(view, both, 2).imbalance <= 1.25);
     }
 
     void rebalancingPicksTheLightestPartThatFitsAmongThoseNotReached()
