@@ -73,6 +73,15 @@ struct Budget
 {
     double timeLimitS = std::numeric_limits<double>::infinity();
     long long maxEvaluations = std::numeric_limits<long long>::max(); // simulator runs
+
+    // Whether the simulator runs are bounded: the largest value means no bound, and a family that
+    // is given one spends it (a learner trains until it is spent instead of for its iterations).
+    bool evaluationsBounded() const { return maxEvaluations != std::numeric_limits<long long>::max(); }
+    // The runs left after `spent` (and `reserved` kept for later), at least 0; unbounded stays so.
+    long long evaluationsLeft(long long spent, long long reserved = 0) const
+    {
+        return evaluationsBounded() ? std::max(0LL, maxEvaluations - spent - reserved) : maxEvaluations;
+    }
 };
 
 struct Progress

@@ -170,11 +170,11 @@ PlacerResult runPlacer(const PlacerRegistry &registry, const std::string &spec, 
         stageControl.budget.timeLimitS = control.timeLeftS(used) / static_cast<double>(stagesLeft);
         // The judgement after the stage is one more run: the stage gets what is left after it.
         const long long spent = result.evaluations + sim.evaluations();
-        const long long left = std::max(0LL, control.budget.maxEvaluations - spent - 1);
+        // Without a bound, none (a learner given a bound, even a huge one, trains until it is spent).
+        const long long left = control.budget.evaluationsLeft(spent, 1);
         const long long later = stagesLeft - 1; // the later stages' judgements
-        stageControl.budget.maxEvaluations = control.budget.maxEvaluations == std::numeric_limits<long long>::max()
-                                                 ? left
-                                                 : std::min(left, std::max(1LL, (left - later) / stagesLeft));
+        stageControl.budget.maxEvaluations =
+            control.budget.evaluationsBounded() ? std::min(left, std::max(1LL, (left - later) / stagesLeft)) : left;
         if (haveResult && stageControl.budget.maxEvaluations <= 0) { // its judgement alone would overspend
             result.notes.push_back("no simulator evaluations left for '" + stage->info().name + "'");
             break;
@@ -272,7 +272,7 @@ PlacerResult bestFastPlacement(const PlacementProblem &problem, const RunControl
         RunControl rest; // what is left of the budget (each placer honours it after its first run)
         rest.cancel = control.cancel;
         rest.budget.timeLimitS = control.timeLeftS(used);
-        rest.budget.maxEvaluations = std::max(0LL, control.budget.maxEvaluations - spent);
+        rest.budget.maxEvaluations = control.budget.evaluationsLeft(spent);
         const double start = secondsSince(t0);
         try {
             results.push_back(runPlacer(PlacerRegistry::builtin(), name, problem, {}, rest));

@@ -231,6 +231,39 @@ private Q_SLOTS:
     }
 
     // Training must pay off: the placements sampled late are better than the early ones.
+    // With no time limit and no evaluation budget, a learner trains for its `iterations` default
+    // (before, a composition handed each stage "all but the runs spent" as a bound, and a learner
+    // given a bound trains until it is spent: `place --model gdp` ran until interrupted). A
+    // watchdog cancels after 60 s, so the failure is a wrong count, not a hang.
+    void aLearnerWithoutABudgetTrainsItsDefaultIterations()
+    {
+        const Graph g = smallGraph();
+        const Cluster c = skewed();
+        const Constraints cons = Constraints::fromGraph(g, c);
+        for (const char *model : {"gdp", "rl-seq2seq"}) {
+            int defaultIterations = -1;
+            for (const HyperParam &h : PlacerRegistry::builtin().find(model)->info().params)
+                if (h.name == "iterations")
+                    defaultIterations = static_cast<int>(h.defaultValue);
+            QVERIFY(defaultIterations > 0);
+            std::atomic<bool> cancel{false}, done{false};
+            std::thread watchdog([&] {
+                for (int i = 0; i < 600 && !done; ++i)
+                    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+                cancel = true;
+            });
+            RunControl control;
+            control.cancel = &cancel;
+            int lastIteration = -1;
+            control.progress = [&](const Progress &p) { lastIteration = std::max(lastIteration, p.iteration); };
+            runPlacer(PlacerRegistry::builtin(), model, {g, c, cons, {}}, {"hidden=16"}, control);
+            done = true;
+            watchdog.join();
+            QVERIFY2(lastIteration + 1 == defaultIterations,
+                     qPrintable(QString("%1: %2 iterations").arg(model).arg(lastIteration + 1)));
+        }
+    }
+
     void learningImprovesTheObjective_data()
     {
         QTest::addColumn<QString>("model");
