@@ -93,6 +93,14 @@ std::optional<long long> CliArgs::integer(const std::string &name) const
     return v;
 }
 
+uint64_t CliArgs::seed() const
+{
+    const long long s = integer("seed").value_or(1);
+    if (s < 0)
+        throw InputError("--seed needs a whole number >= 0, not '" + *value("seed") + "'");
+    return static_cast<uint64_t>(s);
+}
+
 std::optional<double> CliArgs::real(const std::string &name) const
 {
     auto text = value(name);

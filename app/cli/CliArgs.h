@@ -1,6 +1,7 @@
 #pragma once
 // A small command-line parser: positionals, "--name value" / "--name=value" options that may
 // repeat, and boolean flags; anything undeclared is an InputError.
+#include <cstdint>
 #include <map>
 #include <optional>
 #include <set>
@@ -24,6 +25,8 @@ public:
     // Typed values with a message naming the option when the text is not a number.
     std::optional<long long> integer(const std::string &name) const;
     std::optional<double> real(const std::string &name) const;
+    // --seed: a whole number >= 0 (1 when not given).
+    uint64_t seed() const;
     // The arguments again (positionals after "--"), without the options named in `drop`: to start
     // the same command in another process.
     std::vector<std::string> toArgs(const std::set<std::string> &drop) const;

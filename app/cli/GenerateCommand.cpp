@@ -33,7 +33,7 @@ int generateCommand(const CliArgs &args, std::ostream &out, std::ostream &)
             throw InputError("--set " + item.substr(0, eq) + " needs a number, not '" + text + "'");
         values[item.substr(0, eq)] = number;
     }
-    const Graph g = generate(args.positionals()[0], values, static_cast<uint64_t>(args.integer("seed").value_or(1)));
+    const Graph g = generate(args.positionals()[0], values, args.seed());
     saveGraph(*outPath, g);
     out << "wrote " << *outPath << " (" << g.nodeCount() << " nodes, " << g.edgeCount() << " edges)\n";
     return 0;

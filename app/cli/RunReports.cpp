@@ -19,7 +19,7 @@ RunControl controlFromArgs(const CliArgs &args)
 {
     RunControl control;
     control.cancel = watchInterrupts(); // Ctrl-C stops the run with the best it has
-    control.seed = static_cast<uint64_t>(args.integer("seed").value_or(1));
+    control.seed = args.seed();
     if (auto limit = args.real("time-limit")) {
         if (*limit <= 0)
             throw InputError("--time-limit needs a positive number of seconds");

@@ -225,7 +225,7 @@ int steerCommand(const CliArgs &args, std::ostream &out, std::ostream &err)
             throw InputError("--rounds must be between 1 and 100000");
         if (evaluations < rounds)
             throw InputError("--evaluations must allow at least one simulator run per round");
-        settings.seed = static_cast<uint64_t>(args.integer("seed").value_or(1));
+        settings.seed = args.seed();
         settings.perRound = static_cast<int>(args.integer("per-round").value_or(8));
         // As many searches a round as threads unless told: the figures in docs/ are at one each.
         settings.searches = static_cast<int>(args.integer("searches").value_or(settings.threads));

@@ -166,6 +166,10 @@ private Q_SLOTS:
         QCOMPARE(QJsonDocument::fromJson(metrics.out).object()["edge_cut"].toDouble(), p["edge_cut"].toDouble());
 
         expectInputError({"place", kExample, kCluster, "--model", "nope", "--out", placed}, "unknown model 'nope'");
+        expectInputError({"place", kExample, kCluster, "--model", "heft", "--seed", "-5", "--out", placed},
+                         "--seed needs a whole number >= 0, not '-5'");
+        expectInputError({"place", kExample, kCluster, "--model", "heft+", "--out", placed},
+                         "model 'heft+' has an empty stage");
         expectInputError({"place", kExample, kCluster, "--model", "nope", "--out", placed}, ", giph, gap)"); // runs too
         expectInputError({"place", kExample, kCluster, "--model", "heft"}, "place needs --out");
         expectInputError({"place", kExample, kCluster, "--model", "heft", "--time-limit", "-1", "--out", placed},
