@@ -366,7 +366,8 @@ int rankCommand(const CliArgs &args, std::ostream &out, std::ostream &)
     if (args.positionals().size() != 1)
         throw InputError("rank needs STEER.json (a log written by steer --log)");
     SteeringLogDoc doc = readSteeringLog(args.positionals()[0]);
-    const Objective objective = Objective::parse(args.value("objective").value_or(doc.objective));
+    const std::optional<std::string> asked = args.value("objective");
+    const Objective objective = asked ? Objective::parse(*asked) : Objective::parse(doc.objective, true);
     std::vector<Candidate *> usable;
     for (Candidate &c : doc.candidates)
         if (c.usable()) {

@@ -50,7 +50,7 @@ constexpr WeightName kWeights[] = {
 
 } // namespace
 
-Objective Objective::parse(const std::string &text)
+Objective Objective::parse(const std::string &text, bool mayWeighNothing)
 {
     Objective o;
     size_t pos = 0;
@@ -78,7 +78,7 @@ Objective Objective::parse(const std::string &text)
             throw InputError("objective weight '" + key + "' must be a number >= 0, not '" + value + "'");
         o.*(w->member) = x;
     }
-    if (!o.weighsPlacement())
+    if (!o.weighsPlacement() && !mayWeighNothing)
         throw InputError("the objective weighs nothing: give makespan, bytes, memory or balance a weight above 0 "
                          "('" +
                          text + "')");

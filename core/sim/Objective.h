@@ -57,8 +57,9 @@ struct Objective
     // "makespan=1,bytes=0.2,memory=0,balance=0,preference=1,important=1": named weights, the rest
     // default.
     // Throws InputError on an unknown name, a negative or non-numeric weight, or weights that
-    // weigh nothing (see weighsPlacement).
-    static Objective parse(const std::string &text);
+    // weigh nothing (see weighsPlacement) unless `mayWeighNothing` (what a steering log recorded:
+    // one written before that rule may hold such weights, and must still load).
+    static Objective parse(const std::string &text, bool mayWeighNothing = false);
     std::string weightsText() const; // the same form
     // Whether makespan, bytes, memory or balance weighs more than 0; without one every placement
     // scores the same (preferences and important ops only refine those terms).

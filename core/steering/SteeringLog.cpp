@@ -266,7 +266,7 @@ SteeringFeedback resolveFeedback(const FeedbackText &t, const Graph &graph, cons
     };
     if (!t.objective.empty()) {
         f.setWeights = true;
-        f.weights = Objective::parse(t.objective);
+        f.weights = Objective::parse(t.objective, true); // (a log from before the rule must load)
     }
     for (const auto &[id, name] : t.pins) {
         const int v = node(id); // the node's error first, then the device's

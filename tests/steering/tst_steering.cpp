@@ -153,6 +153,7 @@ private Q_SLOTS:
         QCOMPARE(Objective::parse("bytes=0.2").bytesWeight, 0.2);
         QCOMPARE(Objective::parse("").makespanWeight, 1.0);
         QVERIFY(Objective::parse("makespan=0,bytes=0.1").weighsPlacement());
+        QVERIFY(!Objective::parse("makespan=0", true).weighsPlacement()); // as a log recorded it
         for (const char *bad : {"speed=1", "bytes=-1", "bytes=x", "bytes", "memory=inf",
                                 "makespan=0,bytes=0,memory=0,balance=0,important=1"}) {
             try {
