@@ -197,6 +197,12 @@ std::vector<Candidate> SteeringSession::proposeRound(int round) const
             !(m_arms[i].budgeted &&
               (!haveBase || screeningLeft || (m_left >= 0 && learnedBudget(m_arms[i], 0) < kLearnedRuns))))
             active.push_back(static_cast<int>(i));
+    // Learned arms alone (`--families gdp`): nothing else will make a base or screen one, so they run
+    // from their own warm starts, in whatever budget is left.
+    if (active.empty())
+        for (size_t i = 0; i < m_arms.size(); ++i)
+            if (m_arms[i].weight > 0 && m_arms[i].budgeted && (!m_arms[i].refine || haveBase))
+                active.push_back(static_cast<int>(i));
     if (active.empty())
         throw InputError("every family is excluded (or only refiners remain and nothing to refine yet)");
 

@@ -113,7 +113,8 @@ public:
             d = static_cast<int>(draw() % static_cast<unsigned>(pb.cluster.deviceCount()));
         PlacerOutput out;
         out.placement = Placement(std::move(devices));
-        out.evaluations = params.integer("evaluations");
+        // (as a real learner: what it was given, its judgements within the control's budget)
+        out.evaluations = std::min<long long>(params.integer("evaluations"), control.budget.maxEvaluations);
         return out;
     }
 };
@@ -303,6 +304,28 @@ private Q_SLOTS:
         // its budget: the total holds. 16,266 of 10,000 before.
         QVERIFY2(s.evaluationsSpent() <= total,
                  qPrintable(QString("%1 simulator runs of %2").arg(s.evaluationsSpent()).arg(total)));
+    }
+
+    void learnedFamiliesAloneRunFromTheirOwnStarts()
+    {
+        // `steer --families gdp` failed at once ("every family is excluded"): a learned arm waited
+        // for a base that only another family could make, and for 1,000 runs left. Alone, it runs
+        // in the first round (from its own warm start) within the budget, and again after.
+        PlacerRegistry registry;
+        registry.add(std::make_unique<ToyLearner>());
+        SteeringSettings settings = small(4, 300);
+        settings.families = {"toy-learner"};
+        const Graph g = layered(60);
+        const Cluster c = gpus(4);
+        SteeringSession s(g, c, registry, settings);
+        for (int r = 0; r < 2; ++r) {
+            const long long left = 600 - s.evaluationsSpent();
+            s.setRoundEvaluations(std::max(1LL, left / (2 - r)), std::max(1LL, left));
+            s.runRound(RunControl{});
+            QCOMPARE(s.rounds().back().candidates.size(), size_t(1));
+        }
+        QVERIFY2(s.evaluationsSpent() > 0 && s.evaluationsSpent() <= 600,
+                 qPrintable(QString::number(s.evaluationsSpent())));
     }
 
     void aSessionSpendsNoMoreThanItsBudget()
