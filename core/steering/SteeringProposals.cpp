@@ -203,8 +203,16 @@ std::vector<Candidate> SteeringSession::proposeRound(int round) const
         for (size_t i = 0; i < m_arms.size(); ++i)
             if (m_arms[i].weight > 0 && m_arms[i].budgeted && (!m_arms[i].refine || haveBase))
                 active.push_back(static_cast<int>(i));
-    if (active.empty())
-        throw InputError("every family is excluded (or only refiners remain and nothing to refine yet)");
+    if (active.empty()) {
+        std::string refiners;
+        for (const Arm &a : m_arms)
+            if (a.weight > 0 && a.refine)
+                refiners += (refiners.empty() ? "" : ", ") + a.name;
+        if (refiners.empty())
+            throw InputError("every family is excluded: give one a weight above 0");
+        throw InputError("only refiners remain (" + refiners +
+                         ") and nothing to refine yet: weigh in a family that places from scratch, such as heft");
+    }
 
     const int slots = m_settings.perRound;
     const int explore = slots >= 2 ? static_cast<int>(std::lround(slots * m_settings.exploration)) : 0;

@@ -326,6 +326,19 @@ private Q_SLOTS:
         }
         QVERIFY2(s.evaluationsSpent() > 0 && s.evaluationsSpent() <= 600,
                  qPrintable(QString::number(s.evaluationsSpent())));
+
+        // A refiner alone has nothing to refine, and the error says what to do.
+        registry.add(makeLocalSearchPlacer());
+        settings.families = {"local-search"};
+        SteeringSession refinerOnly(g, c, registry, settings);
+        try {
+            refinerOnly.runRound(RunControl{});
+            QFAIL("a refiner alone ran");
+        } catch (const InputError &e) {
+            QVERIFY2(std::string(e.what()).find("only refiners remain (local-search) and nothing to refine yet: weigh "
+                                                "in a family that places from scratch") != std::string::npos,
+                     e.what());
+        }
     }
 
     void aSessionSpendsNoMoreThanItsBudget()
