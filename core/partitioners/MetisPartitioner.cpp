@@ -132,32 +132,6 @@ std::optional<std::vector<int>> metisPartitionUntil(const MetisGraph &graph, int
 
 namespace {
 
-// Where METIS was stopped: the topological order cut into k runs of consecutive ops, run i with
-// about shares[i] of the FLOPs (of the ops when there are none). Linear, and for the chains and
-// pipelines of model graphs a cut of about k edges a path.
-std::vector<int> topologicalChunks(const Graph &g, int k, const std::vector<double> &shares)
-{
-    const int n = g.nodeCount();
-    double total = 0;
-    for (int v = 0; v < n; ++v)
-        total += g.flops(v);
-    const bool byFlops = total > 0;
-    if (!byFlops)
-        total = n;
-    auto share = [&](int part) { return shares.empty() ? 1.0 / k : shares[part]; };
-    std::vector<int> parts(n, 0);
-    int part = 0;
-    double done = 0, end = share(0) * total;
-    for (int v : g.topologicalOrder()) {
-        const double w = byFlops ? g.flops(v) : 1.0;
-        while (part < k - 1 && done + w / 2 > end)
-            end += share(++part) * total;
-        parts[v] = part;
-        done += w;
-    }
-    return parts;
-}
-
 class MetisPartitionerFamily : public Partitioner
 {
 public:

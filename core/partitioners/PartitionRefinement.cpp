@@ -2,6 +2,7 @@
 
 #include "core/family/ModelFamily.h"
 #include "core/family/Stopwatch.h"
+#include "core/graph/Graph.h"
 #include "core/sim/PartitionMetrics.h"
 
 #include <algorithm>
@@ -18,6 +19,29 @@
 #include <tuple>
 
 namespace ps {
+
+std::vector<int> topologicalChunks(const Graph &g, int k, const std::vector<double> &shares)
+{
+    const int n = g.nodeCount();
+    double total = 0;
+    for (int v = 0; v < n; ++v)
+        total += g.flops(v);
+    const bool byFlops = total > 0;
+    if (!byFlops)
+        total = n;
+    auto share = [&](int part) { return shares.empty() ? 1.0 / k : shares[part]; };
+    std::vector<int> parts(n, 0);
+    int part = 0;
+    double done = 0, end = share(0) * total;
+    for (int v : g.topologicalOrder()) {
+        const double w = byFlops ? g.flops(v) : 1.0;
+        while (part < k - 1 && done + w / 2 > end)
+            end += share(++part) * total;
+        parts[v] = part;
+        done += w;
+    }
+    return parts;
+}
 
 namespace {
 
@@ -328,6 +352,9 @@ void rebalanceParts(const UndirectedGraph &view, std::vector<int> &parts, int k,
         };
         std::vector<Move> moves;
         for (int i = firstOf[heavy]; i < firstOf[heavy + 1]; ++i) {
+            // A round over 175,000 nodes takes most of a second: the stop is asked inside it too.
+            if ((i - firstOf[heavy]) % 4096 == 4095 && stop && stop())
+                return;
             const int v = members[static_cast<size_t>(i)];
             if (moved[v])
                 continue;
@@ -356,8 +383,11 @@ void rebalanceParts(const UndirectedGraph &view, std::vector<int> &parts, int k,
 }
 
 long long refineCut(const UndirectedGraph &view, std::vector<int> &parts, int k, double tolerance, long long maxMoves,
-                    const std::vector<double> &shares)
+                    const std::vector<double> &shares, const std::function<bool()> &stop)
 {
+    // A pass over 200,000 nodes takes seconds: the stop is asked within it.
+    long long asked = 0;
+    auto stopNow = [&] { return stop && ++asked % 4096 == 0 && stop(); };
     const Adjacency adj(view);
     const int n = static_cast<int>(parts.size());
     double total = 0;
@@ -388,7 +418,8 @@ long long refineCut(const UndirectedGraph &view, std::vector<int> &parts, int k,
     // the cut (it may open better ones), and locks the node; the pass then keeps the prefix of
     // its moves that cut least and undoes the rest. Passes repeat while they lower the cut.
     const int patience = std::max(50, n / 20); // moves without a new best before a pass gives up
-    for (int pass = 0; pass < 16 && applied < maxMoves; ++pass) {
+    bool stopped = false;
+    for (int pass = 0; pass < 16 && applied < maxMoves && !stopped && !(stop && stop()); ++pass) {
         std::priority_queue<Entry> queue;
         auto offer = [&](int v) {
             int to;
@@ -397,13 +428,17 @@ long long refineCut(const UndirectedGraph &view, std::vector<int> &parts, int k,
                 queue.emplace(g, v, version[v]);
         };
         std::fill(locked.begin(), locked.end(), 0);
-        for (int v = 0; v < n; ++v)
+        for (int v = 0; v < n && !stopped; ++v) {
+            stopped = stopNow();
             offer(v);
+        }
+        if (stopped)
+            break;                                // (no move made in this pass yet)
         std::vector<std::pair<int, int>> history; // (node, part it left)
         double gained = 0, bestGain = 0;
         size_t bestLength = 0;
         int sinceBest = 0;
-        while (!queue.empty() && applied < maxMoves && sinceBest < patience) {
+        while (!queue.empty() && applied < maxMoves && sinceBest < patience && !(stopped = stopNow())) {
             const auto [gain, v, stamp] = queue.top();
             queue.pop();
             if (stamp != version[v] || locked[v])
@@ -491,7 +526,7 @@ long long refineCutMultilevel(const UndirectedGraph &view, std::vector<int> &par
             // Once stopped, the levels left are only carried down (the cut stays what it is).
             stopped = stopped || (stop && stop());
             if (!stopped)
-                cycleKept += refineCut(g, levelParts[level], k, tolerance, maxMoves, shares);
+                cycleKept += refineCut(g, levelParts[level], k, tolerance, maxMoves, shares, stop);
             if (level > 0)
                 for (size_t v = 0; v < toCoarse[level - 1].size(); ++v)
                     levelParts[level - 1][v] = levelParts[level][toCoarse[level - 1][v]];

@@ -9,14 +9,22 @@
 
 namespace ps {
 
+class Graph;
 struct Progress;
 struct RunControl;
 struct UndirectedGraph;
 
+// A partition that needs no search, for where one was stopped (METIS, GAP's repair, at a time
+// limit): the topological order cut into k runs of consecutive ops, run i with about shares[i] of
+// the FLOPs (of the ops when there are none; empty shares: 1/k each). Linear, and for the chains
+// and pipelines of model graphs a cut of about k edges a path.
+std::vector<int> topologicalChunks(const Graph &g, int k, const std::vector<double> &shares = {});
+
 // The heaviest part gives nodes away until the tolerance holds or nothing helps: its nodes in the
 // order of the least cut they add (ties to the lightest part that stays within the limit), each
-// moved once. `stop` (if given) is asked before each part gives nodes away: once it says so, the
-// parts stay as they are then (a deadline, a cancel).
+// moved once. `stop` (if given) is asked before each part gives nodes away, and every 4,096 of its
+// nodes while their moves are weighed: once it says so, the parts stay as they are then (a
+// deadline, a cancel).
 void rebalanceParts(const UndirectedGraph &view, std::vector<int> &parts, int k, double tolerance,
                     const std::vector<double> &shares = {}, const std::function<bool()> &stop = {});
 
@@ -24,9 +32,11 @@ void rebalanceParts(const UndirectedGraph &view, std::vector<int> &parts, int k,
 // another part lowers the cut most (or raises it least) moves and is locked, provided the part it
 // goes to stays within the limit; the pass keeps the prefix of its moves with the lowest cut and
 // undoes the rest. Passes repeat while they gain. The cut never rises and no part is made heavier
-// than the limit. `maxMoves` bounds the moves tried; returns the number of moves kept.
+// than the limit. `maxMoves` bounds the moves tried; returns the number of moves kept. `stop` (if
+// given) is asked before each pass and every 4,096 nodes weighed or moves tried within one: once
+// it says so, the pass keeps its best prefix and refinement ends.
 long long refineCut(const UndirectedGraph &view, std::vector<int> &parts, int k, double tolerance, long long maxMoves,
-                    const std::vector<double> &shares = {});
+                    const std::vector<double> &shares = {}, const std::function<bool()> &stop = {});
 
 // refineCut over a hierarchy of coarser graphs (V-cycles, as multilevel partitioners refine): nodes
 // are matched along their heaviest edge to a neighbour of the same part and contracted, level by

@@ -141,6 +141,25 @@ private Q_SLOTS:
         parts = start;
         QCOMPARE(refineCut(view, parts, 2, 1.25, 1), 1LL);
         QCOMPARE(partitionMetrics(view, parts, 2).edgeCut, 301.0);
+        // A stop is asked before each pass: one that says so from the start changes nothing.
+        parts = start;
+        QCOMPARE(refineCut(view, parts, 2, 1.25, 100, {}, [] { return true; }), 0LL);
+        QCOMPARE(parts, start);
+
+        // And every 4,096 nodes weighed or moves tried within a pass (a pass over 200,000 nodes took
+        // seconds past a time limit): stopped there, the pass keeps its best prefix and refinement
+        // ends, the cut no higher than before.
+        const Graph big = ps::generate("layered-random", std::map<std::string, double>{{"nodes", 20000}}, 1);
+        const UndirectedGraph bigView = undirectedView(big);
+        std::vector<int> chunks = topologicalChunks(big, 4);
+        const double before = partitionMetrics(bigView, chunks, 4).edgeCut;
+        for (int answerYesAt : {2, 4, 8}) {
+            std::vector<int> refined = chunks;
+            int asked = 0;
+            refineCut(bigView, refined, 4, 1.05, 1000000, {}, [&] { return ++asked >= answerYesAt; });
+            QCOMPARE(asked, answerYesAt);
+            QVERIFY(partitionMetrics(bigView, refined, 4).edgeCut <= before);
+        }
     }
 
     void refinementNeverRaisesTheCutNorBreaksTheTolerance()
@@ -256,6 +275,14 @@ private Q_SLOTS:
         rebalanceParts(view, asked, 2, 1.25, {}, [&] { return ++questions < 0; });
         QCOMPARE(asked, parts);
         QCOMPARE(questions, 2); // the round that moves three nodes, and the one that finds part 0 light enough
+        // Within a round, every 4,096 nodes weighed (a round over 175,000 nodes took most of a second
+        // past a time limit): stopped there, the parts stay as they were.
+        const Graph big = ps::generate("layered-random", std::map<std::string, double>{{"nodes", 20000}}, 1);
+        std::vector<int> onePart(static_cast<size_t>(big.nodeCount()), 0);
+        int bigQuestions = 0;
+        rebalanceParts(undirectedView(big), onePart, 4, 1.05, {}, [&] { return ++bigQuestions >= 2; });
+        QCOMPARE(bigQuestions, 2);
+        QVERIFY(std::all_of(onePart.begin(), onePart.end(), [](int p) { return p == 0; }));
 
         // rebalanceAndRefine's steps: rebalancing alone gives the same parts (and no cut); refining
         // alone keeps every node in part 0 (a move out of it would only add cut); both give a cut.
