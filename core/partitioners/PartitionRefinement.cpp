@@ -101,6 +101,30 @@ std::vector<double> partWeights(const UndirectedGraph &view, const std::vector<i
     return weight;
 }
 
+} // namespace
+
+std::string evenOutStoppedParts(const Graph &g, const UndirectedGraph &view, std::vector<int> &parts, int k,
+                                double tolerance, const std::vector<double> &shares, const std::string &family)
+{
+    double total = 0;
+    const double before = overShare(partWeights(view, parts, k, total), shares);
+    if (before <= tolerance)
+        return {};
+    std::vector<int> chunks = topologicalChunks(g, k, shares);
+    const double after = overShare(partWeights(view, chunks, k, total), shares);
+    if (after >= before)
+        return {};
+    parts = std::move(chunks);
+    char note[240];
+    std::snprintf(note, sizeof note,
+                  "%s: stopped (time limit or cancel) with a part at %.3g times its share against %.3g; the parts "
+                  "are runs of the topological order sized to the FLOPs (%.3g)",
+                  family.c_str(), before, tolerance, after);
+    return note;
+}
+
+namespace {
+
 // Each part's weight and limit; on many parts, the parts of each limit (a device type's share)
 // are also kept in order of weight, then number.
 class PartLoads
@@ -147,6 +171,31 @@ public:
                     best = q;
                 break;
             }
+        return best;
+    }
+
+    // The part other than `from` whose load, with a node of weight w added, is the lowest share of
+    // its limit (then the lowest-numbered): where a node that fits nowhere does least harm.
+    int leastLoadedWith(double w, int from) const
+    {
+        int best = -1;
+        auto better = [&](int q) {
+            return best < 0 || (weight_[q] + w) * limit_[best] < (weight_[best] + w) * limit_[q] ||
+                   ((weight_[q] + w) * limit_[best] == (weight_[best] + w) * limit_[q] && q < best);
+        };
+        if (limit_.size() <= kScanUpTo) {
+            for (int q = 0; q < static_cast<int>(limit_.size()); ++q)
+                if (q != from && better(q))
+                    best = q;
+            return best;
+        }
+        for (const auto &parts : classes_) // within a limit, the lightest part other than `from`
+            for (const auto &[load, q] : parts)
+                if (q != from) {
+                    if (better(q))
+                        best = q;
+                    break;
+                }
         return best;
     }
 
@@ -360,20 +409,28 @@ void rebalanceParts(const UndirectedGraph &view, std::vector<int> &parts, int k,
                 continue;
             link.fill(adj, v, parts);
             const int best = link.best(heavy, view.nodeWeight[v], loads, [](double w) { return w; });
-            if (best >= 0)
-                moves.push_back({link[heavy] - link[best], v, best});
+            // A node that fits in no part (heavier than a part's limit) may still go where it
+            // leaves less load than the heavy part has (to = -1: chosen when its turn comes).
+            moves.push_back({link[heavy] - (best >= 0 ? link[best] : 0.0), v, best});
         }
         if (moves.empty())
-            return; // no node fits anywhere else: the tolerance cannot be met by moving one
+            return; // every node of the heavy part has moved already
         std::stable_sort(moves.begin(), moves.end(), [](const Move &a, const Move &b) { return a.cost < b.cost; });
         bool any = false;
         for (const Move &m : moves) {
             if (loads.weight(heavy) <= loads.limit(heavy))
                 break;
-            if (!loads.fits(m.to, view.nodeWeight[m.node]))
+            const double w = view.nodeWeight[m.node];
+            int to = m.to;
+            if (to < 0) {
+                to = loads.leastLoadedWith(w, heavy);
+                if (to < 0 || (loads.weight(to) + w) * loads.limit(heavy) >= loads.weight(heavy) * loads.limit(to))
+                    continue;
+            } else if (!loads.fits(to, w)) {
                 continue;
-            loads.move(view.nodeWeight[m.node], heavy, m.to);
-            parts[m.node] = m.to;
+            }
+            loads.move(w, heavy, to);
+            parts[m.node] = to;
             moved[m.node] = 1;
             any = true;
         }

@@ -5,6 +5,7 @@
 // undirected view the partition metrics measure (spec section 8): a part's limit is tolerance × its
 // share of the total node weight (`shares`, summing to 1; empty: 1/k each).
 #include <functional>
+#include <string>
 #include <vector>
 
 namespace ps {
@@ -19,6 +20,12 @@ struct UndirectedGraph;
 // the FLOPs (of the ops when there are none; empty shares: 1/k each). Linear, and for the chains
 // and pipelines of model graphs a cut of about k edges a path.
 std::vector<int> topologicalChunks(const Graph &g, int k, const std::vector<double> &shares = {});
+
+// For a partitioner stopped (a time limit, a cancel) before its parts held the tolerance: if the
+// heaviest part over its share exceeds `tolerance`, and topologicalChunks' parts come out more
+// even, they replace `parts`. Returns the note that says so ("<family>: stopped ..."), or "".
+std::string evenOutStoppedParts(const Graph &g, const UndirectedGraph &view, std::vector<int> &parts, int k,
+                                double tolerance, const std::vector<double> &shares, const std::string &family);
 
 // The heaviest part gives nodes away until the tolerance holds or nothing helps: its nodes in the
 // order of the least cut they add (ties to the lightest part that stays within the limit), each

@@ -360,22 +360,13 @@ public:
                                {params.flag("rebalance"), params.flag("refine")});
             // The limit (or a cancel) ended the rebalancing before the tolerance held (200,000 ops
             // in 8 parts under 2 s: the untrained pass took the time, and the network's parts were
-            // left at 6.97 times the mean): runs of the topological order, which hold it by
-            // construction, replace parts that do not.
+            // left at 6.97 times the mean): runs of the topological order, balanced by construction
+            // (up to the heaviest op), replace parts that break it if they are more even.
             if (params.flag("rebalance") && control.outOfTime(clock.elapsed())) {
-                const double imbalance = partitionMetrics(view, out, problem.k).imbalance;
-                std::vector<int> chunks;
-                if (imbalance > problem.imbalance)
-                    chunks = topologicalChunks(problem.graph, problem.k);
-                if (!chunks.empty() && partitionMetrics(view, chunks, problem.k).imbalance <= problem.imbalance) {
-                    out = std::move(chunks);
-                    char note[220];
-                    std::snprintf(note, sizeof note,
-                                  "gap: stopped (time limit or cancel) while rebalancing, at imbalance %.3g against "
-                                  "%.3g; the parts are runs of the topological order sized to the FLOPs",
-                                  imbalance, problem.imbalance);
-                    notes.push_back(note);
-                }
+                std::string note =
+                    evenOutStoppedParts(problem.graph, view, out, problem.k, problem.imbalance, {}, "gap");
+                if (!note.empty())
+                    notes.push_back(std::move(note));
             }
         }
         Partition result(problem.k, out);
