@@ -662,6 +662,10 @@ double rebalanceAndRefine(const UndirectedGraph &view, std::vector<int> &parts, 
         rebalanceParts(view, parts, k, tolerance, shares, [&] { return control.outOfTime(secondsSince(start)); });
     if (!steps.refine)
         return 0;
+    // Out of time already: refinement would coarsen the whole graph before it first asks (0.3 s
+    // and more on 200,000 ops).
+    if (control.exhausted(secondsSince(start), 0))
+        return partitionMetrics(view, parts, k).edgeCut;
     auto keepGoing = [&](double cut, double done) {
         const double used = secondsSince(start);
         const double limit = control.budget.timeLimitS;

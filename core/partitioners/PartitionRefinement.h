@@ -88,7 +88,8 @@ struct RepairSteps
 // refinePartition with 100 moves a node (+1000) at each level, stopping early when `control` is
 // cancelled or its time limit, counted from this call, is spent, and reporting "refining the
 // cut" to `control` (the fraction: the trials' share, or the time limit's if further). Returns the
-// edge cut (0 when `steps` leaves refinement out).
+// edge cut (0 when `steps` leaves refinement out). Nothing is refined when the time is out at the
+// start of refinement.
 double rebalanceAndRefine(const UndirectedGraph &view, std::vector<int> &parts, int k, double tolerance,
                           const RunControl &control, const std::vector<double> &shares = {}, RepairSteps steps = {});
 

@@ -22,6 +22,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -266,11 +267,19 @@ public:
         std::vector<int> untrained;
         torch::Tensor untrainedEmbeddings;
         double stepS = 0;
+        bool passCut = false; // the limit came inside that pass (200,000 ops under 0.5 s: 1 s a pass)
         if (std::isfinite(trainingLimit) && (manyNumbers || segmented)) {
             const double before = clock.elapsed();
-            untrainedEmbeddings = encode();
-            untrained = partsOf(untrainedEmbeddings);
-            stepS = (manyNumbers ? 16 : 1) * (clock.elapsed() - before);
+            {
+                torch::NoGradGuard noGrad;
+                untrainedEmbeddings =
+                    net->encoder->forwardUntil(train[0].data, [&] { return control.outOfTime(clock.elapsed()); });
+            }
+            passCut = !untrainedEmbeddings.defined();
+            if (!passCut)
+                untrained = partsOf(untrainedEmbeddings);
+            stepS =
+                passCut ? std::numeric_limits<double>::infinity() : (manyNumbers ? 16 : 1) * (clock.elapsed() - before);
         }
         auto stepFits = [&] { return !std::isfinite(trainingLimit) || clock.elapsed() + stepS <= trainingLimit; };
         // What training needs beyond the partition, only where a step may follow (on 200,000 ops:
@@ -344,7 +353,11 @@ public:
         std::vector<std::string> notes;
         // Said only where the time stopped it (not zero iterations asked for, as a zero-shot run does).
         const bool timeStopped = abandoned || !stepFits() || clock.exhausted();
-        if (steps == 0 && std::isfinite(trainingLimit) && timeStopped && !control.cancelled()) {
+        if (passCut)
+            notes.push_back(
+                "gap: the time limit (or a cancel) came inside the network's first pass over the graph; the parts are "
+                "runs of the topological order sized to the FLOPs");
+        else if (steps == 0 && std::isfinite(trainingLimit) && timeStopped && !control.cancelled()) {
             char note[200];
             std::snprintf(note, sizeof note,
                           "gap: no training step fitted in the time limit (one was judged to take %.3g s); the "
@@ -353,7 +366,9 @@ public:
             notes.push_back(note);
         }
         untrainedEmbeddings = torch::Tensor();
-        std::vector<int> out = steps == 0 && !untrained.empty() ? std::move(untrained) : partsOf(encode());
+        std::vector<int> out = passCut                            ? topologicalChunks(problem.graph, problem.k)
+                               : steps == 0 && !untrained.empty() ? std::move(untrained)
+                                                                  : partsOf(encode());
         if (params.flag("rebalance") || params.flag("refine")) {
             const UndirectedGraph view = undirectedView(problem.graph);
             rebalanceAndRefine(view, out, problem.k, problem.imbalance, control.after(clock.elapsed()), {},

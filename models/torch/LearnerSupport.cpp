@@ -224,9 +224,17 @@ SageEncoderImpl::SageEncoderImpl(int in, int hidden, int count)
 
 torch::Tensor SageEncoderImpl::forward(const GraphData &g)
 {
+    return forwardUntil(g, {});
+}
+
+torch::Tensor SageEncoderImpl::forwardUntil(const GraphData &g, const std::function<bool()> &stop)
+{
     torch::Tensor h = g.x;
-    for (const auto &layer : *layers)
-        h = layer->as<SageLayer>()->forward(h, g);
+    for (size_t i = 0; i < layers->size(); ++i) {
+        if (i > 0 && stop && stop())
+            return {};
+        h = layers[i]->as<SageLayer>()->forward(h, g);
+    }
     return h;
 }
 

@@ -93,6 +93,9 @@ struct SageEncoderImpl : torch::nn::Module
 {
     SageEncoderImpl(int in, int hidden, int layers);
     torch::Tensor forward(const GraphData &g);
+    // The same, asking `stop` between layers: undefined once it says so (a layer over 200,000 ops
+    // takes about half a second).
+    torch::Tensor forwardUntil(const GraphData &g, const std::function<bool()> &stop);
     torch::nn::ModuleList layers;
 };
 TORCH_MODULE(SageEncoder);

@@ -437,6 +437,16 @@ private Q_SLOTS:
                  qPrintable(QString::number(partitionMetrics(g, p.parts(), 8).imbalance)));
         QCOMPARE(p.parts(), topologicalChunks(g, 8));
         QVERIFY(test::hasNote(p, "gap: stopped (time limit or cancel) with a part at"));
+
+        // A time limit that ends inside the network's first pass (the layers ask between them; on
+        // 200,000 ops a pass takes about a second): the topological runs, with a note, and no
+        // second pass after it.
+        RunControl instant;
+        instant.budget.timeLimitS = 1e-6;
+        const Partition cut = runPartitioner(PartitionerRegistry::builtin(), "gap", {g, 8, 1.03, {}, {}},
+                                             {"hidden=8", "gst=on"}, instant);
+        QCOMPARE(cut.parts(), topologicalChunks(g, 8));
+        QVERIFY(test::hasNote(cut, "gap: the time limit (or a cancel) came inside the network's first pass"));
     }
 
     void cancelKeepsTheBestSoFar()
