@@ -6,6 +6,7 @@
 // the cut by moving boundary nodes, as multilevel partitioners refine theirs (both departures
 // from the paper; rebalance=false refine=false gives its plain argmax).
 #include "core/InputError.h"
+#include "core/family/Stopwatch.h"
 #include "core/partitioners/PartitionRefinement.h"
 #include "core/partitioners/Partitioner.h"
 #include "core/sim/PartitionMetrics.h"
@@ -22,6 +23,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <functional>
 #include <limits>
 #include <string>
 #include <vector>
@@ -149,7 +151,7 @@ torch::Tensor segmentedLogits(GapNet &net, GapGraph &g, const GstSettings &gst, 
         g.history.refresh(net->encoder(g.data).index_select(0, g.order));
         g.historyFinal = frozen;
         if (refreshS)
-            *refreshS += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+            *refreshS += secondsSince(start);
     }
     keep = torch::Tensor();
     if (frozen)
@@ -235,9 +237,10 @@ public:
         // The network's partition: the head's argmax over blocks of rows, about a million logits
         // each. The n x parts logits at once (237 MB on GNMT-58k in 1,024 parts) took 1.3 s, and
         // blocks of 4,096 rows in 4,096 parts (64 MB each) 2.9 s, mostly in fresh pages.
-        auto encode = [&] {
+        // (undefined when `stop` said so between the encoder's layers)
+        auto encode = [&](const std::function<bool()> &stop = {}) {
             torch::NoGradGuard noGrad;
-            return net->encoder(train[0].data);
+            return net->encoder->forwardUntil(train[0].data, stop);
         };
         auto partsOf = [&](const torch::Tensor &embeddings) {
             torch::NoGradGuard noGrad;
@@ -270,11 +273,7 @@ public:
         bool passCut = false; // the limit came inside that pass (200,000 ops under 0.5 s: 1 s a pass)
         if (std::isfinite(trainingLimit) && (manyNumbers || segmented)) {
             const double before = clock.elapsed();
-            {
-                torch::NoGradGuard noGrad;
-                untrainedEmbeddings =
-                    net->encoder->forwardUntil(train[0].data, [&] { return control.outOfTime(clock.elapsed()); });
-            }
+            untrainedEmbeddings = encode([&] { return control.outOfTime(clock.elapsed()); });
             passCut = !untrainedEmbeddings.defined();
             if (!passCut)
                 untrained = partsOf(untrainedEmbeddings);
