@@ -29,6 +29,9 @@ struct WorkerOptions
     // Fault injection for tests: a worker exits without answering after claiming this many
     // candidates (0: never). Read from PS_STEER_WORKER_DIE_AFTER by runSteeringWorker's caller.
     int dieAfter = 0;
+    // Fault injection for tests: a worker waits this long (ms) between claiming a candidate and
+    // naming itself its owner, as a loaded machine may. Read from PS_STEER_WORKER_CLAIM_PAUSE_MS.
+    int claimPauseMs = 0;
 };
 
 // Opens the store on host:port (InputError when the port is taken), publishes the graph and

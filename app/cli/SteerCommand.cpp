@@ -182,6 +182,8 @@ int steerWorkerCommand(const CliArgs &args, std::ostream &out, std::ostream &)
     o.timeoutS = d.timeoutS;
     if (const char *die = std::getenv("PS_STEER_WORKER_DIE_AFTER"))
         o.dieAfter = std::atoi(die);
+    if (const char *pause = std::getenv("PS_STEER_WORKER_CLAIM_PAUSE_MS"))
+        o.claimPauseMs = std::atoi(pause);
     const int ran = runSteeringWorker(o, PlacerRegistry::builtin());
     out << Json{{"candidates", ran}}.dump() << "\n";
     return 0;

@@ -23,6 +23,7 @@
 #include <chrono>
 #include <cstdlib>
 #include <map>
+#include <optional>
 #include <thread>
 #include <unistd.h>
 
@@ -100,6 +101,9 @@ public:
         m_store->set(roundKey(round, "count"), storeValue(std::to_string(n)));
 
         std::vector<char> done(static_cast<size_t>(n), 0);
+        // When this process first saw candidate i claimed but without an owner (the claimer names
+        // itself a moment later, or died in between); unset until then.
+        std::vector<std::optional<Clock::time_point>> unowned(static_cast<size_t>(n));
         auto runHere = [&](int i) {
             const auto t0 = Clock::now();
             local(batch[i]);
@@ -123,8 +127,9 @@ public:
                 claimHere(); // no worker left to claim the rest
                 claimed = true;
             }
-            // Candidates below the claim counter were claimed; one of them without an owner was
-            // claimed by a worker that died before it said so. Those above wait for a claim.
+            // Candidates below the claim counter were claimed; one of them still without an owner
+            // a heartbeat timeout after this process first saw it so was claimed by a worker that
+            // died before it said so. Those above wait for a claim.
             const int64_t taken = m_store->add(roundKey(round, "next"), 0);
             for (int i = 0; i < n; ++i) {
                 if (done[static_cast<size_t>(i)])
@@ -138,7 +143,7 @@ public:
                     tally(storeText(m_store->get(owner)), batch[i].evaluations, batch[i].wallS);
                     remote(batch[i]);
                 } else if (m_store->check({owner}) ? lost(storeText(m_store->get(owner)))
-                                                   : i < taken && secondsSince(waiting) > m_options.heartbeatTimeoutS) {
+                                                   : i < taken && claimedLongAgo(unowned[static_cast<size_t>(i)])) {
                     ++m_requeued;
                     runHere(i);
                 } else {
@@ -172,6 +177,15 @@ private:
         if (!fresh && beat != it->second.value)
             it->second = Beat{beat, Clock::now()};
         return secondsSince(it->second.seen) > m_options.heartbeatTimeoutS;
+    }
+
+    // Whether a claim first seen without its owner at `since` (set now if unset) has stayed so for
+    // the heartbeat timeout.
+    bool claimedLongAgo(std::optional<Clock::time_point> &since) const
+    {
+        if (!since)
+            since = Clock::now();
+        return secondsSince(*since) > m_options.heartbeatTimeoutS;
     }
 
     bool everyWorkerLost()
@@ -263,6 +277,8 @@ int runSteeringWorker(const WorkerOptions &options, const PlacerRegistry &regist
             replica.restore(doc, graph, cluster);
             replica.borrowPolicies(doc.policyDir);
             for (int i; (i = static_cast<int>(store->add(roundKey(round, "next"), 1)) - 1) < n;) {
+                if (options.claimPauseMs > 0)
+                    std::this_thread::sleep_for(std::chrono::milliseconds(options.claimPauseMs));
                 store->set(roundKey(round, "owner/" + std::to_string(i)), storeValue(me));
                 if (options.dieAfter > 0 && ++claimed >= options.dieAfter)
                     ::_exit(1); // fault injection: lost with a claimed candidate

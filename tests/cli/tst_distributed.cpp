@@ -357,9 +357,13 @@ private Q_SLOTS:
         QVERIFY2(continued >= 1, "a gdp candidate goes on from another's policy");
 
         // One worker, busy for longer than the heartbeat timeout on a gdp candidate while the
-        // round's others wait for it: a coordinator takes none of them.
+        // round's others wait for it: a coordinator takes none of them. The worker is slow to name
+        // itself the owner of what it claimed (as on a loaded machine); a claim is young however
+        // long the round has run, so that is no reason to take the candidate from it.
+        qputenv("PS_STEER_WORKER_CLAIM_PAUSE_MS", "300");
         const auto two = cli(steer + QStringList{"--log", path("learned-two.steer.json"), "--launch", "1",
                                                  "--coordinate-only", "--worker-timeout", "2"});
+        qunsetenv("PS_STEER_WORKER_CLAIM_PAUSE_MS");
         QVERIFY2(two.exitCode == 0, two.err.constData());
         QCOMPARE(candidates(path("learned-two.steer.json")), expected); // continued_policy included
         for (const QJsonValue &w : report(two.out)["workers"].toObject()["workers"].toArray())
