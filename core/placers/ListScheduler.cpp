@@ -31,11 +31,32 @@ void Timeline::add(double start, double end)
     m_busy.insert(at, {start, end});
 }
 
+FreeFirst::FreeFirst(int k) : m_end(static_cast<size_t>(std::max(k, 1)), 0.0)
+{
+    while (m_leaves < k)
+        m_leaves *= 2;
+    m_winner.assign(2 * static_cast<size_t>(m_leaves), -1);
+    for (int d = 0; d < k; ++d)
+        m_winner[m_leaves + d] = d;
+    for (int node = m_leaves - 1; node >= 1; --node)
+        m_winner[node] = m_winner[2 * node] >= 0 ? m_winner[2 * node] : m_winner[2 * node + 1];
+}
+
+void FreeFirst::set(int d, double end)
+{
+    m_end[d] = end;
+    for (int node = (m_leaves + d) / 2; node >= 1; node /= 2) {
+        // The left subtree holds the lower indices: it wins ties.
+        const int left = m_winner[2 * node], right = m_winner[2 * node + 1];
+        m_winner[node] = right < 0 || (left >= 0 && m_end[left] <= m_end[right]) ? left : right;
+    }
+}
+
 ListScheduler::ListScheduler(const Graph &graph, const Cluster &cluster, const Constraints &constraints,
                              Options options)
     : m_graph(graph), m_cluster(cluster), m_costs(graph, cluster), m_tracker(graph, cluster, constraints),
       m_options(options), m_device(graph.nodeCount(), -1), m_finish(graph.nodeCount(), 0.0),
-      m_devices(cluster.deviceCount())
+      m_devices(cluster.deviceCount()), m_freeFirst(cluster.deviceCount())
 {}
 
 double ListScheduler::arrival(int p, int d, double bytes) const
@@ -94,11 +115,7 @@ int ListScheduler::bestNear(int v, Slot &slot) const
     int chosen = -1;
     for (int p : m_graph.predecessors(v))
         consider(v, m_device[p], chosen, slot);
-    int freeFirst = 0;
-    for (int d = 1; d < m_cluster.deviceCount(); ++d)
-        if (m_devices[d].end() < m_devices[freeFirst].end())
-            freeFirst = d;
-    consider(v, freeFirst, chosen, slot);
+    consider(v, m_freeFirst.first(), chosen, slot);
     return chosen;
 }
 
@@ -148,6 +165,7 @@ void ListScheduler::commit(int v, int d, const Slot &slot)
     m_device[v] = d;
     m_finish[v] = slot.finish;
     m_devices[d].add(slot.start, slot.finish);
+    m_freeFirst.set(d, m_devices[d].end());
 }
 
 bool ListScheduler::stopped(const RunControl &control) const

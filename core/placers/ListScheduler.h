@@ -34,6 +34,22 @@ private:
     std::vector<Interval> m_busy;
 };
 
+// The device free first (the earliest end, the lower index on a tie) among k devices, as a
+// tournament tree: setting one device's end costs log k. Scanning every device for each op cost
+// 0.16 s of the ops a stopped HEFT placed afterwards on 2,048 devices.
+class FreeFirst
+{
+public:
+    explicit FreeFirst(int k);
+    void set(int d, double end);
+    int first() const { return m_winner[1]; }
+
+private:
+    int m_leaves = 1;
+    std::vector<double> m_end;
+    std::vector<int> m_winner; // by tree node (1: the root; leaves from m_leaves); -1: no device
+};
+
 class ListScheduler
 {
 public:
@@ -92,6 +108,7 @@ private:
     std::vector<int> m_device;
     std::vector<double> m_finish;
     std::vector<Timeline> m_devices;
+    FreeFirst m_freeFirst; // over m_devices' ends
     // Per ordered device pair that has carried a transfer (a * k + b): a k x k table was 400 MB
     // with 4,096 devices, allocated by every contention-aware run.
     std::unordered_map<long long, Timeline> m_links;

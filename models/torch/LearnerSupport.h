@@ -249,7 +249,8 @@ std::string checkpointParams(const std::string &path, const std::string &family)
 // A learner's warm start: the best of the fast placers (bestFastPlacement), or HEFT's placement
 // when `best` is false or the run's evaluation budget (the clock's: the control's or the
 // `evaluations` parameter, whichever is smaller) is under 100 (the best costs a few dozen simulator
-// runs). It runs under the clock's control (time limit, cancel); its evaluations are what it cost.
+// runs). It runs in what is left of the clock's budget (time, simulator runs) and stops on its
+// cancel; its evaluations are what it cost.
 // With `others` (and the best of the fast placers), the other fast placers' placements that differ
 // from it and from each other go there, best first.
 PlacerResult warmStartPlacement(const PlacementProblem &problem, bool best, const RunClock &clock,

@@ -694,6 +694,15 @@ private Q_SLOTS:
         QVERIFY2(wall <= 0.5 * 1.1 + 1.0, qPrintable(QString("gdp took %1 s").arg(wall)));
         QCOMPARE(r.placement.nodeCount(), g.nodeCount());
         QVERIFY(test::hasNote(r, "gdp: the warm start spent the time limit; it is the result, untrained"));
+        // Under 100 simulator runs the warm start is HEFT's, which had neither limit nor cancel
+        // (2.06 s here); and what the run spent before its warm start counts (0.97 s before).
+        control.budget.maxEvaluations = 50;
+        const auto t1 = std::chrono::steady_clock::now();
+        const PlacerResult h = runPlacer(PlacerRegistry::builtin(), "gdp", {g, c, cons, {}}, {}, control);
+        const double heftWall = secondsSince(t1);
+        QVERIFY2(heftWall <= 0.5 * 1.1 + 1.0,
+                 qPrintable(QString("gdp with HEFT's warm start took %1 s").arg(heftWall)));
+        QVERIFY(test::hasNote(h, "gdp: the warm start spent the time limit; it is the result, untrained"));
     }
 
     // A part per device of thousands on a large graph: GAP's loss would outgrow the machine (on

@@ -14,6 +14,7 @@
 #include "core/placement/Constraints.h"
 #include "core/placers/BlockGrower.h"
 #include "core/placers/FavouriteChildren.h"
+#include "core/placers/ListScheduler.h"
 #include "core/placers/PlacerRegistry.h"
 #include "core/sim/CostModel.h"
 #include "core/sim/Simulator.h"
@@ -917,6 +918,35 @@ private Q_SLOTS:
         QVERIFY(r.feasible);
         QCOMPARE(r.placement.device(0), 0);
         QCOMPARE(r.placement.device(1), 2);
+    }
+
+    // The device free first, kept as a tournament tree over 5 devices (not a power of two): the
+    // earliest end, the lowest index among equal ends, after every change of one device's end.
+    void freeFirstIsTheEarliestEndLowestIndexFirst()
+    {
+        FreeFirst f(5);
+        QCOMPARE(f.first(), 0); // all free at 0
+        f.set(0, 3);
+        QCOMPARE(f.first(), 1);
+        f.set(1, 2);
+        f.set(2, 2);
+        QCOMPARE(f.first(), 3);
+        f.set(3, 1);
+        f.set(4, 1);
+        QCOMPARE(f.first(), 3); // 3 and 4 end at 1: the lower index
+        f.set(3, 5);
+        QCOMPARE(f.first(), 4);
+        f.set(4, 2);
+        QCOMPARE(f.first(), 1); // 1, 2 and 4 end at 2
+        f.set(1, 4);
+        QCOMPARE(f.first(), 2);
+        f.set(2, 4);
+        QCOMPARE(f.first(), 4);
+        f.set(4, 4.5);
+        QCOMPARE(f.first(), 0); // 3, 4, 4, 5, 4.5
+        FreeFirst one(1);
+        one.set(0, 7);
+        QCOMPARE(one.first(), 0);
     }
 
     void registryErrors()
