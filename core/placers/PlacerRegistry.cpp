@@ -214,9 +214,12 @@ PlacerResult runPlacer(const PlacerRegistry &registry, const std::string &spec, 
 
 namespace {
 
-// The fast placers in the order bestFastPlacement runs them: human (the expert's layouts) first,
-// then the list schedulers from the cheapest (on 200,000 ops x 8 GPUs m-etf took 0.32 s, m-etf-c
-// 0.88, cpop 1.47, heft 2.53, heft-c 2.88), then the two that place by rank alone. `tieRank`: the
+// The fast placers in the order bestFastPlacement runs them: the list schedulers from the cheapest
+// (on 200,000 ops x 8 GPUs m-etf took 0.32 s, m-etf-c 0.88, cpop 1.47, heft 2.53, heft-c 2.88),
+// with human (the expert's layouts) second, then the two that place by rank alone. m-etf comes
+// first because the first placer runs whatever the limit, and stopped it still places every op
+// by the near rule: with the time a learner's warm start had left on 200,000 ops x 8gpu-2node,
+// human first took it all and the learners returned its 7.9 x the bound; m-etf stopped gives 1.003. `tieRank`: the
 // order among equal results (fastPlacers()'s order). On thousands of devices the costs come in
 // another order (GNMT-58k x 4,096 GPUs: heft 5.9 s, m-etf 15.8 s).
 struct FastPlacer
@@ -225,7 +228,7 @@ struct FastPlacer
     int tieRank;
     bool listScheduler;
 };
-constexpr FastPlacer kFastPlacers[] = {{"human", 0, false},  {"m-etf", 3, true},  {"m-etf-c", 4, true},
+constexpr FastPlacer kFastPlacers[] = {{"m-etf", 3, true},   {"human", 0, false}, {"m-etf-c", 4, true},
                                        {"cpop", 5, true},    {"heft", 1, true},   {"heft-c", 2, true},
                                        {"m-topo", 6, false}, {"single", 7, false}};
 

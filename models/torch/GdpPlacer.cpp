@@ -137,20 +137,28 @@ torch::Tensor segmentLogits(GdpNet &net, TrainGraph &t, int64_t index, int64_t s
 
 // The target graph is judged by the problem's objective (its preferences name its nodes); the
 // other training graphs by the default objective.
+// A training graph's constraints and judge: what its warm start needs.
 TrainGraph prepare(std::shared_ptr<const Graph> graph, const Cluster &cluster, const Constraints *given,
-                   const Objective &objective, torch::Device device, RunClock &clock, int64_t gstSegment)
+                   const Objective &objective, RunClock &clock)
 {
     TrainGraph t;
     t.graph = std::move(graph);
     t.constraints = std::make_unique<Constraints>(given ? *given : Constraints::fromGraph(*t.graph, cluster));
     t.judge = std::make_unique<Judge>(*t.graph, cluster, *t.constraints, objective, &clock);
+    return t;
+}
+
+// What training needs besides: the features, the order, GST's segments and the block grower.
+// After the warm start, so that a run the warm start spends does not pay them (0.8 s on 200,000
+// ops, past a 0.5 s limit before the warm start began).
+void encode(TrainGraph &t, torch::Device device, int64_t gstSegment)
+{
     t.blocks = std::make_unique<BlockGrower>(*t.graph, *t.constraints);
     t.data = graphData(*t.graph, device);
     std::vector<int64_t> order(t.graph->topologicalOrder().begin(), t.graph->topologicalOrder().end());
     t.order = torch::from_blob(order.data(), {static_cast<int64_t>(order.size())}, torch::kInt64).clone().to(device);
     if (gstSegment > 0)
         t.segments = graphSegments(*t.graph, t.data, order, gstSegment, 2);
-    return t;
 }
 
 // The warm start's placement of every training graph: HEFT's, or the best of the fast placers
@@ -562,13 +570,14 @@ public:
         auto segmentsFor = [&](const Graph &g) { return (gst.segmentFor(g) + segment - 1) / segment * segment; };
         std::vector<TrainGraph> graphs;
         auto target = std::shared_ptr<const Graph>(&problem.graph, [](const Graph *) {});
-        graphs.push_back(prepare(target, problem.cluster, &problem.constraints, problem.objective, device, clock,
-                                 segmentsFor(problem.graph)));
-        for (Graph &g : extra) {
-            const int64_t size = segmentsFor(g);
-            graphs.push_back(prepare(std::make_shared<const Graph>(std::move(g)), problem.cluster, nullptr, Objective{},
-                                     device, clock, size));
-        }
+        graphs.push_back(prepare(target, problem.cluster, &problem.constraints, problem.objective, clock));
+        for (Graph &g : extra)
+            graphs.push_back(
+                prepare(std::make_shared<const Graph>(std::move(g)), problem.cluster, nullptr, Objective{}, clock));
+        auto encodeAll = [&] {
+            for (TrainGraph &t : graphs)
+                encode(t, device, segmentsFor(*t.graph));
+        };
 
         torch::optim::Adam optimizer(net->parameters(), torch::optim::AdamOptions(params.number("lr")));
         // The race: on one graph from the best fast placement (no given start), the other fast
@@ -589,15 +598,20 @@ public:
             // the anchoring's n x devices tensors (seconds there; GNMT-58k x 4,096 ended at 19 s
             // under a 10 s limit).
             warmSpent = collective.any(clock.exhausted());
-            if (residual) {
-                if (!warmSpent) {
+            if (!warmSpent) {
+                encodeAll();
+                if (residual) {
                     for (TrainGraph &t : graphs)
                         anchorAt(t, t.start, anchor);
                     if (!load.empty())
                         graphs[0].residualScale = calibrateResidual(net, graphs[0], segment, anchor);
+                } else if (load.empty() && params.integer("iterations") > 0) {
+                    imitateStart(net, graphs, segment, optimizer, params.integer("warm_steps"), clock, control,
+                                 collective);
                 }
-            } else if (load.empty() && params.integer("iterations") > 0)
-                imitateStart(net, graphs, segment, optimizer, params.integer("warm_steps"), clock, control, collective);
+            }
+        } else {
+            encodeAll();
         }
         const int samples = params.integer("samples"), epochs = params.integer("ppo_epochs");
         const BlockSampling blocks{params.number("block_share"), static_cast<int>(params.integer("block_size")),
@@ -767,14 +781,14 @@ public:
                     break;
                 }
             }
-            if (!clock.exhausted() || judge.best().empty()) { // the trained policy's greedy placement
+            if (!warmSpent && (!clock.exhausted() || judge.best().empty())) { // the trained policy's greedy placement
                 torch::NoGradGuard noGrad;
                 std::vector<int> greedy = toVector(logitsOf(net, graphs[0], segment).argmax(1));
                 judge.evaluate(greedy);
             }
             // Zero-shot (a stored policy, no training): besides its greedy placement, `samples`
             // placements drawn from it, judged without a gradient step.
-            if (!load.empty() && params.integer("iterations") == 0 && !clock.exhausted())
+            if (!warmSpent && !load.empty() && params.integer("iterations") == 0 && !clock.exhausted())
                 sampleBatch(net, graphs[0], segment, samples, 0, run, blocks, clock, collective);
             shareResult(collective, judge, clock);
         } catch (const LostRank &e) {
