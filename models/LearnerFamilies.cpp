@@ -240,6 +240,7 @@ FamilyInfo gdpFamilyInfo()
     addCorpusParams(f.params, "graphs in one gradient step (1: one graph a step, its samples shared by the ranks of a "
                               "data-parallel run; more: the ranks share the graphs)");
     f.trains = true;
+    f.fewestEvaluations = 3; // the warm start's run, its judgement as the start, and the result's
     f.distributes = true;
     return f;
 }
@@ -281,6 +282,7 @@ FamilyInfo giphFamilyInfo()
                         "the placement episodes start from: the best fast placer's, HEFT's (the paper: "
                         "random; a composition's input replaces it)"});
     f.trains = true;
+    f.fewestEvaluations = 3; // the warm start's run, its judgement as the start, and the result's
     f.distributes = true;
     return f;
 }
@@ -315,6 +317,7 @@ FamilyInfo rlSeq2SeqFamilyInfo()
                                     "strength of the warm start's prior: the untrained policy keeps the start's "
                                     "choice with probability e^prior / (e^prior + 1)"}));
     f.trains = true;
+    f.fewestEvaluations = 3; // the warm start's run, its judgement as the start, and the result's
     return f;
 }
 

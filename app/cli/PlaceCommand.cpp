@@ -102,6 +102,13 @@ int placeCommand(const CliArgs &args, std::ostream &out, std::ostream &err)
         if (*e < 1)
             throw InputError("--evaluations needs a positive number of simulator runs");
         control.budget.maxEvaluations = *e;
+        // A budget smaller than the run's fixed costs could not be kept (gdp spent 3 of 1).
+        const std::string first = compositionStages(*model).front();
+        if (const Placer *p = PlacerRegistry::builtin().find(first); p && *e < p->info().fewestEvaluations)
+            throw InputError("--evaluations " + std::to_string(*e) + " is fewer than any run of " + first +
+                             " costs: at least " + std::to_string(p->info().fewestEvaluations) +
+                             " simulator runs (its fixed costs, such as a warm start, a start or a first layout, "
+                             "and the judgement of its result)");
     }
     const Objective objective = Objective::parse(args.value("objective").value_or(""));
     std::optional<Placement> start;

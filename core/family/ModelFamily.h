@@ -169,6 +169,10 @@ struct FamilyInfo
     bool trains = false;      // a learned family: expensive per run, budgeted by iterations
     bool distributes = false; // trains data-parallel over processes (RunControl::distribution)
     bool portfolio = false;   // runs other families and keeps the best (steering runs those itself)
+    // The fewest simulator runs any run of the family costs, the judgement of its result
+    // included: human's first layout, a search's start, a learner's warm start and its judgement.
+    // A smaller budget given to the command line is refused (it could not be kept).
+    long long fewestEvaluations = 1;
 };
 
 std::string hyperParamTypeName(HyperParam::Type type);

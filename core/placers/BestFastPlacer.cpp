@@ -13,10 +13,11 @@ public:
     FamilyInfo info() const override
     {
         FamilyInfo i{"best-fast",
-                     "runs the fast placers (human, heft, heft-c, m-etf, m-etf-c, cpop, m-topo, single) and keeps "
+                     "runs the fast placers (m-etf, human, m-etf-c, cpop, heft, heft-c, m-topo, single) and keeps "
                      "the placement that scores best by simulation",
                      {}};
         i.portfolio = true;
+        i.fewestEvaluations = 2; // m-etf's judgement and its own
         return i;
     }
 

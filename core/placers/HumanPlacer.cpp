@@ -211,17 +211,20 @@ class HumanPlacer : public Placer
 public:
     FamilyInfo info() const override
     {
-        return {"human",
-                "expert baseline: tries the obvious layouts (everything on the fastest device that holds it; "
-                "one numbered layer per device, encoder layer i with decoder layer i; contiguous chunks "
-                "balanced by compute over 2..k fast devices) and keeps the best by simulation",
-                {linearTuned({"layer_share",
-                              HyperParam::Type::Real,
-                              0,
-                              1,
-                              0.25,
-                              {},
-                              "least share of the compute inside numbered layers to try a layer-by-layer layout"})}};
+        FamilyInfo i{
+            "human",
+            "expert baseline: tries the obvious layouts (everything on the fastest device that holds it; "
+            "one numbered layer per device, encoder layer i with decoder layer i; contiguous chunks "
+            "balanced by compute over 2..k fast devices) and keeps the best by simulation",
+            {linearTuned({"layer_share",
+                          HyperParam::Type::Real,
+                          0,
+                          1,
+                          0.25,
+                          {},
+                          "least share of the compute inside numbered layers to try a layer-by-layer layout"})}};
+        i.fewestEvaluations = 2; // its first layout's judgement and the result's
+        return i;
     }
 
     PlacerOutput place(const PlacementProblem &pb, const ParamValues &params, const RunControl &control,

@@ -37,83 +37,86 @@ class LocalSearchPlacer : public Placer
 public:
     FamilyInfo info() const override
     {
-        return {"local-search",
-                "simulated annealing over moves of one node or a connected block, and swaps, judged by the simulator",
-                {{"evaluations", HyperParam::Type::Int, 1, 1e9, 2000, {}, "simulator runs at most"},
-                 // Not tuned by steering: sampled there it cost 1% at E = 10,000 (its lineages already
-                 // restart from several starts); 4 suits unrolled RNNs, 1 the CNNs (docs/performance.md).
-                 {"restarts",
-                  HyperParam::Type::Int,
-                  1,
-                  64,
-                  1,
-                  {},
-                  "independent searches from the start, each with an equal share of the budget; the best is kept"},
-                 // Not tuned by steering either: its lineages are the starts, and a race would search
-                 // away from the placement a lineage refines (a lineage's search has no runners-up).
-                 {"race_starts",
-                  HyperParam::Type::Int,
-                  1,
-                  16,
-                  8,
-                  {},
-                  "the most distinct starts the search races first, each for an equal part of race_share, "
-                  "before it goes on from the best placement found: the given one and the previous stage's "
-                  "others (best-fast hands over its runners-up, so best-fast+local-search races by default); "
-                  "set above 1 after a stage that hands over none (heft-c+local-search), the search runs the "
-                  "fast placers itself, within its budget, to find them; 1: no race"},
-                 {"race_share",
-                  HyperParam::Type::Real,
-                  0.05,
-                  0.9,
-                  0.25,
-                  {},
-                  "share of the budget the race over the starts takes (with race_starts > 1)"},
-                 logTuned({"initial_temperature",
-                           HyperParam::Type::Real,
-                           1e-6,
-                           0.1,
-                           0.002,
-                           {},
-                           "starting temperature as a share of the start's score"}),
-                 linearTuned({"swap_share", HyperParam::Type::Real, 0, 1, 0.3, {}, "share of swaps among the moves"}),
-                 linearTuned({"critical_share",
-                              HyperParam::Type::Real,
-                              0,
-                              1,
-                              0.5,
-                              {},
-                              "share of moves that pick a node on the critical path"}),
-                 linearTuned({"neighbour_share",
-                              HyperParam::Type::Real,
-                              0,
-                              1,
-                              0.7,
-                              {},
-                              "share of moves to the device of a predecessor or successor"}),
-                 linearTuned({"block_share",
-                              HyperParam::Type::Real,
-                              0,
-                              1,
-                              0.3,
-                              {},
-                              "share of moves that carry a connected block of nodes on one device"}),
-                 logTuned({"block_size",
-                           HyperParam::Type::Int,
-                           2,
-                           4096,
-                           1024,
-                           {},
-                           "most nodes a block move carries (sizes drawn log-uniformly from 2)"}),
-                 linearTuned({"scope_share",
-                              HyperParam::Type::Real,
-                              0,
-                              1,
-                              0.7,
-                              {},
-                              "share of moves that carry a node's scope (a layer, an expert: its ops on the node's "
-                              "device, at a depth drawn from the node's scope path), or swap it with another "
-                              "device's"})}};
+        FamilyInfo i{
+            "local-search",
+            "simulated annealing over moves of one node or a connected block, and swaps, judged by the simulator",
+            {{"evaluations", HyperParam::Type::Int, 1, 1e9, 2000, {}, "simulator runs at most"},
+             // Not tuned by steering: sampled there it cost 1% at E = 10,000 (its lineages already
+             // restart from several starts); 4 suits unrolled RNNs, 1 the CNNs (docs/performance.md).
+             {"restarts",
+              HyperParam::Type::Int,
+              1,
+              64,
+              1,
+              {},
+              "independent searches from the start, each with an equal share of the budget; the best is kept"},
+             // Not tuned by steering either: its lineages are the starts, and a race would search
+             // away from the placement a lineage refines (a lineage's search has no runners-up).
+             {"race_starts",
+              HyperParam::Type::Int,
+              1,
+              16,
+              8,
+              {},
+              "the most distinct starts the search races first, each for an equal part of race_share, "
+              "before it goes on from the best placement found: the given one and the previous stage's "
+              "others (best-fast hands over its runners-up, so best-fast+local-search races by default); "
+              "set above 1 after a stage that hands over none (heft-c+local-search), the search runs the "
+              "fast placers itself, within its budget, to find them; 1: no race"},
+             {"race_share",
+              HyperParam::Type::Real,
+              0.05,
+              0.9,
+              0.25,
+              {},
+              "share of the budget the race over the starts takes (with race_starts > 1)"},
+             logTuned({"initial_temperature",
+                       HyperParam::Type::Real,
+                       1e-6,
+                       0.1,
+                       0.002,
+                       {},
+                       "starting temperature as a share of the start's score"}),
+             linearTuned({"swap_share", HyperParam::Type::Real, 0, 1, 0.3, {}, "share of swaps among the moves"}),
+             linearTuned({"critical_share",
+                          HyperParam::Type::Real,
+                          0,
+                          1,
+                          0.5,
+                          {},
+                          "share of moves that pick a node on the critical path"}),
+             linearTuned({"neighbour_share",
+                          HyperParam::Type::Real,
+                          0,
+                          1,
+                          0.7,
+                          {},
+                          "share of moves to the device of a predecessor or successor"}),
+             linearTuned({"block_share",
+                          HyperParam::Type::Real,
+                          0,
+                          1,
+                          0.3,
+                          {},
+                          "share of moves that carry a connected block of nodes on one device"}),
+             logTuned({"block_size",
+                       HyperParam::Type::Int,
+                       2,
+                       4096,
+                       1024,
+                       {},
+                       "most nodes a block move carries (sizes drawn log-uniformly from 2)"}),
+             linearTuned({"scope_share",
+                          HyperParam::Type::Real,
+                          0,
+                          1,
+                          0.7,
+                          {},
+                          "share of moves that carry a node's scope (a layer, an expert: its ops on the node's "
+                          "device, at a depth drawn from the node's scope path), or swap it with another "
+                          "device's"})}};
+        i.fewestEvaluations = 2; // its start's judgement and the result's
+        return i;
     }
     bool refines() const override { return true; }
 

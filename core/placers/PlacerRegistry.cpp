@@ -271,6 +271,10 @@ PlacerResult bestFastPlacement(const PlacementProblem &problem, const RunControl
             break;
         if (!results.empty() && placer.listScheduler && control.timeLeftS(used) < 2 * lastListS)
             continue;
+        // Nor one whose fixed costs the runs left cannot pay (human with one left spent two).
+        const Placer *family = PlacerRegistry::builtin().find(name);
+        if (!results.empty() && control.budget.evaluationsLeft(spent) < family->info().fewestEvaluations)
+            continue;
         ++tried;
         RunControl rest; // what is left of the budget (each placer honours it after its first run)
         rest.cancel = control.cancel;

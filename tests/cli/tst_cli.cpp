@@ -116,6 +116,31 @@ private Q_SLOTS:
         expectInputError({"validate", m_dir.filePath("absent.graph.json")}, "cannot open");
     }
 
+    // A budget below what any run of the family costs is refused, naming that cost (gdp spent 3
+    // of 1, human 2 of 1); from that cost on, the budget is kept exactly.
+    void placeRefusesABudgetBelowTheFamilysFixedCosts()
+    {
+        const QString out = m_dir.filePath("fixed.placement.json");
+        auto place = [&](const QString &model, int evaluations) {
+            return cli({"place", kExample, kCluster, "--model", model, "--evaluations", QString::number(evaluations),
+                        "--out", out});
+        };
+        const auto gdp = place("gdp", 2);
+        QCOMPARE(gdp.exitCode, 2);
+        QVERIFY2(gdp.err.contains("--evaluations 2 is fewer than any run of gdp costs: at least 3 simulator runs"),
+                 gdp.err.constData());
+        const auto human = place("human", 1);
+        QCOMPARE(human.exitCode, 2);
+        QVERIFY2(human.err.contains("any run of human costs: at least 2"), human.err.constData());
+        // A composition's first stage decides: heft costs one run, the stages after it are skipped.
+        QCOMPARE(place("heft+gdp", 1).exitCode, 0);
+        for (const auto &[model, evaluations] : {std::pair<QString, int>{"gdp", 3}, {"human", 2}, {"best-fast", 3}}) {
+            const auto r = place(model, evaluations);
+            QVERIFY2(r.exitCode == 0, r.err.constData());
+            QCOMPARE(QJsonDocument::fromJson(r.out).object()["evaluations"].toInt(), evaluations);
+        }
+    }
+
     void modelsPlaceSimulatePartition()
     {
         auto models = cli({"models"});

@@ -770,6 +770,14 @@ private Q_SLOTS:
         QVERIFY(std::find(next.notes.begin(), next.notes.end(), "best of the fast placers: m-etf-c") !=
                 next.notes.end());
 
+        // Three runs: best-fast keeps one for its judgement; after m-etf one is left, fewer than
+        // human's fixed costs (its first layout and its judgement), so m-etf-c comes next.
+        control.budget.maxEvaluations = 3;
+        const PlacerResult tight = runPlacer(PlacerRegistry::builtin(), "best-fast", problem, {}, control);
+        QCOMPARE(tight.evaluations, 3LL); // 4 when human started with one run left
+        QVERIFY(test::hasNote(tight, "the budget let 2 of the 8 fast placers run"));
+        QCOMPARE(tight.makespan, std::min(run("m-etf", g, c).makespan, run("m-etf-c", g, c).makespan));
+
         // human alone with 3 runs: two layouts and the judgement.
         RunControl three;
         three.budget.maxEvaluations = 3;
