@@ -8,6 +8,7 @@
 #include <functional>
 #include <limits>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <utility>
@@ -149,6 +150,18 @@ struct RunControl
     {
         RunControl rest = *this;
         rest.budget.timeLimitS = timeLeftS(usedS);
+        return rest;
+    }
+    // For work run inside this run (a portfolio's placers, a learner's warm start): this cancel,
+    // the time `usedS` leaves and the simulator runs `spent` leaves of `maxEvaluations` (this
+    // budget's unless given); no progress, pause, seed or distribution of its own.
+    RunControl within(double usedS, long long spent, std::optional<long long> maxEvaluations = {}) const
+    {
+        RunControl rest;
+        rest.cancel = cancel;
+        rest.budget.timeLimitS = timeLeftS(usedS);
+        rest.budget.maxEvaluations = maxEvaluations.value_or(budget.maxEvaluations);
+        rest.budget.maxEvaluations = rest.budget.evaluationsLeft(spent);
         return rest;
     }
     // Blocks while paused (polling every 50 ms); returns false when cancelled meanwhile.

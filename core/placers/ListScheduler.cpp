@@ -39,17 +39,21 @@ FreeFirst::FreeFirst(int k) : m_end(static_cast<size_t>(std::max(k, 1)), 0.0)
     for (int d = 0; d < k; ++d)
         m_winner[m_leaves + d] = d;
     for (int node = m_leaves - 1; node >= 1; --node)
-        m_winner[node] = m_winner[2 * node] >= 0 ? m_winner[2 * node] : m_winner[2 * node + 1];
+        play(node);
 }
 
 void FreeFirst::set(int d, double end)
 {
     m_end[d] = end;
-    for (int node = (m_leaves + d) / 2; node >= 1; node /= 2) {
-        // The left subtree holds the lower indices: it wins ties.
-        const int left = m_winner[2 * node], right = m_winner[2 * node + 1];
-        m_winner[node] = right < 0 || (left >= 0 && m_end[left] <= m_end[right]) ? left : right;
-    }
+    for (int node = (m_leaves + d) / 2; node >= 1; node /= 2)
+        play(node);
+}
+
+void FreeFirst::play(int node)
+{
+    // The left subtree holds the lower indices: it wins ties.
+    const int left = m_winner[2 * node], right = m_winner[2 * node + 1];
+    m_winner[node] = right < 0 || (left >= 0 && m_end[left] <= m_end[right]) ? left : right;
 }
 
 ListScheduler::ListScheduler(const Graph &graph, const Cluster &cluster, const Constraints &constraints,

@@ -45,6 +45,7 @@ public:
     int first() const { return m_winner[1]; }
 
 private:
+    void play(int node); // node's winner from its children's
     int m_leaves = 1;
     std::vector<double> m_end;
     std::vector<int> m_winner; // by tree node (1: the root; leaves from m_leaves); -1: no device

@@ -219,8 +219,8 @@ namespace {
 // with human (the expert's layouts) second, then the two that place by rank alone. m-etf comes
 // first because the first placer runs whatever the limit, and stopped it still places every op
 // by the near rule: with the time a learner's warm start had left on 200,000 ops x 8gpu-2node,
-// human first took it all and the learners returned its 7.9 x the bound; m-etf stopped gives 1.003. `tieRank`: the
-// order among equal results (fastPlacers()'s order). On thousands of devices the costs come in
+// human first took it all and the learners returned its 7.9 x the bound; m-etf stopped gives
+// 1.003. `tieRank`: the order among equal results (fastPlacers()'s order). On thousands of devices the costs come in
 // another order (GNMT-58k x 4,096 GPUs: heft 5.9 s, m-etf 15.8 s).
 struct FastPlacer
 {
@@ -262,7 +262,8 @@ PlacerResult bestFastPlacement(const PlacementProblem &problem, const RunControl
     double lastListS = 0; // what the last list scheduler took
     for (const FastPlacer &placer : kFastPlacers) {
         const std::string name = placer.name;
-        if (!PlacerRegistry::builtin().find(name))
+        const Placer *family = PlacerRegistry::builtin().find(name);
+        if (!family)
             continue;
         // Each placer costs at least one simulator run (its judgement); once one result is in hand, the
         // budget, the clock and a cancel stop the probing.
@@ -272,14 +273,11 @@ PlacerResult bestFastPlacement(const PlacementProblem &problem, const RunControl
         if (!results.empty() && placer.listScheduler && control.timeLeftS(used) < 2 * lastListS)
             continue;
         // Nor one whose fixed costs the runs left cannot pay (human with one left spent two).
-        const Placer *family = PlacerRegistry::builtin().find(name);
         if (!results.empty() && control.budget.evaluationsLeft(spent) < family->info().fewestEvaluations)
             continue;
         ++tried;
-        RunControl rest; // what is left of the budget (each placer honours it after its first run)
-        rest.cancel = control.cancel;
-        rest.budget.timeLimitS = control.timeLeftS(used);
-        rest.budget.maxEvaluations = control.budget.evaluationsLeft(spent);
+        // What is left of the budget (each placer honours it after its first run).
+        const RunControl rest = control.within(used, spent);
         const double start = secondsSince(t0);
         try {
             results.push_back(runPlacer(PlacerRegistry::builtin(), name, problem, {}, rest));

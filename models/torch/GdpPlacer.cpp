@@ -135,9 +135,9 @@ torch::Tensor segmentLogits(GdpNet &net, TrainGraph &t, int64_t index, int64_t s
     return t.prior.defined() ? logits * t.residualScale + t.prior.index_select(0, s.ids) : logits;
 }
 
-// The target graph is judged by the problem's objective (its preferences name its nodes); the
-// other training graphs by the default objective.
-// A training graph's constraints and judge: what its warm start needs.
+// A training graph's constraints and judge: what its warm start needs. The target graph is judged
+// by the problem's objective (its preferences name its nodes); the other training graphs by the
+// default objective.
 TrainGraph prepare(std::shared_ptr<const Graph> graph, const Cluster &cluster, const Constraints *given,
                    const Objective &objective, RunClock &clock)
 {

@@ -525,11 +525,7 @@ PlacerResult warmStartPlacement(const PlacementProblem &problem, bool best, cons
     // What the run has left: its preparation came first (0.16 s of features on the 58k-op GNMT,
     // and gdp's warm start then ran its whole limit from there), and HEFT alone had no limit and
     // no cancel at all.
-    RunControl left;
-    left.seed = clock.control().seed;
-    left.cancel = clock.control().cancel;
-    left.budget.timeLimitS = clock.control().timeLeftS(clock.elapsed());
-    left.budget.maxEvaluations = Budget{0, clock.maxEvaluations()}.evaluationsLeft(clock.evaluations());
+    const RunControl left = clock.control().within(clock.elapsed(), clock.evaluations(), clock.maxEvaluations());
     if (best && clock.maxEvaluations() >= 100) {
         std::vector<PlacerResult> rest;
         PlacerResult r = bestFastPlacement(problem, left, others ? &rest : nullptr);
