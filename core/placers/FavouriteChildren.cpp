@@ -179,7 +179,7 @@ FavouriteChildren favouriteChildren(const CostModel &costs, double timeLimitS, i
                                      order.begin() + std::min<long>(n, static_cast<long>(w + 1) * size));
         const double left = timeLimitS - elapsed();
         if (left > 0 && !(stop && stop()) &&
-            solveWindow(g, in, nodes, window, start, parentUsed, result.favouriteParent, left / (windows - w) * 2))
+            solveWindow(g, in, nodes, window, start, parentUsed, result.favouriteParent, left))
             ++solved;
         else
             largestEdgeRule(g, nodes, parentUsed, result.favouriteParent);
