@@ -22,6 +22,8 @@ struct LpInputs
 {
     std::vector<double> compute;  // p_i, mean over devices
     std::vector<double> transfer; // c_e, mean over ordered device pairs
+    std::vector<int> inOffset;    // the edges into node v: inEdges[inOffset[v] .. inOffset[v + 1])
+    std::vector<int> inEdges;     // (ascending within a node)
 };
 
 LpInputs lpInputs(const CostModel &costs)
@@ -32,6 +34,15 @@ LpInputs lpInputs(const CostModel &costs)
         in.compute.push_back(kScale * costs.meanCompute(v));
     for (int e = 0; e < g.edgeCount(); ++e)
         in.transfer.push_back(kScale * costs.meanTransfer(g.edgeBytes(e)));
+    in.inOffset.assign(g.nodeCount() + 1, 0);
+    for (int e = 0; e < g.edgeCount(); ++e)
+        ++in.inOffset[g.edgeDst(e) + 1];
+    for (int v = 0; v < g.nodeCount(); ++v)
+        in.inOffset[v + 1] += in.inOffset[v];
+    in.inEdges.resize(g.edgeCount());
+    std::vector<int> fill(in.inOffset.begin(), in.inOffset.end() - 1);
+    for (int e = 0; e < g.edgeCount(); ++e)
+        in.inEdges[fill[g.edgeDst(e)]++] = e;
     return in;
 }
 
@@ -46,10 +57,11 @@ bool solveWindow(const Graph &g, const LpInputs &in, const std::vector<int> &nod
     const int wn = static_cast<int>(nodes.size());
     for (int i = 0; i < wn; ++i)
         window[nodes[i]] = i;
-    std::vector<int> edges; // edges into the window
-    for (int e = 0; e < g.edgeCount(); ++e)
-        if (window[g.edgeDst(e)] >= 0)
-            edges.push_back(e);
+    std::vector<int> edges; // edges into the window, in file order (a scan of every edge per window
+                            // took 5 s of 8 with windows of 10 ops on 200,000)
+    for (int v : nodes)
+        edges.insert(edges.end(), in.inEdges.begin() + in.inOffset[v], in.inEdges.begin() + in.inOffset[v + 1]);
+    std::sort(edges.begin(), edges.end());
     const int m = static_cast<int>(edges.size());
 
     glp_prob *lp = glp_create_prob();
