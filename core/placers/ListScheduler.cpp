@@ -6,29 +6,87 @@
 #include "core/graph/Graph.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace ps {
+
+namespace {
+constexpr size_t kTimelineBlock = 64; // intervals a block holds before it splits in two
+} // namespace
+
+void Timeline::Block::measure()
+{
+    widestGap = 0;
+    lastEnd = busy.front().end;
+    for (size_t i = 1; i < busy.size(); ++i) {
+        widestGap = std::max(widestGap, busy[i].start - lastEnd);
+        lastEnd = std::max(lastEnd, busy[i].end);
+    }
+}
 
 double Timeline::earliest(double ready, double length, bool insertion) const
 {
     if (!insertion)
         return std::max(ready, end());
-    auto it =
-        std::lower_bound(m_busy.begin(), m_busy.end(), ready, [](const Interval &i, double t) { return i.end <= t; });
+    // The first interval that ends after `ready`, as a scan of one sorted list finds it.
+    auto block = std::lower_bound(m_blocks.begin(), m_blocks.end(), ready,
+                                  [](const Block &b, double t) { return b.busy.back().end <= t; });
     double candidate = ready;
-    for (; it != m_busy.end(); ++it) {
-        if (it->start >= candidate + length)
+    if (block == m_blocks.end())
+        return candidate;
+    auto it = std::lower_bound(block->busy.begin(), block->busy.end(), ready,
+                               [](const Interval &i, double t) { return i.end <= t; });
+    for (;;) {
+        for (; it != block->busy.end(); ++it) {
+            if (it->start >= candidate + length)
+                return candidate;
+            candidate = std::max(candidate, it->end);
+        }
+        if (++block == m_blocks.end())
             return candidate;
-        candidate = std::max(candidate, it->end);
+        // A block whose first interval leaves no room before it and whose inner gaps are all
+        // narrower than the slot (with a margin far above rounding) is passed whole.
+        const Interval &first = block->busy.front();
+        if (first.start < candidate + length &&
+            block->widestGap < length - 1e-12 * (std::abs(length) + std::abs(block->lastEnd))) {
+            candidate = std::max(candidate, block->lastEnd);
+            it = block->busy.end();
+        } else {
+            it = block->busy.begin();
+        }
     }
-    return candidate;
 }
 
 void Timeline::add(double start, double end)
 {
-    auto at =
-        std::lower_bound(m_busy.begin(), m_busy.end(), start, [](const Interval &i, double t) { return i.start < t; });
-    m_busy.insert(at, {start, end});
+    // In (start, end) order, as in one sorted list: a slot of length 0 goes before the interval
+    // that starts where it does (put after it, the ends were out of order, which the search's
+    // binary search on the ends assumes they are not).
+    const Interval slot{start, end};
+    auto before = [](const Interval &i, const Interval &s) {
+        return i.start < s.start || (i.start == s.start && i.end < s.end);
+    };
+    auto block = std::lower_bound(m_blocks.begin(), m_blocks.end(), slot,
+                                  [&](const Block &b, const Interval &s) { return before(b.busy.back(), s); });
+    if (block == m_blocks.end()) {
+        if (m_blocks.empty() || m_blocks.back().busy.size() >= kTimelineBlock) {
+            Block fresh;
+            fresh.busy.push_back(slot);
+            fresh.measure();
+            m_blocks.push_back(std::move(fresh));
+            return;
+        }
+        block = m_blocks.end() - 1;
+    }
+    block->busy.insert(std::lower_bound(block->busy.begin(), block->busy.end(), slot, before), slot);
+    if (block->busy.size() >= 2 * kTimelineBlock) {
+        Block tail;
+        tail.busy.assign(block->busy.begin() + kTimelineBlock, block->busy.end());
+        block->busy.resize(kTimelineBlock);
+        tail.measure();
+        block = m_blocks.insert(block + 1, std::move(tail)) - 1;
+    }
+    block->measure();
 }
 
 FreeFirst::FreeFirst(int k) : m_end(static_cast<size_t>(std::max(k, 1)), 0.0)

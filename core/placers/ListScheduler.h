@@ -17,21 +17,30 @@ namespace ps {
 class Constraints;
 struct RunControl;
 
-// Busy intervals of one device or link, sorted and disjoint.
+// Busy intervals of one device or link, sorted and disjoint, in blocks that know their widest
+// inner gap, so that a search for a gap skips the blocks without one (a scan of every interval
+// was half of HEFT's 3 s on 200,000 ops). The answers are those of a scan of one sorted list.
 class Timeline
 {
 public:
     // Earliest start >= ready of a slot of `length`; in a gap when insertion is allowed.
     double earliest(double ready, double length, bool insertion) const;
     void add(double start, double end);
-    double end() const { return m_busy.empty() ? 0.0 : m_busy.back().end; }
+    double end() const { return m_blocks.empty() ? 0.0 : m_blocks.back().busy.back().end; }
 
 private:
     struct Interval
     {
         double start, end;
     };
-    std::vector<Interval> m_busy;
+    struct Block
+    {
+        std::vector<Interval> busy; // never empty
+        double widestGap = 0;       // the largest busy[i].start - max(busy[..i).end), i >= 1
+        double lastEnd = 0;         // max(busy[..].end)
+        void measure();
+    };
+    std::vector<Block> m_blocks;
 };
 
 // The device free first (the earliest end, the lower index on a tie) among k devices, as a

@@ -27,6 +27,7 @@
 #include <cmath>
 #include <limits>
 #include <map>
+#include <random>
 #include <set>
 
 using namespace ps;
@@ -998,6 +999,52 @@ private Q_SLOTS:
         FreeFirst one(1);
         one.set(0, 7);
         QCOMPARE(one.first(), 0);
+    }
+
+    // The blocked timeline answers as a scan of one list of busy intervals in (start, end) order
+    // does: 20,000 slots booked where it says (blocks split many times), with gaps of every width,
+    // zero-length slots and slots appended past the end, every answer compared exactly. (Ordered
+    // by start alone, a zero-length slot could follow the interval starting where it does, and
+    // the ends were out of the order the search's binary search assumes.)
+    void timelineFindsTheGapAScanFinds()
+    {
+        struct Scan
+        {
+            std::vector<std::pair<double, double>> busy;
+            double earliest(double ready, double length) const
+            {
+                auto it = std::lower_bound(busy.begin(), busy.end(), ready,
+                                           [](const std::pair<double, double> &i, double t) { return i.second <= t; });
+                double candidate = ready;
+                for (; it != busy.end(); ++it) {
+                    if (it->first >= candidate + length)
+                        return candidate;
+                    candidate = std::max(candidate, it->second);
+                }
+                return candidate;
+            }
+            void add(double start, double end)
+            {
+                busy.insert(std::lower_bound(busy.begin(), busy.end(), std::make_pair(start, end)), {start, end});
+            }
+        };
+        std::mt19937_64 rng(7);
+        std::uniform_real_distribution<double> unit(0.0, 1.0);
+        Timeline timeline;
+        Scan scan;
+        for (int i = 0; i < 20000; ++i) {
+            const double horizon = scan.busy.empty() ? 1.0 : scan.busy.back().second;
+            const double ready = unit(rng) * horizon * 1.05;
+            const double pick = unit(rng);
+            const double length = pick < 0.05 ? 0.0 : pick < 0.5 ? unit(rng) * 1e-3 : unit(rng) * 0.3;
+            const double start = scan.earliest(ready, length);
+            QCOMPARE(timeline.earliest(ready, length, true), start);
+            QCOMPARE(timeline.earliest(ready, length, false), std::max(ready, timeline.end()));
+            timeline.add(start, start + length);
+            scan.add(start, start + length);
+            QCOMPARE(timeline.end(), scan.busy.back().second);
+        }
+        QVERIFY(scan.busy.size() == 20000);
     }
 
     void registryErrors()
