@@ -57,8 +57,9 @@ std::vector<HyperParam> commonParams(int defaultIterations, int defaultSamples =
                      1e12,
                      0,
                      {},
-                     "at most this many simulator runs, the warm start's included and the final judgement aside; "
-                     "training runs until they are spent unless `iterations` is given (0: no limit of its own)"});
+                     "at most this many simulator runs, the warm start's included and the final judgement aside "
+                     "(at the least 2 are spent: the warm start's and its judgement as the start); training runs "
+                     "until they are spent unless `iterations` is given (0: no limit of its own)"});
     return p;
 }
 

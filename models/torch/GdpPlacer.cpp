@@ -797,8 +797,12 @@ public:
         if (!saveTo.empty() && collective.leader())
             save();
         PlacerOutput out = learnerOutput("gdp", judge, clock, collective, !warmSpent);
-        if (warmSpent)
-            out.notes.push_back("gdp: the warm start spent the time limit; it is the result, untrained");
+        if (warmSpent) // (a cancel says so itself)
+            out.notes.push_back(std::string("gdp: the warm start spent ") +
+                                (clock.evaluations() + clock.elsewhere() >= clock.maxEvaluations()
+                                     ? "the run's simulator runs"
+                                     : "the time limit") +
+                                "; it is the result, untrained");
         if (race.raced() > 0)
             out.notes.push_back("gdp: searched from " + std::to_string(race.raced() + 1) + " of the fast placers' " +
                                 std::to_string(raceStarts.size()) + " distinct placements in turn");

@@ -702,6 +702,14 @@ private Q_SLOTS:
         QVERIFY2(heftWall <= 0.5 * 1.1 + 1.0,
                  qPrintable(QString("gdp with HEFT's warm start took %1 s").arg(heftWall)));
         QVERIFY(test::hasNote(h, "gdp: the warm start spent the time limit; it is the result, untrained"));
+        // Spent by its own cap of simulator runs, the note says so (it said "the time limit").
+        const Graph small = generate("rnnlm", {}, 1);
+        const Cluster four = gpus(4);
+        const PlacerResult one =
+            runPlacer(PlacerRegistry::builtin(), "gdp", {small, four, Constraints::fromGraph(small, four), {}},
+                      {"evaluations=1"}, {});
+        QCOMPARE(one.evaluations, 3LL); // the warm start's run, its judgement as the start, the final
+        QVERIFY(test::hasNote(one, "gdp: the warm start spent the run's simulator runs; it is the result, untrained"));
     }
 
     // A part per device of thousands on a large graph: GAP's loss would outgrow the machine (on
