@@ -110,8 +110,10 @@ PlacerOutput MemoryEtfPlacer::place(const PlacementProblem &pb, const ParamValue
     std::vector<int> forced; // ops that fit nowhere, placed at once on the least-bad device
     int placed = 0;
 
-    // SCT: the op placed last on each device, and the favourite child a device waits for (-1: none).
+    // SCT: the op placed last on each device, the favourite child a device waits for (-1: none)
+    // and when that child's inputs are there (fixed: a child is offered once they are all placed).
     std::vector<int> lastOp(k, -1), awaited(k, -1);
+    std::vector<double> awaitedReady(k, 0.0);
     auto dataReady = [&](int v, int d) {
         return scheduler.costs().dataReady(v, d, device.data(), scheduler.finishes().data());
     };
@@ -129,11 +131,12 @@ PlacerOutput MemoryEtfPlacer::place(const PlacementProblem &pb, const ParamValue
         const int pd = parent >= 0 ? device[parent] : -1;
         if (pd < 0 || lastOp[pd] != parent || awaited[pd] >= 0 || !tracker.fits(v, pd))
             return false;
-        const double here = std::max(scheduler.deviceFree(pd), dataReady(v, pd));
+        const double ready = dataReady(v, pd), here = std::max(scheduler.deviceFree(pd), ready);
         for (int d = 0; d < k; ++d)
             if (d != pd && tracker.fits(v, d) && std::max(scheduler.deviceFree(d), dataReady(v, d)) < here)
                 return false;
         awaited[pd] = v;
+        awaitedReady[pd] = ready;
         return true;
     };
     auto offer = [&](int v) {
@@ -192,12 +195,9 @@ PlacerOutput MemoryEtfPlacer::place(const PlacementProblem &pb, const ParamValue
             int v = h.empty() ? -1 : h.top().node;
             double start = h.empty() ? 0.0 : std::max(scheduler.deviceFree(d), h.top().dataReady);
             // A waiting device runs another op only if it ends before the awaited child is ready.
-            if (awaited[d] >= 0) {
-                const double childReady = dataReady(awaited[d], d);
-                if (v < 0 || scheduler.evaluate(v, d).finish > childReady) {
-                    v = awaited[d];
-                    start = std::max(scheduler.deviceFree(d), childReady);
-                }
+            if (awaited[d] >= 0 && (v < 0 || scheduler.evaluate(v, d).finish > awaitedReady[d])) {
+                v = awaited[d];
+                start = std::max(scheduler.deviceFree(d), awaitedReady[d]);
             }
             if (v >= 0 && (bestDevice < 0 || start < bestStart)) {
                 bestDevice = d;
