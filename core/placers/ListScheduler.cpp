@@ -121,12 +121,21 @@ ListScheduler::ListScheduler(const Graph &graph, const Cluster &cluster, const C
       m_devices(cluster.deviceCount()), m_freeFirst(cluster.deviceCount())
 {}
 
+const std::pair<int, double> *ListScheduler::booked(int p, int d) const
+{
+    if (m_booked.empty())
+        return nullptr;
+    for (const auto &copy : m_booked[p])
+        if (copy.first == d)
+            return &copy;
+    return nullptr;
+}
+
 double ListScheduler::arrival(int p, int d, double bytes) const
 {
     const int a = m_device[p];
-    auto it = m_booked.find(static_cast<long long>(p) * m_cluster.deviceCount() + d);
-    if (it != m_booked.end())
-        return it->second; // one copy per destination device
+    if (const auto *copy = booked(p, d))
+        return copy->second; // one copy per destination device
     const double duration = m_costs.transfer(a, d, bytes);
     const auto link = m_links.find(static_cast<long long>(a) * m_cluster.deviceCount() + d);
     const double start = link == m_links.end() ? m_finish[p] : link->second.earliest(m_finish[p], duration, true);
@@ -209,8 +218,7 @@ void ListScheduler::commit(int v, int d, const Slot &slot)
         const int k = m_cluster.deviceCount();
         for (size_t i = 0; i < pred.size(); ++i) {
             const int p = pred[i], a = m_device[p];
-            const long long key = static_cast<long long>(p) * k + d;
-            if (a == d || m_booked.count(key))
+            if (a == d || booked(p, d))
                 continue;
             double size = bytes[i];
             for (size_t j = i + 1; j < pred.size(); ++j)
@@ -220,7 +228,9 @@ void ListScheduler::commit(int v, int d, const Slot &slot)
             Timeline &link = m_links[static_cast<long long>(a) * k + d];
             const double start = link.earliest(m_finish[p], duration, true);
             link.add(start, start + duration);
-            m_booked[key] = start + duration;
+            if (m_booked.empty())
+                m_booked.resize(static_cast<size_t>(m_graph.nodeCount()));
+            m_booked[p].emplace_back(d, start + duration);
         }
     }
     m_tracker.assign(v, d);
