@@ -118,13 +118,12 @@ ListScheduler::ListScheduler(const Graph &graph, const Cluster &cluster, const C
                              Options options)
     : m_graph(graph), m_cluster(cluster), m_costs(graph, cluster), m_tracker(graph, cluster, constraints),
       m_options(options), m_device(graph.nodeCount(), -1), m_finish(graph.nodeCount(), 0.0),
-      m_devices(cluster.deviceCount()), m_freeFirst(cluster.deviceCount())
+      m_devices(cluster.deviceCount()), m_freeFirst(cluster.deviceCount()),
+      m_booked(options.contention ? graph.nodeCount() : 0)
 {}
 
 const std::pair<int, double> *ListScheduler::booked(int p, int d) const
 {
-    if (m_booked.empty())
-        return nullptr;
     for (const auto &copy : m_booked[p])
         if (copy.first == d)
             return &copy;
@@ -228,8 +227,6 @@ void ListScheduler::commit(int v, int d, const Slot &slot)
             Timeline &link = m_links[static_cast<long long>(a) * k + d];
             const double start = link.earliest(m_finish[p], duration, true);
             link.add(start, start + duration);
-            if (m_booked.empty())
-                m_booked.resize(static_cast<size_t>(m_graph.nodeCount()));
             m_booked[p].emplace_back(d, start + duration);
         }
     }

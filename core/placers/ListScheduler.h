@@ -122,8 +122,9 @@ private:
     // Per ordered device pair that has carried a transfer (a * k + b): a k x k table was 400 MB
     // with 4,096 devices, allocated by every contention-aware run.
     std::unordered_map<long long, Timeline> m_links;
-    // Per producer, the copies of its output booked so far: (device, arrival). A producer has a
-    // few; a hash over (producer, device) pairs was a third of m-etf-c's time on 1,024 GPUs.
+    // Per producer (with contention), the copies of its output booked so far: (device, arrival).
+    // A producer has a few; a hash over (producer, device) pairs was a third of m-etf-c's time on
+    // 1,024 GPUs.
     std::vector<std::vector<std::pair<int, double>>> m_booked;
     const std::pair<int, double> *booked(int p, int d) const;
 };

@@ -117,12 +117,15 @@ PlacerOutput MemoryEtfPlacer::place(const PlacementProblem &pb, const ParamValue
     auto dataReady = [&](int v, int d) {
         return scheduler.costs().dataReady(v, d, device.data(), scheduler.finishes().data());
     };
-    auto commitBest = [&](int v) {
-        ListScheduler::Slot slot;
-        const int d = scheduler.best(v, slot);
+    auto commitOn = [&](int v, int d, const ListScheduler::Slot &slot) {
         scheduler.commit(v, d, slot);
         lastOp[d] = v;
         ++placed;
+    };
+    auto commitBest = [&](int v) {
+        ListScheduler::Slot slot;
+        const int d = scheduler.best(v, slot);
+        commitOn(v, d, slot);
     };
     // Whether v is the favourite child its parent's device waits for: the parent is still the last
     // op there and no device lets v start earlier (Baechi's SCTDevice::get_op_to_schedule).
@@ -216,13 +219,10 @@ PlacerOutput MemoryEtfPlacer::place(const PlacementProblem &pb, const ParamValue
             awaited[bestDevice] = -1;
         else
             heaps[bestDevice].pop();
-        if (m_variant.contention) {
+        if (m_variant.contention)
             commitBest(v);
-        } else {
-            scheduler.commit(v, bestDevice, scheduler.evaluate(v, bestDevice));
-            lastOp[bestDevice] = v;
-            ++placed;
-        }
+        else
+            commitOn(v, bestDevice, scheduler.evaluate(v, bestDevice));
         release(v);
         drainForced();
         if ((placed & 4095) == 0)
