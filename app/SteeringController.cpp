@@ -252,8 +252,8 @@ void SteeringController::runRounds(int rounds, int perRound, long long evaluatio
         // round leaves (or a learned candidate's longer run takes) moves the later rounds' budgets.
         const long long total = evaluations * rounds, before = session->evaluationsSpent();
         for (int r = 0; r < rounds && !control.cancelled(); ++r) {
-            const long long left = std::max(1LL, total - (session->evaluationsSpent() - before));
-            session->setRoundEvaluations(std::max(1LL, left / (rounds - r)), left);
+            if (!session->shareLeft(total - (session->evaluationsSpent() - before), rounds - r))
+                break;
             RunControl each = control;
             each.progress = [&control, r, rounds](const Progress &p) {
                 Progress q = p;

@@ -285,11 +285,10 @@ int steerCommand(const CliArgs &args, std::ostream &out, std::ostream &err)
                 session.apply(resolveFeedback(f, graph, cluster, session, args.value("feedback").value_or("the log")));
         // What earlier rounds left unspent (a round of constructive families spends little)
         // goes to the rounds still to come.
-        const long long left = evaluations - ensembleEvaluations - session.evaluationsSpent();
         if (replay)
             session.setRoundEvaluations(replayed.roundBudgets[r - 1], replayed.roundLeft[r - 1]);
-        else
-            session.setRoundEvaluations(std::max(1LL, left / (rounds - r + 1)), std::max(1LL, left));
+        else if (!session.shareLeft(evaluations - ensembleEvaluations - session.evaluationsSpent(), rounds - r + 1))
+            break;
         control.progress = [&](const Progress &p) {
             bar.update((r - 1 + p.fraction) / rounds, "round " + std::to_string(r) + ": " + p.message);
         };
@@ -301,7 +300,8 @@ int steerCommand(const CliArgs &args, std::ostream &out, std::ostream &err)
         roundsOut.push_back(row);
     }
     EnsembleResult ensemble;
-    const bool haveEnsemble = ensembleSize > 0 && !session.ranking().empty() && !control.cancelled();
+    const bool haveEnsemble = ensembleSize > 0 && !session.ranking().empty() && !control.cancelled() &&
+                              (replay || session.evaluationsSpent() < evaluations);
     if (haveEnsemble)
         ensemble = session.ensemble(
             static_cast<int>(ensembleSize),

@@ -127,16 +127,23 @@ public:
                                reportingWithin(control.after(secondsSince(t0)), 0.5, 1), problem.targetShares);
             fit = fitConstraintsAndMemory(pb, device);
             const MemoryRepair refinedFit = fitConstraintsAndMemory(pb, refined);
-            Simulator sim(g, c);
-            const ObjectiveJudge judge(g, c, pb.constraints, pb.objective);
-            const PlacerResult plain = judgePlacement(pb, sim, judge, device);
-            const PlacerResult better = judgePlacement(pb, sim, judge, refined);
-            out.evaluations = 2;
-            if (betterResult(better, plain)) {
+            bool keepRefined = true;
+            if (control.budget.evaluationsLeft(0) >= 2) {
+                Simulator sim(g, c);
+                const ObjectiveJudge judge(g, c, pb.constraints, pb.objective);
+                const PlacerResult plain = judgePlacement(pb, sim, judge, device);
+                const PlacerResult better = judgePlacement(pb, sim, judge, refined);
+                out.evaluations = 2;
+                keepRefined = betterResult(better, plain);
+                if (!keepRefined)
+                    out.notes.push_back("the refined cut simulated no better; kept the partitioner's");
+            } else { // a budget that cannot pay for both judgements
+                out.notes.push_back("no simulator runs were left to compare the refined cut with the "
+                                    "partitioner's; kept the refined one");
+            }
+            if (keepRefined) {
                 device = std::move(refined);
                 fit = refinedFit;
-            } else {
-                out.notes.push_back("the refined cut simulated no better; kept the partitioner's");
             }
         } else {
             fit = fitConstraintsAndMemory(pb, device);

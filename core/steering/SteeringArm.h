@@ -18,8 +18,9 @@ struct SteeringSession::Arm
     bool budgeted = false;   // a learned placer the simulator judges: takes a share of what is left
     bool takesStart = false; // starts from a given placement (refiners, gdp, giph; not rl-seq2seq)
     double weight = 1;
-    int duplicates = 0; // proposals that found an already known placement
-    int earned = 0;     // learned arms: rounds in which they placed in the top three
+    int duplicates = 0;   // proposals that found an already known placement
+    int earned = 0;       // learned arms: rounds in which they placed in the top three
+    long long fewest = 1; // the fewest simulator runs a run costs (its stages' fixed costs together)
 };
 
 } // namespace ps

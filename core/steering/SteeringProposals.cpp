@@ -321,8 +321,27 @@ std::vector<Candidate> SteeringSession::proposeRound(int round) const
         if (!m_settings.exactBudget)
             return 1LL;
         const auto own = spentMost.find(arm.name);
-        return own != spentMost.end() && own->second > 0 ? own->second : anyMost;
+        return std::max(arm.fewest, own != spentMost.end() && own->second > 0 ? own->second : anyMost);
     };
+    // A session with a total spends no more than it has left: when the round's candidates would
+    // cost more (a search at least one run, any other its reserve), the last ones proposed are
+    // left out (`steer --evaluations 10` spent 94 runs before; the first round runs every fast
+    // family once).
+    const bool capped = m_settings.exactBudget && m_left >= 0;
+    if (capped) {
+        auto cost = [&] {
+            long long sum = 0;
+            for (int arm : picked)
+                sum += m_arms[arm].searches || m_arms[arm].refine ? std::max(1LL, m_arms[arm].fewest)
+                                                                  : reserve(m_arms[arm]);
+            return sum;
+        };
+        while (!picked.empty() && cost() > m_left) {
+            picked.pop_back();
+            if (flips.size() > picked.size())
+                flips.pop_back();
+        }
+    }
     int searching = 0;
     long long other = 0;
     for (int arm : picked) {
@@ -345,6 +364,17 @@ std::vector<Candidate> SteeringSession::proposeRound(int round) const
         learned == picked.end() || otherSearches == 0 || m_left < 0
             ? perSearch
             : std::max(1LL, (std::min(m_settings.roundEvaluations, m_left - learnedTaken) - other) / otherSearches);
+
+    // Each candidate that does not search may spend its reserve and an even share of what the
+    // searches and the reserves leave of the session (a family not run before may spend more than
+    // its reserve: the expert baseline simulates up to six layouts, a partition placer three).
+    long long otherCap = 0;
+    if (capped) {
+        const long long searchesMost = learnedTaken + otherSearches * perOtherSearch;
+        const long long slack = std::max(0LL, m_left - other - searchesMost);
+        const long long others = static_cast<long long>(picked.size()) - searching;
+        otherCap = others > 0 ? slack / others : 0;
+    }
 
     const bool guided = m_settings.sampling == Sampling::Guided;
     constexpr int kRaceStarts = 8;             // as best-fast+local-search races
@@ -426,7 +456,8 @@ std::vector<Candidate> SteeringSession::proposeRound(int round) const
             c.params.push_back("evaluations=" + std::to_string(budget - c.recombineEvaluations));
             if (m_settings.exactBudget)
                 c.budget = budget;
-        }
+        } else if (capped)
+            c.budget = reserve(arm) + otherCap;
         if (arm.trains) {
             if (!arm.budgeted)
                 c.params.push_back("iterations=" + std::to_string(4 << std::min(arm.earned, 6)));

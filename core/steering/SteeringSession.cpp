@@ -85,8 +85,12 @@ SteeringSession::SteeringSession(const Graph &graph, const Cluster &cluster, con
         const Placer &first = registry.require(stages.front(), "model");
         arm.refine = first.refines();
         arm.takesStart = first.takesStart() && stages.size() == 1;
-        for (const std::string &stage : stages)
-            arm.trains = arm.trains || registry.require(stage, "model").info().trains;
+        arm.fewest = 0;
+        for (const std::string &stage : stages) {
+            const FamilyInfo &info = registry.require(stage, "model").info();
+            arm.trains = arm.trains || info.trains;
+            arm.fewest += info.fewestEvaluations;
+        }
         const std::vector<HyperParam> declared = first.info().params;
         arm.budgeted =
             arm.trains && stages.size() == 1 &&

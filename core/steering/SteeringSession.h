@@ -79,6 +79,16 @@ public:
         m_settings.roundEvaluations = evaluations;
         m_left = left;
     }
+    // The next round's budget out of what a session with a total has `left`: an even share for each
+    // of the `roundsLeft` rounds still to come (this one included). False, and nothing set, when
+    // nothing is left: a round costs at least one run.
+    bool shareLeft(long long left, int roundsLeft)
+    {
+        if (left <= 0)
+            return false;
+        setRoundEvaluations(std::max(1LL, left / std::max(1, roundsLeft)), left);
+        return true;
+    }
     void setPerRound(int perRound) { m_settings.perRound = perRound; }
     const Objective &objective() const { return m_objective; }
     const Constraints &constraints() const { return m_constraints; }

@@ -672,6 +672,16 @@ private Q_SLOTS:
         const PlacerResult plain = run("metis", t, four), refined = run("metis", t, four, {"refine=true"});
         QCOMPARE(refined.makespan, plain.makespan);
         QCOMPARE(refined.placement.devices(), plain.placement.devices());
+        // A budget that cannot pay for both judgements (steering's first round holds each family
+        // to one or two runs when the session has few): the refined cut is kept unjudged, within it.
+        RunControl two;
+        two.budget.maxEvaluations = 2;
+        Constraints cons = Constraints::fromGraph(g, c);
+        const PlacerResult held = runPlacer(PlacerRegistry::builtin(), "metis",
+                                            PlacementProblem{g, c, cons, Objective{}}, {"refine=true"}, two);
+        QCOMPARE(held.evaluations, 1LL);
+        QVERIFY(test::hasNote(held, "no simulator runs were left to compare the refined cut"));
+        QCOMPARE(held.placement.devices(), run("metis", g, c, {"refine=true"}).placement.devices());
     }
 
     void compositionsShareTheBudget()

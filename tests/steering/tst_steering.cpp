@@ -356,11 +356,8 @@ private Q_SLOTS:
             SteeringSession s(g, c, PlacerRegistry::builtin(), settings);
             const long long total = 1500, ensemble = 150;
             const int rounds = 5;
-            for (int r = 0; r < rounds; ++r) {
-                const long long left = total - ensemble - s.evaluationsSpent();
-                s.setRoundEvaluations(std::max(1LL, left / (rounds - r)), std::max(1LL, left));
+            for (int r = 0; r < rounds && s.shareLeft(total - ensemble - s.evaluationsSpent(), rounds - r); ++r)
                 s.runRound(RunControl{});
-            }
             QVERIFY2(s.evaluationsSpent() <= total - ensemble,
                      qPrintable(QString("%1 runs before the ensemble").arg(s.evaluationsSpent())));
             int searches = 0;
@@ -380,6 +377,22 @@ private Q_SLOTS:
             QVERIFY2(s.evaluationsSpent() <= total, qPrintable(QString::number(s.evaluationsSpent())));
             QVERIFY(s.evaluationsSpent() >= total * 0.9); // and the budget is used, not hoarded
         }
+        // A budget smaller than the first round's fast families (each runs once, the expert
+        // baseline up to six layouts): `steer --evaluations 10` spent 94 runs. Now the round leaves
+        // out the last families proposed, holds the others to their share, and no round follows.
+        for (const long long tiny : {3LL, 10LL, 30LL})
+            for (const int rounds : {1, 4}) {
+                SteeringSession t(g, c, PlacerRegistry::builtin(), small(8, 1));
+                int ran = 0;
+                for (int r = 0; r < rounds && t.shareLeft(tiny - t.evaluationsSpent(), rounds - r); ++r, ++ran)
+                    t.runRound(RunControl{});
+                QString what = QString("%1 runs of %2 in %3 rounds").arg(t.evaluationsSpent()).arg(tiny).arg(ran);
+                for (const Candidate &cand : t.candidates())
+                    what += QString(" %1:%2/%3").arg(cand.arm.c_str()).arg(cand.evaluations).arg(cand.budget);
+                QVERIFY2(t.evaluationsSpent() <= tiny, qPrintable(what));
+                QVERIFY2(3 * t.evaluationsSpent() >= 2 * tiny, qPrintable(what)); // nor mostly hoarded
+                QVERIFY(!t.ranking().empty());
+            }
         // A log from before kept no such setting: it replays without the caps, as it ran.
         SteeringSession s(g, c, PlacerRegistry::builtin(), small(4, 300));
         s.runRound(RunControl{});
