@@ -331,6 +331,7 @@ void RunsPanel::showFinished(int run)
         if (!item->toolTip(0).isEmpty()) // a data-parallel run: its processes' throughput
             item->setText(1, item->text(1) + " · " + item->toolTip(0));
         item->setText(2, formatSeconds(r.makespan)); // as the Metrics dock writes it
+        m_chart->setResult(run, model, r.makespan);
         item->setText(3, QString::number(ratio, 'f', 3));
         item->setText(4, r.evaluations >= 0 ? QString::number(r.evaluations) : QString());   // -1: an old session's
         item->setText(5, r.wallS > 0 ? QString::number(r.wallS, 'f', 2) + " s" : QString()); // restored: as saved

@@ -53,7 +53,8 @@ double axisEnd(double last)
 ConvergenceChart::ConvergenceChart(QWidget *parent) : QWidget(parent)
 {
     m_makespan = new QChart;
-    m_makespan->setTitle(tr("Makespan (ms): sampled mean (thin), best so far (thick), lower bound (dashed)"));
+    m_makespan->setTitle(tr("Makespan (ms): sampled mean (thin), best so far (thick), lower bound (dashed), "
+                            "a result without a curve (dash-dot)"));
     m_training = new QChart;
     m_training->setTitle(tr("Loss (solid, left axis) and policy entropy (dotted, right axis)"));
     for (QChart *c : {m_makespan, m_training}) {
@@ -137,6 +138,8 @@ void ConvergenceChart::addPoints(int id, const QString &label, const std::vector
         it = m_runs.emplace(id, s).first;
     }
     m_labels[id] = label;
+    if (!points.empty())
+        setFlat(id, false);
     auto &stored = m_points[id];
     stored.insert(stored.end(), points.begin(), points.end());
     if (std::any_of(points.begin(), points.end(), [](const Point &p) { return p.iteration >= 0; }))
@@ -170,6 +173,37 @@ double ConvergenceChart::xEnd() const
     return m_x1->max();
 }
 
+void ConvergenceChart::setResult(int id, const QString &label, double makespanS)
+{
+    if (!(makespanS > 0) || !std::isfinite(makespanS))
+        return;
+    if (!m_runs.count(id))
+        addPoints(id, label, {});
+    m_results[id] = makespanS * 1e3;
+    trackMakespan(makespanS * 1e3);
+    setFlat(id, m_runs.at(id).best->count() == 0 || m_flat.count(id));
+    rescale();
+    retitle();
+}
+
+void ConvergenceChart::setFlat(int id, bool flat)
+{
+    const bool was = m_flat.count(id) > 0;
+    if (flat == was)
+        return;
+    QLineSeries *best = m_runs.at(id).best;
+    const QColor color = runColor(id);
+    if (flat) {
+        m_flat.insert(id);
+        best->setPen(QPen(color, 1.6, Qt::DashDotLine));
+        best->setPointsVisible(false);
+    } else {
+        m_flat.erase(id);
+        best->clear(); // the line: the run's own points follow
+        best->setPen(QPen(color, 2.4));
+    }
+}
+
 bool ConvergenceChart::bestShownAsDot(int id) const
 {
     auto it = m_runs.find(id);
@@ -186,7 +220,8 @@ void ConvergenceChart::retitle()
         m_byEvaluations ? tr("simulator evaluations")
         : without.isEmpty()
             ? tr("iteration")
-            : tr("iteration (%1: no iterations; plotted when the chart is against simulator evaluations)")
+            : tr("iteration (%1: no iterations; each result dash-dot, a search's curve against simulator "
+                 "evaluations)")
                   .arg(without.join(", ")));
 }
 
@@ -202,9 +237,11 @@ void ConvergenceChart::setAgainstEvaluations(bool evaluations)
     m_x2->setTitleText(evaluations ? tr("simulator evaluations") : tr("iteration"));
     m_maxIteration = 1;
     for (auto &[id, s] : m_runs) {
+        setFlat(id, false);
         for (QLineSeries *series : {s.mean, s.best, s.loss, s.entropy})
             series->clear();
         append(s, m_points[id]);
+        setFlat(id, m_results.count(id) && s.best->count() == 0);
     }
     rescale();
     retitle();
@@ -218,17 +255,13 @@ void ConvergenceChart::append(const RunSeries &s, const std::vector<Point> &poin
             continue; // no iteration to plot it at
         const double x = m_byEvaluations ? static_cast<double>(p.evaluations) : p.iteration + 1;
         m_maxIteration = std::max(m_maxIteration, x);
-        auto track = [&](double ms) {
-            m_maxMakespan = std::max(m_maxMakespan, ms);
-            m_minMakespan = m_minMakespan == 0 ? ms : std::min(m_minMakespan, ms);
-        };
         if (std::isfinite(p.sampleMean)) {
             mean << QPointF(x, p.sampleMean * 1e3);
-            track(p.sampleMean * 1e3);
+            trackMakespan(p.sampleMean * 1e3);
         }
         if (std::isfinite(p.bestSoFar)) {
             best << QPointF(x, p.bestSoFar * 1e3);
-            track(p.bestSoFar * 1e3);
+            trackMakespan(p.bestSoFar * 1e3);
         }
         if (std::isfinite(p.loss)) {
             loss << QPointF(x, p.loss);
@@ -253,6 +286,12 @@ void ConvergenceChart::append(const RunSeries &s, const std::vector<Point> &poin
         marker->setVisible(s.loss->count() > 0 || s.entropy->count() > 0);
 }
 
+void ConvergenceChart::trackMakespan(double ms)
+{
+    m_maxMakespan = std::max(m_maxMakespan, ms);
+    m_minMakespan = m_minMakespan == 0 ? ms : std::min(m_minMakespan, ms);
+}
+
 void ConvergenceChart::setLowerBound(double seconds)
 {
     m_lowerBound = seconds * 1e3;
@@ -265,6 +304,8 @@ void ConvergenceChart::rescale()
     m_bound->clear();
     if (m_lowerBound > 0)
         m_bound->append({QPointF(0, m_lowerBound), QPointF(end, m_lowerBound)});
+    for (int id : m_flat)
+        m_runs.at(id).best->replace(QList<QPointF>{QPointF(0, m_results.at(id)), QPointF(end, m_results.at(id))});
     m_x1->setRange(0, end);
     m_x2->setRange(0, end);
     // Without points yet (m_minMakespan 0) the range still shows the bound.
@@ -286,6 +327,8 @@ void ConvergenceChart::clear()
     m_points.clear();
     m_labels.clear();
     m_iterated.clear();
+    m_results.clear();
+    m_flat.clear();
     retitle();
     m_maxIteration = 1;
     m_maxMakespan = m_minMakespan = m_lossMin = m_lossMax = m_entropyMax = 0;

@@ -35,6 +35,9 @@ public:
     bool againstEvaluations() const { return m_byEvaluations; }
     // Adds points to run `id` (created on first use with its label).
     void addPoints(int id, const QString &label, const std::vector<Point> &points);
+    // Run `id`'s final makespan: where the run has no best-so-far point on the current x axis (a
+    // one-shot placer, or a search against iterations), it is drawn as a flat dash-dot line.
+    void setResult(int id, const QString &label, double makespanS);
     void setLowerBound(double seconds);
     void clear();
     int seriesCount() const;
@@ -43,7 +46,8 @@ public:
     std::pair<double, double> makespanRange() const; // the makespan axis (ms)
     double xEnd() const;                             // where the x axes end
     bool bestShownAsDot(int id) const;               // run `id`'s best so far is one point, drawn as a dot
-    QStringList trainingLegend() const;              // the runs the loss chart's legend names
+    bool resultShownAsLine(int id) const { return m_flat.count(id) > 0; } // see setResult
+    QStringList trainingLegend() const;                                   // the runs the loss chart's legend names
 
 private:
     struct RunSeries
@@ -58,11 +62,15 @@ private:
     std::map<int, RunSeries> m_runs;
     std::map<int, std::vector<Point>> m_points; // to redraw when the x axis changes
     std::map<int, QString> m_labels;
-    std::set<int> m_iterated; // runs with a point that has an iteration
+    std::set<int> m_iterated;        // runs with a point that has an iteration
+    std::map<int, double> m_results; // ms, by run (setResult)
+    std::set<int> m_flat;            // runs whose best series is their result's flat line
     QComboBox *m_axisChoice;
     bool m_byEvaluations = false;
     void retitle(); // the makespan chart's x axis: what it counts, and the runs it cannot show
     void append(const RunSeries &s, const std::vector<Point> &points);
+    void trackMakespan(double ms);
+    void setFlat(int id, bool flat); // the best series as the result's line, or as its own points
     double m_maxIteration = 1, m_maxMakespan = 0, m_minMakespan = 0, m_lossMin = 0, m_lossMax = 0, m_entropyMax = 0;
     void rescale();
 };

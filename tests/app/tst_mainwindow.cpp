@@ -816,7 +816,8 @@ private Q_SLOTS:
         const int run = runs->start("heft-c+local-search", 1.5, 1);
         QTRY_VERIFY_WITH_TIMEOUT(runs->finished(run), 30000);
         QCOMPARE(runs->tree()->topLevelItem(run)->text(1), QString("done"));
-        QCOMPARE(chart->pointCount(run), 0);
+        QVERIFY(chart->resultShownAsLine(run)); // its result across the chart, nothing at an iteration
+        QCOMPARE(chart->pointCount(run), 2);
         QVERIFY(chart->trainingLegend().isEmpty()); // it trains nothing: no entry under the loss chart
         QVERIFY2(chart->makespanAxisTitle().contains("heft-c+local-search: no iterations"),
                  qPrintable(chart->makespanAxisTitle()));
@@ -824,7 +825,8 @@ private Q_SLOTS:
         QVERIFY(axisChoice);
         axisChoice->setCurrentIndex(1);
         QVERIFY(chart->againstEvaluations());
-        QVERIFY(chart->pointCount(run) > 0);
+        QVERIFY(!chart->resultShownAsLine(run)); // its own curve
+        QVERIFY(chart->pointCount(run) > 2);
         QCOMPARE(chart->makespanAxisTitle(), QString("simulator evaluations"));
         std::tie(low, high) = chart->makespanRange();
         QVERIFY(low < bound && bound < high);
@@ -856,6 +858,34 @@ private Q_SLOTS:
         chart.setAgainstEvaluations(true);
         QCOMPARE(chart.xEnd(), 12000.0);
         QVERIFY(chart.bestShownAsDot(4));
+    }
+
+    // A run with no best-so-far point on the chart's x axis showed nothing (heft, m-sct and metis
+    // run from the Models dock left the chart empty but for the bound): its result is now a flat
+    // line across the chart, on either axis where it has no points, and gives way to its points.
+    void aResultWithoutACurveShowsAsALine()
+    {
+        ConvergenceChart chart;
+        const double nan = std::numeric_limits<double>::quiet_NaN();
+        chart.addPoints(1, "gdp", {{0, 0.6, 0.44, 1.5, 2.0, 100}, {1, 0.5, 0.40, 1.4, 1.9, 200}});
+        chart.setResult(1, "gdp", 0.40);
+        QVERIFY(!chart.resultShownAsLine(1)); // it has a curve
+        chart.setResult(2, "heft", 0.05);
+        QVERIFY(chart.resultShownAsLine(2));
+        QCOMPARE(chart.pointCount(2), 2);
+        QVERIFY(chart.makespanRange().first < 50 && chart.makespanRange().second > 440); // both in view
+        chart.addPoints(3, "local-search", {{-1, nan, 0.45, nan, nan, 900}, {-1, nan, 0.42, nan, nan, 1800}});
+        chart.setResult(3, "local-search", 0.42);
+        QVERIFY(chart.resultShownAsLine(3)); // no iteration to plot its points at
+        chart.setAgainstEvaluations(true);
+        QVERIFY(!chart.resultShownAsLine(3)); // its two points
+        QCOMPARE(chart.pointCount(3), 2);
+        QVERIFY(chart.resultShownAsLine(2)); // one-shot: a line on either axis
+        QCOMPARE(chart.xEnd(), 2400.0);      // the line spans the axis without stretching it
+        chart.setAgainstEvaluations(false);
+        QVERIFY(chart.resultShownAsLine(3));
+        chart.clear();
+        QVERIFY(!chart.resultShownAsLine(2));
     }
 
     // The window opens at 1400 x 900 and its docks' minimum sizes let it (they had grown to 1,076
