@@ -252,8 +252,18 @@ void SteeringController::runRounds(int rounds, int perRound, long long evaluatio
         // round leaves (or a learned candidate's longer run takes) moves the later rounds' budgets.
         const long long total = evaluations * rounds, before = session->evaluationsSpent();
         for (int r = 0; r < rounds && !control.cancelled(); ++r) {
-            if (!session->shareLeft(total - (session->evaluationsSpent() - before), rounds - r))
+            if (!session->shareLeft(total - (session->evaluationsSpent() - before), rounds - r)) {
+                const QString note =
+                    tr("the budget of %1 simulator runs was spent after %2 of %3 rounds").arg(total).arg(r).arg(rounds);
+                QMetaObject::invokeMethod(
+                    this,
+                    [self = QPointer<SteeringController>(this), note] {
+                        if (self)
+                            Q_EMIT self->noted(note);
+                    },
+                    Qt::QueuedConnection);
                 break;
+            }
             RunControl each = control;
             each.progress = [&control, r, rounds](const Progress &p) {
                 Progress q = p;

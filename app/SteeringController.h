@@ -72,6 +72,7 @@ Q_SIGNALS:
     void finished();   // the running work ended (also when cancelled or failed)
     void roundEnded(); // a round of the running work ended: logSnapshot() holds it
     void failed(const QString &message);
+    void noted(const QString &message); // something the person should know, not a failure
 
 private:
     void startWorkers();

@@ -294,8 +294,8 @@ SteeringPanel::SteeringPanel(SteeringController *controller, QUndoStack *undo, Q
         m_workerReadout->setText(m_controller->workerReadout());
         m_workerReadout->setVisible(!m_workerReadout->text().isEmpty());
     });
-    connect(m_controller, &SteeringController::failed, this,
-            [this](const QString &m) { Q_EMIT log(tr("Steering: %1").arg(m)); });
+    for (auto signal : {&SteeringController::failed, &SteeringController::noted})
+        connect(m_controller, signal, this, [this](const QString &m) { Q_EMIT log(tr("Steering: %1").arg(m)); });
     m_workerReadout->setVisible(false);
     setRunning(false);
     refresh();

@@ -1294,6 +1294,23 @@ private Q_SLOTS:
         QCOMPARE(recovered.document()->graph()->nodeCount(), 23);
     }
 
+    // A budget smaller than the first round (every fast family runs once there): the dock's
+    // rounds spent 24 or more simulator runs each whatever "sim runs/round" said. Now they stop
+    // within rounds x that, and the Log says when the budget ended them early.
+    void steeringRoundsKeepTheDocksBudget()
+    {
+        MainWindow w;
+        openBasics(w);
+        SteeringPanel *panel = w.steeringPanel();
+        panel->findChild<QSpinBox *>("roundEvaluations")->setValue(10); // its least
+        panel->runRounds(3);
+        waitIdle(w);
+        const SteeringSession *s = panel->controller()->session();
+        QVERIFY2(s->evaluationsSpent() <= 30, qPrintable(QString::number(s->evaluationsSpent())));
+        QVERIFY(!s->ranking().empty());
+        QTRY_VERIFY2(w.logText().contains("the budget of 30 simulator runs was spent after"), qPrintable(w.logText()));
+    }
+
     // Steering rounds and model runs are work a saved session does not hold until it is saved
     // again: the title says so, the autosave writes them, and a session saved while a round runs
     // keeps the rounds that ended (the log was left out whole while steering ran).
