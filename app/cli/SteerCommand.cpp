@@ -279,6 +279,7 @@ int steerCommand(const CliArgs &args, std::ostream &out, std::ostream &err)
     control.cancel = watchInterrupts(); // Ctrl-C ends the round under way and skips the rest
     ProgressBar bar(err, "steer");
     Json roundsOut = Json::array();
+    std::string spentEarly; // the rounds the budget left out, said in the report
     for (int r = 1; r <= rounds && !control.cancelled(); ++r) {
         for (const FeedbackText &f : feedback)
             if (f.round == r)
@@ -287,8 +288,11 @@ int steerCommand(const CliArgs &args, std::ostream &out, std::ostream &err)
         // goes to the rounds still to come.
         if (replay)
             session.setRoundEvaluations(replayed.roundBudgets[r - 1], replayed.roundLeft[r - 1]);
-        else if (!session.shareLeft(evaluations - ensembleEvaluations - session.evaluationsSpent(), rounds - r + 1))
+        else if (!session.shareLeft(evaluations - ensembleEvaluations - session.evaluationsSpent(), rounds - r + 1)) {
+            spentEarly = "the budget of " + std::to_string(evaluations) + " simulator runs was spent after " +
+                         std::to_string(r - 1) + " of " + std::to_string(rounds) + " rounds";
             break;
+        }
         control.progress = [&](const Progress &p) {
             bar.update((r - 1 + p.fraction) / rounds, "round " + std::to_string(r) + ": " + p.message);
         };
@@ -325,6 +329,8 @@ int steerCommand(const CliArgs &args, std::ostream &out, std::ostream &err)
     const bool useEnsemble =
         haveEnsemble && ensemble.terms.feasible >= best.terms.feasible && ensemble.score < best.score;
     Json report{{"evaluations", session.evaluationsSpent()}, {"rounds", roundsOut}};
+    if (!spentEarly.empty())
+        report["notes"] = Json::array({spentEarly});
     if (!workerReport.is_null())
         report["workers"] = workerReport;
     report["best"] = candidateRow(best, &session);

@@ -219,6 +219,20 @@ private Q_SLOTS:
         QVERIFY2(QJsonDocument::fromJson(r.out).isObject(), r.out.constData());
     }
 
+    // A budget smaller than the first round (each fast family runs once there) is kept: `steer
+    // --evaluations 10` spent 94 simulator runs in five rounds. The report says the rounds ended early.
+    void steerKeepsABudgetSmallerThanItsFirstRound()
+    {
+        const auto r = cli({"steer", kExample, kCluster, "--evaluations", "10", "--seed", "1"});
+        QCOMPARE(r.exitCode, 0);
+        const QJsonObject report = QJsonDocument::fromJson(r.out.trimmed().split('\n').last()).object();
+        QVERIFY2(report["evaluations"].toInt() <= 10, r.out.constData());
+        QVERIFY(report["best"].toObject()["feasible"].toBool());
+        QCOMPARE(report["rounds"].toArray().size(), 1);
+        QCOMPARE(report["notes"].toArray().first().toString(),
+                 QString("the budget of 10 simulator runs was spent after 1 of 5 rounds"));
+    }
+
     void steerRankReplay()
     {
         const QString pins = file("pins.csv", "node,device\nmixed/concat,gpu:2\n");
