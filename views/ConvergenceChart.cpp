@@ -145,6 +145,9 @@ void ConvergenceChart::addPoints(int id, const QString &label, const std::vector
     if (std::any_of(points.begin(), points.end(), [](const Point &p) { return p.iteration >= 0; }))
         m_iterated.insert(id);
     append(it->second, points);
+    // Points none of which this axis can show (a search's, against iterations) leave the line.
+    if (m_results.count(id) && it->second.best->count() == 0)
+        setFlat(id, true);
     rescale();
     retitle();
 }

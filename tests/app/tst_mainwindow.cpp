@@ -884,6 +884,15 @@ private Q_SLOTS:
         QCOMPARE(chart.xEnd(), 2400.0);      // the line spans the axis without stretching it
         chart.setAgainstEvaluations(false);
         QVERIFY(chart.resultShownAsLine(3));
+        // A restored run may get its result before its points: points the axis cannot show keep the
+        // line, points it can show replace it.
+        chart.setResult(4, "local-search", 0.41);
+        chart.addPoints(4, "local-search", {{-1, nan, 0.41, nan, nan, 700}});
+        QVERIFY(chart.resultShownAsLine(4));
+        chart.setResult(5, "gdp", 0.39);
+        chart.addPoints(5, "gdp", {{0, 0.5, 0.39, 1.4, 1.9, 100}});
+        QVERIFY(!chart.resultShownAsLine(5));
+        QVERIFY(chart.bestShownAsDot(5));
         chart.clear();
         QVERIFY(!chart.resultShownAsLine(2));
     }
