@@ -6,6 +6,7 @@
 
 #include "core/InputError.h"
 #include "core/graph/Graph.h"
+#include "core/placers/PlacerRegistry.h"
 
 #include <algorithm>
 #include <cmath>
@@ -324,9 +325,12 @@ std::vector<Candidate> SteeringSession::proposeRound(int round) const
         return std::max(arm.fewest, own != spentMost.end() && own->second > 0 ? own->second : anyMost);
     };
     // A session with a total spends no more than it has left: when the round's candidates would
-    // cost more (a search at least one run, any other its reserve), the last ones proposed are
-    // left out (`steer --evaluations 10` spent 94 runs before; the first round runs every fast
-    // family once).
+    // cost more (a search at least one run, any other its reserve), some are left out (`steer
+    // --evaluations 10` spent 94 runs before; the first round runs every family once). Searches
+    // are kept longest, then each family's first run with its defaults, then its runs with a switch
+    // flipped, then the round's other picks; within each, the fast placers in the order the
+    // product prefers them (fastPlacers()) before the other families, and among equals the last
+    // proposed goes first.
     const bool capped = m_settings.exactBudget && m_left >= 0;
     if (capped) {
         auto cost = [&] {
@@ -336,10 +340,21 @@ std::vector<Candidate> SteeringSession::proposeRound(int round) const
                                                                   : reserve(m_arms[arm]);
             return sum;
         };
+        const std::vector<std::string> &fast = fastPlacers();
+        auto keep = [&](size_t s) {
+            const Arm &a = m_arms[picked[s]];
+            const int tier = a.searches || a.refine ? 3 : s >= flips.size() ? 0 : flips[s] < 0 ? 2 : 1;
+            const auto at = std::find(fast.begin(), fast.end(), a.name);
+            return tier * 1000 + static_cast<int>(fast.end() - at); // 0 outside the fast placers
+        };
         while (!picked.empty() && cost() > m_left) {
-            picked.pop_back();
-            if (flips.size() > picked.size())
-                flips.pop_back();
+            size_t drop = picked.size() - 1;
+            for (size_t s = drop; s-- > 0;)
+                if (keep(s) < keep(drop))
+                    drop = s;
+            picked.erase(picked.begin() + static_cast<std::ptrdiff_t>(drop));
+            if (drop < flips.size())
+                flips.erase(flips.begin() + static_cast<std::ptrdiff_t>(drop));
         }
     }
     int searching = 0;

@@ -392,6 +392,15 @@ private Q_SLOTS:
                 QVERIFY2(t.evaluationsSpent() <= tiny, qPrintable(what));
                 QVERIFY2(3 * t.evaluationsSpent() >= 2 * tiny, qPrintable(what)); // nor mostly hoarded
                 QVERIFY(!t.ranking().empty());
+                // What is left out is what the product prefers least: with 10 runs, each fast
+                // placer (one run each, the expert baseline two) before any other family or a
+                // repeat (the proposals' order kept single, round-robin and repeats of heft, and
+                // left m-etf, m-etf-c and m-topo out).
+                if (tiny == 10)
+                    for (const std::string &fast : fastPlacers())
+                        QVERIFY2(std::any_of(t.candidates().begin(), t.candidates().end(),
+                                             [&](const Candidate &cand) { return cand.arm == fast; }),
+                                 qPrintable(QString::fromStdString(fast) + " left out: " + what));
             }
         // A log from before kept no such setting: it replays without the caps, as it ran.
         SteeringSession s(g, c, PlacerRegistry::builtin(), small(4, 300));
