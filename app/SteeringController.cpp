@@ -253,8 +253,7 @@ void SteeringController::runRounds(int rounds, int perRound, long long evaluatio
         const long long total = evaluations * rounds, before = session->evaluationsSpent();
         for (int r = 0; r < rounds && !control.cancelled(); ++r) {
             if (!session->shareLeft(total - (session->evaluationsSpent() - before), rounds - r)) {
-                const QString note =
-                    tr("the budget of %1 simulator runs was spent after %2 of %3 rounds").arg(total).arg(r).arg(rounds);
+                const QString note = QString::fromStdString(SteeringSession::spentNote(total, r, rounds));
                 QMetaObject::invokeMethod(
                     this,
                     [self = QPointer<SteeringController>(this), note] {

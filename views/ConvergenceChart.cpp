@@ -145,9 +145,7 @@ void ConvergenceChart::addPoints(int id, const QString &label, const std::vector
     if (std::any_of(points.begin(), points.end(), [](const Point &p) { return p.iteration >= 0; }))
         m_iterated.insert(id);
     append(it->second, points);
-    // Points none of which this axis can show (a search's, against iterations) leave the line.
-    if (m_results.count(id) && it->second.best->count() == 0)
-        setFlat(id, true);
+    lineWhereNoPoints(id); // points none of which this axis shows (a search's, against iterations)
     rescale();
     retitle();
 }
@@ -184,9 +182,15 @@ void ConvergenceChart::setResult(int id, const QString &label, double makespanS)
         addPoints(id, label, {});
     m_results[id] = makespanS * 1e3;
     trackMakespan(makespanS * 1e3);
-    setFlat(id, m_runs.at(id).best->count() == 0 || m_flat.count(id));
+    lineWhereNoPoints(id);
     rescale();
     retitle();
+}
+
+void ConvergenceChart::lineWhereNoPoints(int id)
+{
+    if (m_results.count(id) && !m_flat.count(id) && m_runs.at(id).best->count() == 0)
+        setFlat(id, true);
 }
 
 void ConvergenceChart::setFlat(int id, bool flat)
@@ -244,7 +248,7 @@ void ConvergenceChart::setAgainstEvaluations(bool evaluations)
         for (QLineSeries *series : {s.mean, s.best, s.loss, s.entropy})
             series->clear();
         append(s, m_points[id]);
-        setFlat(id, m_results.count(id) && s.best->count() == 0);
+        lineWhereNoPoints(id);
     }
     rescale();
     retitle();

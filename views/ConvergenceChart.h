@@ -71,6 +71,7 @@ private:
     void append(const RunSeries &s, const std::vector<Point> &points);
     void trackMakespan(double ms);
     void setFlat(int id, bool flat); // the best series as the result's line, or as its own points
+    void lineWhereNoPoints(int id);  // the result's line for a run with a result and no point shown
     double m_maxIteration = 1, m_maxMakespan = 0, m_minMakespan = 0, m_lossMin = 0, m_lossMax = 0, m_entropyMax = 0;
     void rescale();
 };

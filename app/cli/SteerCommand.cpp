@@ -289,8 +289,7 @@ int steerCommand(const CliArgs &args, std::ostream &out, std::ostream &err)
         if (replay)
             session.setRoundEvaluations(replayed.roundBudgets[r - 1], replayed.roundLeft[r - 1]);
         else if (!session.shareLeft(evaluations - ensembleEvaluations - session.evaluationsSpent(), rounds - r + 1)) {
-            spentEarly = "the budget of " + std::to_string(evaluations) + " simulator runs was spent after " +
-                         std::to_string(r - 1) + " of " + std::to_string(rounds) + " rounds";
+            spentEarly = SteeringSession::spentNote(evaluations, r - 1, rounds);
             break;
         }
         control.progress = [&](const Progress &p) {

@@ -372,7 +372,7 @@ std::vector<Candidate> SteeringSession::proposeRound(int round) const
     // budget, as far as what the learned run leaves of the session's allows.
     const auto learned = std::find_if(picked.begin(), picked.end(), [&](int arm) { return m_arms[arm].budgeted; });
     long long learnedTaken = learned == picked.end() ? 0 : learnedBudget(m_arms[*learned], perSearch);
-    if (m_settings.exactBudget && learnedTaken > 0 && m_left >= 0) // the others beside it are paid for too
+    if (capped && learnedTaken > 0) // the others beside it are paid for too
         learnedTaken = std::max(1LL, std::min(learnedTaken, m_left - other - (searching - 1)));
     const int otherSearches = searching - (learned == picked.end() ? 0 : 1);
     const long long perOtherSearch =

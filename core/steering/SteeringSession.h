@@ -89,6 +89,12 @@ public:
         setRoundEvaluations(std::max(1LL, left / std::max(1, roundsLeft)), left);
         return true;
     }
+    // What a session with a total says when shareLeft() ended its rounds early.
+    static std::string spentNote(long long total, int roundsRun, int rounds)
+    {
+        return "the budget of " + std::to_string(total) + " simulator runs was spent after " +
+               std::to_string(roundsRun) + " of " + std::to_string(rounds) + " rounds";
+    }
     void setPerRound(int perRound) { m_settings.perRound = perRound; }
     const Objective &objective() const { return m_objective; }
     const Constraints &constraints() const { return m_constraints; }

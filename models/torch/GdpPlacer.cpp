@@ -799,9 +799,7 @@ public:
         PlacerOutput out = learnerOutput("gdp", judge, clock, collective, !warmSpent);
         if (warmSpent) // (a cancel says so itself)
             out.notes.push_back(std::string("gdp: the warm start spent ") +
-                                (clock.evaluations() + clock.elsewhere() >= clock.maxEvaluations()
-                                     ? "the run's simulator runs"
-                                     : "the time limit") +
+                                (clock.runsSpent() ? "the run's simulator runs" : "the time limit") +
                                 "; it is the result, untrained");
         if (race.raced() > 0)
             out.notes.push_back("gdp: searched from " + std::to_string(race.raced() + 1) + " of the fast placers' " +

@@ -365,8 +365,7 @@ bool RunClock::next(int iteration) const
 
 bool RunClock::exhausted() const
 {
-    return m_control.exhausted(elapsed(), m_evaluations + m_elsewhere) ||
-           m_evaluations + m_elsewhere >= m_maxEvaluations;
+    return m_control.exhausted(elapsed(), m_evaluations + m_elsewhere) || runsSpent();
 }
 
 bool RunClock::inFinalShare(int iteration, double share) const

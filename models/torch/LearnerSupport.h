@@ -116,6 +116,8 @@ public:
     bool next(int iteration) const;
     // Cancelled, out of time or out of evaluations: stop before the next simulator run.
     bool exhausted() const;
+    // Out of simulator runs (every rank's together), whatever the time.
+    bool runsSpent() const { return m_evaluations + m_elsewhere >= m_maxEvaluations; }
     // Whether `iteration` (or the time or evaluations spent) lies in the last `share` of the run's
     // budget: where GST fine-tunes the prediction head.
     bool inFinalShare(int iteration, double share) const;
