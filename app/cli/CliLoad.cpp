@@ -92,6 +92,17 @@ Partition requirePartition(const std::string &path, const Graph &graph)
     }
 }
 
+int requireParts(const CliArgs &args, const std::string &command, const Graph &graph)
+{
+    const auto k = args.integer("k");
+    if (!k || *k < 1 || *k > Partition::kMaxParts)
+        throw InputError(command + " needs --k from 1 to " + std::to_string(Partition::kMaxParts));
+    if (*k > std::max(1, graph.nodeCount()))
+        throw InputError("--k " + std::to_string(*k) + " is more than the graph's " +
+                         std::to_string(graph.nodeCount()) + " nodes");
+    return static_cast<int>(*k);
+}
+
 // Pins from a placement-like file: {"format": "placement", ..., "assignment": {node: device}}
 // or a CSV; each named node is pinned to its device.
 void applyPins(const std::string &path, const Graph &graph, const Cluster &cluster, Constraints &constraints)

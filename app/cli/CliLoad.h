@@ -25,5 +25,8 @@ Placement requirePlacement(const std::string &path, const Graph &graph, const Cl
 // device. InputError for unknown nodes and devices.
 void applyPins(const std::string &path, const Graph &graph, const Cluster &cluster, Constraints &constraints);
 Partition requirePartition(const std::string &path, const Graph &graph);
+// --k: parts from 1 to Partition::kMaxParts and no more than the graph's nodes (InputError naming
+// `command` otherwise).
+int requireParts(const CliArgs &args, const std::string &command, const Graph &graph);
 
 } // namespace ps::cli

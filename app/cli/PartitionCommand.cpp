@@ -22,9 +22,6 @@ int partitionCommand(const CliArgs &args, std::ostream &out, std::ostream &err)
 {
     if (args.positionals().size() != 1)
         throw InputError("partition needs GRAPH");
-    const auto k = args.integer("k");
-    if (!k || *k < 1 || *k > Partition::kMaxParts)
-        throw InputError("partition needs --k from 1 to " + std::to_string(Partition::kMaxParts));
     const auto model = args.value("model");
     if (!model)
         throw InputError("partition needs --model NAME (metis, spectral, gap)");
@@ -32,10 +29,8 @@ int partitionCommand(const CliArgs &args, std::ostream &out, std::ostream &err)
     if (!outPath)
         throw InputError("partition needs --out FILE.partition.json");
     const Graph graph = requireGraph(args.positionals()[0]);
-    if (*k > std::max(1, graph.nodeCount()))
-        throw InputError("--k " + std::to_string(*k) + " is more than the graph's " +
-                         std::to_string(graph.nodeCount()) + " nodes");
-    PartitionProblem problem{graph, static_cast<int>(*k), args.real("imbalance").value_or(1.03), {}, {}};
+    const int k = requireParts(args, "partition", graph);
+    PartitionProblem problem{graph, k, args.real("imbalance").value_or(1.03), {}, {}};
     RunControl control = controlFromArgs(args);
     ProgressBar bar(err, *model);
     control.progress = [&bar](const Progress &p) { bar.update(p.fraction, progressMessage(p)); };

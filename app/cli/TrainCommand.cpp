@@ -143,13 +143,11 @@ int trainCommand(const CliArgs &args, std::ostream &out, std::ostream &err)
     if (const Partitioner *partitioner = PartitionerRegistry::builtin().find(*model)) {
         if (args.positionals().size() != 1)
             throw InputError("train --model " + *model + " needs GRAPH (and --k)");
-        const auto k = args.integer("k");
-        if (!k || *k < 2 || *k > 4096)
-            throw InputError("train --model " + *model + " needs --k from 2 to 4096");
         const Graph graph = requireGraph(args.positionals()[0]);
+        const int k = requireParts(args, "train --model " + *model, graph);
         std::vector<std::string> params = trainingParams(args, partitioner->info());
         startRanks(partitioner->info(), params);
-        PartitionProblem problem{graph, static_cast<int>(*k), 1.03, {}, {}};
+        PartitionProblem problem{graph, k, 1.03, {}, {}};
         const Partition p = runPartitioner(PartitionerRegistry::builtin(), *model, problem, params, control);
         if (!leader)
             return 0;

@@ -466,7 +466,17 @@ private Q_SLOTS:
                          "--graphs is for gap and gdp");
         expectInputError({"place", kExample, kCluster, "--model", "giph", "--checkpoint", ckpt, "--out", zero},
                          "a checkpoint of 'gdp'");
-        expectInputError({"train", "--model", "gap", kExample, "--out", placed}, "needs --k");
+        expectInputError({"train", "--model", "gap", kExample, "--out", placed}, "train --model gap needs --k from 1");
+        // The same rule as partition's: no more parts than the graph has nodes.
+        const QString parts = m_dir.filePath("one.partition.json");
+        const QString one = QString::fromStdString(ps::test::writeFile(
+            m_dir, "one.graph.json",
+            R"({"format": "placement-graph", "version": 1, "nodes": [{"id": "a", "op": "Relu", "flops": 1,
+                "output_bytes": 4}], "edges": []})"));
+        expectInputError({"train", "--model", "gap", one, "--k", "2", "--out", parts},
+                         "--k 2 is more than the graph's 1 nodes");
+        expectInputError({"partition", one, "--k", "2", "--model", "metis", "--out", parts},
+                         "--k 2 is more than the graph's 1 nodes");
     }
 #endif
 
