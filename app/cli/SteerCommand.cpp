@@ -225,8 +225,9 @@ int steerCommand(const CliArgs &args, std::ostream &out, std::ostream &err)
     } else {
         if (rounds < 1 || rounds > 100000)
             throw InputError("--rounds must be between 1 and 100000");
-        if (evaluations < rounds)
-            throw InputError("--evaluations must allow at least one simulator run per round");
+        // A budget below the rounds is kept too: the rounds end when it is spent, and the report says so.
+        if (evaluations < 1)
+            throw InputError("--evaluations needs at least 1 simulator run");
         settings.seed = args.seed();
         settings.perRound = static_cast<int>(args.integer("per-round").value_or(8));
         // As many searches a round as threads unless told: the figures in docs/ are at one each.
@@ -321,8 +322,17 @@ int steerCommand(const CliArgs &args, std::ostream &out, std::ostream &err)
     }
 
     const std::vector<int> ranked = session.ranking();
-    if (ranked.empty())
-        throw InputError("no candidate could be evaluated (see the log's errors)");
+    if (ranked.empty()) {
+        // The log is not written then, so the reason is said here: the first failure, or why
+        // nothing ran.
+        const auto &all = session.candidates();
+        const auto failed = std::find_if(all.begin(), all.end(), [](const Candidate &c) { return !c.error.empty(); });
+        throw InputError(failed != all.end()
+                             ? "no candidate could be evaluated; " + failed->arm + ": " + failed->error
+                             : "no candidate fits a budget of " + std::to_string(evaluations) +
+                                   " simulator runs: each family steered needs more (raise --evaluations, or add "
+                                   "a fast placer such as heft to --families)");
+    }
     const Candidate &best = session.candidate(ranked.front());
     // The ensemble is handed back only where it is at least as feasible and scores lower.
     const bool useEnsemble =

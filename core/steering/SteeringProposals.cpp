@@ -333,13 +333,23 @@ std::vector<Candidate> SteeringSession::proposeRound(int round) const
     // proposed goes first.
     const bool capped = m_settings.exactBudget && m_left >= 0;
     if (capped) {
+        auto costOf = [&](const Arm &a) { return a.searches || a.refine ? std::max(1LL, a.fewest) : reserve(a); };
         auto cost = [&] {
             long long sum = 0;
             for (int arm : picked)
-                sum += m_arms[arm].searches || m_arms[arm].refine ? std::max(1LL, m_arms[arm].fewest)
-                                                                  : reserve(m_arms[arm]);
+                sum += costOf(m_arms[arm]);
             return sum;
         };
+        // A candidate that alone costs more than is left goes first, whatever its rank: with one run
+        // left the expert baseline (two at least) had emptied the round, and heft went with it.
+        auto dropSlot = [&](size_t s) {
+            picked.erase(picked.begin() + static_cast<std::ptrdiff_t>(s));
+            if (s < flips.size())
+                flips.erase(flips.begin() + static_cast<std::ptrdiff_t>(s));
+        };
+        for (size_t s = picked.size(); s-- > 0;)
+            if (costOf(m_arms[picked[s]]) > m_left)
+                dropSlot(s);
         const std::vector<std::string> &fast = fastPlacers();
         auto keep = [&](size_t s) {
             const Arm &a = m_arms[picked[s]];
@@ -352,9 +362,7 @@ std::vector<Candidate> SteeringSession::proposeRound(int round) const
             for (size_t s = drop; s-- > 0;)
                 if (keep(s) < keep(drop))
                     drop = s;
-            picked.erase(picked.begin() + static_cast<std::ptrdiff_t>(drop));
-            if (drop < flips.size())
-                flips.erase(flips.begin() + static_cast<std::ptrdiff_t>(drop));
+            dropSlot(drop);
         }
     }
     int searching = 0;

@@ -223,14 +223,21 @@ private Q_SLOTS:
     // --evaluations 10` spent 94 simulator runs in five rounds. The report says the rounds ended early.
     void steerKeepsABudgetSmallerThanItsFirstRound()
     {
-        const auto r = cli({"steer", kExample, kCluster, "--evaluations", "10", "--seed", "1"});
-        QCOMPARE(r.exitCode, 0);
-        const QJsonObject report = QJsonDocument::fromJson(r.out.trimmed().split('\n').last()).object();
-        QVERIFY2(report["evaluations"].toInt() <= 10, r.out.constData());
-        QVERIFY(report["best"].toObject()["feasible"].toBool());
-        QCOMPARE(report["rounds"].toArray().size(), 1);
-        QCOMPARE(report["notes"].toArray().first().toString(),
-                 QString("the budget of 10 simulator runs was spent after 1 of 5 rounds"));
+        // 10 runs, and 3: fewer than the 5 rounds (refused before, though a session keeps it).
+        for (int budget : {10, 3}) {
+            const auto r = cli({"steer", kExample, kCluster, "--evaluations", QString::number(budget), "--seed", "1"});
+            QCOMPARE(r.exitCode, 0);
+            const QJsonObject report = QJsonDocument::fromJson(r.out.trimmed().split('\n').last()).object();
+            QVERIFY2(report["evaluations"].toInt() <= budget, r.out.constData());
+            QVERIFY(report["best"].toObject()["feasible"].toBool());
+            QCOMPARE(report["rounds"].toArray().size(), 1);
+            QCOMPARE(report["notes"].toArray().first().toString(),
+                     QString("the budget of %1 simulator runs was spent after 1 of 5 rounds").arg(budget));
+        }
+        expectInputError({"steer", kExample, kCluster, "--evaluations", "0"}, "--evaluations needs at least 1");
+        // Nothing fits: said, not "see the log's errors" of a log that was not written.
+        expectInputError({"steer", kExample, kCluster, "--evaluations", "1", "--families", "human"},
+                         "no candidate fits a budget of 1 simulator runs");
     }
 
     void steerRankReplay()

@@ -380,7 +380,7 @@ private Q_SLOTS:
         // A budget smaller than the first round's fast families (each runs once, the expert
         // baseline up to six layouts): `steer --evaluations 10` spent 94 runs. Now the round leaves
         // out the last families proposed, holds the others to their share, and no round follows.
-        for (const long long tiny : {3LL, 10LL, 30LL})
+        for (const long long tiny : {1LL, 3LL, 10LL, 30LL})
             for (const int rounds : {1, 4}) {
                 SteeringSession t(g, c, PlacerRegistry::builtin(), small(8, 1));
                 int ran = 0;
@@ -392,6 +392,10 @@ private Q_SLOTS:
                 QVERIFY2(t.evaluationsSpent() <= tiny, qPrintable(what));
                 QVERIFY2(3 * t.evaluationsSpent() >= 2 * tiny, qPrintable(what)); // nor mostly hoarded
                 QVERIFY(!t.ranking().empty());
+                // With one run the expert baseline (two at least) cannot run, and heft, next in the
+                // product's order, does (the round had dropped heft before human and run nothing).
+                if (tiny == 1)
+                    QCOMPARE(t.candidate(t.ranking().front()).arm, std::string("heft"));
                 // What is left out is what the product prefers least: with 10 runs, each fast
                 // placer (one run each, the expert baseline two) before any other family or a
                 // repeat (the proposals' order kept single, round-robin and repeats of heft, and
