@@ -10,6 +10,17 @@
 
 namespace ps::cli {
 
+namespace {
+
+// The options of a command whose GRAPH may be a model file (.onnx, .pt), beside its own.
+std::set<std::string> withModelOptions(std::set<std::string> valued)
+{
+    valued.insert({"batch", "input-shape"});
+    return valued;
+}
+
+} // namespace
+
 const std::vector<Command> &commands()
 {
     static const std::vector<Command> list = {
@@ -34,11 +45,16 @@ const std::vector<Command> &commands()
         {"simulate",
          "GRAPH CLUSTER PLACEMENT [--ops] [--repeat N]",
          "simulate a placement (spec section 5); --repeat N also times N runs (sim_ms)",
-         {"repeat"},
+         withModelOptions({"repeat"}),
          {"ops"},
          simulateCommand},
-        {"bound", "GRAPH CLUSTER", "the makespan lower bound (spec section 7)", {}, {}, boundCommand},
-        {"metrics", "GRAPH PARTITION", "edge cut, imbalance and normalized cut of a partition", {}, {}, metricsCommand},
+        {"bound", "GRAPH CLUSTER", "the makespan lower bound (spec section 7)", withModelOptions({}), {}, boundCommand},
+        {"metrics",
+         "GRAPH PARTITION",
+         "edge cut, imbalance and normalized cut of a partition",
+         withModelOptions({}),
+         {},
+         metricsCommand},
         {"models", "", "list the model families and their hyperparameters (JSON)", {}, {}, modelsCommand},
         {"place",
          "GRAPH CLUSTER --model NAME[+NAME...] [--param key=value]... [--seed N] "
@@ -46,7 +62,8 @@ const std::vector<Command> &commands()
          "[--start P.placement.json] --out P.placement.json",
          "place a graph with a model family (gap too: its partition, part i on device i) or a composition "
          "such as heft+local-search; --checkpoint: a trained policy, zero-shot",
-         {"model", "param", "seed", "time-limit", "evaluations", "objective", "pins", "checkpoint", "start", "out"},
+         withModelOptions({"model", "param", "seed", "time-limit", "evaluations", "objective", "pins", "checkpoint",
+                           "start", "out"}),
          {},
          placeCommand},
         {"train",
@@ -55,8 +72,8 @@ const std::vector<Command> &commands()
          "(gap: GRAPH --k K) [--launch N | --world-size N --rank R --master HOST:PORT] [--dist-timeout S]",
          "train a learned model (gap, rl-seq2seq, gdp, giph): progress line, convergence curve, checkpoint; "
          "data-parallel over N processes (torch.distributed, Gloo; or WORLD_SIZE, RANK, MASTER_ADDR, MASTER_PORT)",
-         {"model", "graphs", "iterations", "time-limit", "device", "checkpoint", "curve", "param", "seed", "k", "out",
-          "pins", "launch", "world-size", "rank", "master", "dist-timeout"},
+         withModelOptions({"model", "graphs", "iterations", "time-limit", "device", "checkpoint", "curve", "param",
+                           "seed", "k", "out", "pins", "launch", "world-size", "rank", "master", "dist-timeout"}),
          {},
          trainCommand},
         {"steer",
@@ -73,8 +90,9 @@ const std::vector<Command> &commands()
          "uniformly instead of by the predictor (the tuned defaults still run first); --random-search: every "
          "candidate's drawn uniformly; --threads T: candidates at once, --searches S: local searches (and learned "
          "runs) a round holds at most (default T; the figures in docs/ are at 1)",
-         {"rounds", "per-round", "evaluations", "objective", "pins", "feedback", "families", "seed", "threads",
-          "searches", "ensemble", "replay", "out", "log", "workers", "min-workers", "launch", "worker-timeout"},
+         withModelOptions({"rounds", "per-round", "evaluations", "objective", "pins", "feedback", "families", "seed",
+                           "threads", "searches", "ensemble", "replay", "out", "log", "workers", "min-workers",
+                           "launch", "worker-timeout"}),
          {"uniform", "random-search", "coordinate-only"},
          steerCommand},
         {"steer-worker",
@@ -93,7 +111,7 @@ const std::vector<Command> &commands()
          "GRAPH --k K --model NAME [--param key=value]... [--imbalance 1.03] [--seed N] [--time-limit S] "
          "--out P.partition.json",
          "partition a graph (metis, spectral, gap) and print edge cut, imbalance, normalized cut and notes",
-         {"k", "model", "param", "imbalance", "seed", "time-limit", "out"},
+         withModelOptions({"k", "model", "param", "imbalance", "seed", "time-limit", "out"}),
          {},
          partitionCommand},
         {"generate",
@@ -115,7 +133,9 @@ void printHelp(std::ostream &out)
            "usage: placement-cli COMMAND [ARGS]\n\ncommands:\n";
     for (const Command &c : commands())
         out << "  " << c.name << " " << c.usage << "\n      " << c.summary << "\n";
-    out << "\noptions: --help, --version\n"
+    out << "\nGRAPH may be a model file (.onnx, .pt) too: --batch N and --input-shape DIMS fix its shapes, as for "
+           "info\n"
+           "options: --help, --version\n"
            "exit status: 0 success, 2 invalid input (one line 'error: ...' on stderr), 3 a run ended by "
            "a lost rank (the same), 1 internal failure\n";
 }

@@ -12,11 +12,16 @@ namespace ps::cli {
 
 namespace {
 
+void requireKind(const LoadedFile &file, const std::string &path, FileKind kind)
+{
+    if (kindOf(file.format) != kind)
+        throw InputError(path + ": expected a " + kindName(kind) + " file, found a " + kindName(kindOf(file.format)));
+}
+
 LoadedFile requireKind(const std::string &path, FileKind kind)
 {
     LoadedFile file = loadFile(path);
-    if (kindOf(file.format) != kind)
-        throw InputError(path + ": expected a " + kindName(kind) + " file, found a " + kindName(kindOf(file.format)));
+    requireKind(file, path, kind);
     return file;
 }
 
@@ -62,9 +67,11 @@ LoadedFile loadReporting(const std::string &path, const LoadOptions &options, st
     return file;
 }
 
-Graph requireGraph(const std::string &path)
+Graph requireGraph(const std::string &path, const CliArgs &args, std::ostream &err)
 {
-    return std::move(*requireKind(path, FileKind::Graph).graph);
+    LoadedFile file = loadReporting(path, loadOptions(args), err);
+    requireKind(file, path, FileKind::Graph);
+    return std::move(*file.graph);
 }
 
 Cluster requireCluster(const std::string &path)

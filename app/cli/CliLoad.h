@@ -18,7 +18,10 @@ LoadOptions loadOptions(const CliArgs &args);
 // Loads any file and writes the importer's warnings to err as "warning: FILE: ...".
 LoadedFile loadReporting(const std::string &path, const LoadOptions &options, std::ostream &err);
 
-Graph requireGraph(const std::string &path);
+// A graph file, or a model file (.onnx, .pt) read with --batch and --input-shape (loadOptions);
+// the importer's warnings go to err, as for info (a model read without them placed ops of unknown
+// shape as 0 FLOPs and bytes, without a word).
+Graph requireGraph(const std::string &path, const CliArgs &args, std::ostream &err);
 Cluster requireCluster(const std::string &path);
 Placement requirePlacement(const std::string &path, const Graph &graph, const Cluster &cluster);
 // Pins from a placement-like file (JSON or CSV naming node and device): each node pinned to its

@@ -27,11 +27,11 @@ Json boundJson(const LowerBound &lb)
 
 } // namespace
 
-int simulateCommand(const CliArgs &args, std::ostream &out, std::ostream &)
+int simulateCommand(const CliArgs &args, std::ostream &out, std::ostream &err)
 {
     if (args.positionals().size() != 3)
         throw InputError("simulate needs GRAPH CLUSTER PLACEMENT");
-    const Graph graph = requireGraph(args.positionals()[0]);
+    const Graph graph = requireGraph(args.positionals()[0], args, err);
     const Cluster cluster = requireCluster(args.positionals()[1]);
     const Placement placement = requirePlacement(args.positionals()[2], graph, cluster);
     const long long repeat = args.integer("repeat").value_or(0);
@@ -71,11 +71,11 @@ int simulateCommand(const CliArgs &args, std::ostream &out, std::ostream &)
     return 0;
 }
 
-int boundCommand(const CliArgs &args, std::ostream &out, std::ostream &)
+int boundCommand(const CliArgs &args, std::ostream &out, std::ostream &err)
 {
     if (args.positionals().size() != 2)
         throw InputError("bound needs GRAPH CLUSTER");
-    const Graph graph = requireGraph(args.positionals()[0]);
+    const Graph graph = requireGraph(args.positionals()[0], args, err);
     const Cluster cluster = requireCluster(args.positionals()[1]);
     const Json report = boundJson(computeLowerBound(graph, cluster));
     for (const auto &[key, value] : report.items())
@@ -85,11 +85,11 @@ int boundCommand(const CliArgs &args, std::ostream &out, std::ostream &)
     return 0;
 }
 
-int metricsCommand(const CliArgs &args, std::ostream &out, std::ostream &)
+int metricsCommand(const CliArgs &args, std::ostream &out, std::ostream &err)
 {
     if (args.positionals().size() != 2)
         throw InputError("metrics needs GRAPH PARTITION");
-    const Graph graph = requireGraph(args.positionals()[0]);
+    const Graph graph = requireGraph(args.positionals()[0], args, err);
     const Partition partition = requirePartition(args.positionals()[1], graph);
     const PartitionMetrics m = partitionMetrics(graph, partition.parts(), partition.k());
     out << Json{{"edge_cut", m.edgeCut},

@@ -143,7 +143,7 @@ int trainCommand(const CliArgs &args, std::ostream &out, std::ostream &err)
     if (const Partitioner *partitioner = PartitionerRegistry::builtin().find(*model)) {
         if (args.positionals().size() != 1)
             throw InputError("train --model " + *model + " needs GRAPH (and --k)");
-        const Graph graph = requireGraph(args.positionals()[0]);
+        const Graph graph = requireGraph(args.positionals()[0], args, err);
         const int k = requireParts(args, "train --model " + *model, graph);
         std::vector<std::string> params = trainingParams(args, partitioner->info());
         startRanks(partitioner->info(), params);
@@ -158,7 +158,7 @@ int trainCommand(const CliArgs &args, std::ostream &out, std::ostream &err)
             throw InputError("train needs GRAPH CLUSTER");
         const Placer &placer = PlacerRegistry::builtin().require(*model, "model");
         std::vector<std::string> params = trainingParams(args, placer.info());
-        const Graph graph = requireGraph(args.positionals()[0]);
+        const Graph graph = requireGraph(args.positionals()[0], args, err);
         const Cluster cluster = requireCluster(args.positionals()[1]);
         Constraints constraints = Constraints::fromGraph(graph, cluster);
         if (auto pins = args.value("pins"))

@@ -504,6 +504,24 @@ private Q_SLOTS:
         QCOMPARE(QJsonDocument::fromJson(cli({"info", json}).out).object()["nodes"].toInt(), 9);
         expectInputError({"convert", json, m_dir.filePath("out.onnx")}, "read, not written");
         expectInputError({"info", onnx, "--batch", "0"}, "--batch must be at least 1");
+        // The commands that take a GRAPH read a model file the same way: place refused --batch and,
+        // without it, placed the ops of unknown shape as 0 FLOPs without a word.
+        const QString placed = m_dir.filePath("cnn.placement.json");
+        auto blind = cli({"place", onnx, kCluster, "--model", "heft", "--out", placed});
+        QCOMPARE(blind.exitCode, 0);
+        QVERIFY2(blind.err.startsWith("warning: ") && blind.err.contains("--batch"), blind.err.constData());
+        auto withBatch = cli({"place", onnx, kCluster, "--model", "heft", "--batch", "2", "--out", placed});
+        QCOMPARE(withBatch.exitCode, 0);
+        QVERIFY2(!withBatch.err.contains("warning"), withBatch.err.constData());
+        auto fromJson = cli({"place", json, kCluster, "--model", "heft", "--out", m_dir.filePath("j.placement.json")});
+        QCOMPARE(QJsonDocument::fromJson(withBatch.out).object()["makespan_s"].toDouble(),
+                 QJsonDocument::fromJson(fromJson.out).object()["makespan_s"].toDouble());
+        QVERIFY(QJsonDocument::fromJson(withBatch.out).object()["makespan_s"].toDouble() >
+                QJsonDocument::fromJson(blind.out).object()["makespan_s"].toDouble());
+        auto bound = cli({"bound", onnx, kCluster, "--batch", "2"});
+        QCOMPARE(bound.exitCode, 0);
+        QVERIFY2(bound.err.isEmpty(), bound.err.constData());
+        expectInputError({"simulate", onnx, kCluster, placed, "--batch", "0"}, "--batch must be at least 1");
         expectInputError({"info", file("junk.onnx", "junk")}, "not");
 #ifdef PS_HAVE_TORCH
         const QString pt = QString(PS_SOURCE_DIR) + "/tests/data/no_shapes.pt";
