@@ -635,23 +635,46 @@ LoadOptions MainWindow::askImportOptions(const QString &path, bool *ok)
     form->addRow(tr("Batch size"), batch);
     if (formatFromName(path.toStdString()) == FileFormat::TorchScript)
         form->addRow(tr("Input shapes"), shapes);
+    auto *problem = new QLabel(&dialog);
+    problem->setObjectName("importProblem");
+    problem->setStyleSheet("color: #b00020");
+    problem->setWordWrap(true);
+    problem->hide();
+    form->addRow(problem);
     auto *buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, &dialog);
     form->addRow(buttons);
-    connect(buttons, &QDialogButtonBox::accepted, &dialog, &QDialog::accept);
-    connect(buttons, &QDialogButtonBox::rejected, &dialog, &QDialog::reject);
     LoadOptions options;
+    // The shapes are read as the command line's --input-shape is; a malformed one keeps the
+    // dialog open and says why (it was read as a dimension of 0 before).
+    connect(buttons, &QDialogButtonBox::accepted, &dialog, [&] {
+        try {
+            options.inputs.clear();
+            for (const QString &spec : shapes->text().split(';', Qt::SkipEmptyParts))
+                options.inputs.push_back(LoadOptions::parseInput(spec.trimmed().toStdString()));
+            dialog.accept();
+        } catch (const InputError &e) {
+            problem->setText(QString::fromStdString(e.what()));
+            problem->show();
+        }
+    });
+    connect(buttons, &QDialogButtonBox::rejected, &dialog, &QDialog::reject);
     *ok = dialog.exec() == QDialog::Accepted;
     options.batch = batch->value();
-    for (const QString &spec : shapes->text().split(';', Qt::SkipEmptyParts)) {
-        LoadOptions::Input input;
-        const QStringList parts = spec.trimmed().split(':');
-        for (const QString &d : parts[0].split('x', Qt::SkipEmptyParts))
-            input.shape.push_back(d.toLongLong());
-        if (parts.size() > 1)
-            input.dtype = parts[1].toStdString();
-        options.inputs.push_back(input);
-    }
     return options;
+}
+
+void MainWindow::openPicked(const QStringList &paths)
+{
+    LoadOptions options;
+    const auto model =
+        std::find_if(paths.begin(), paths.end(), [](const QString &p) { return isModelFile(p.toStdString()); });
+    if (model != paths.end()) {
+        bool ok = false;
+        options = askImportOptions(*model, &ok);
+        if (!ok)
+            return;
+    }
+    openFiles(paths, options);
 }
 
 void MainWindow::openDialog()
@@ -664,16 +687,7 @@ void MainWindow::openDialog()
     if (paths.isEmpty())
         return;
     settings.setValue("files/lastDir", QFileInfo(paths.first()).absolutePath());
-    for (const QString &path : paths) {
-        LoadOptions options;
-        if (isModelFile(path.toStdString())) {
-            bool ok = false;
-            options = askImportOptions(path, &ok);
-            if (!ok)
-                continue;
-        }
-        openFiles({path}, options);
-    }
+    openPicked(paths);
 }
 
 void MainWindow::addRecent(const QString &path)
@@ -695,7 +709,7 @@ void MainWindow::rebuildRecentMenu()
     m_recentMenu->clear();
     const QStringList recent = QSettings().value("files/recent").toStringList();
     for (const QString &path : recent)
-        connect(m_recentMenu->addAction(path), &QAction::triggered, this, [this, path] { openFiles({path}); });
+        connect(m_recentMenu->addAction(path), &QAction::triggered, this, [this, path] { openPicked({path}); });
     m_recentMenu->setEnabled(!recent.isEmpty());
 }
 
@@ -717,7 +731,12 @@ void MainWindow::dropEvent(QDropEvent *event)
     if (paths.isEmpty())
         return;
     event->acceptProposedAction();
-    openFiles(paths);
+    // A model file's import dialog waits until the drop has returned (it would hold the drag's
+    // source); other files open at once.
+    if (std::any_of(paths.begin(), paths.end(), [](const QString &p) { return isModelFile(p.toStdString()); }))
+        QTimer::singleShot(0, this, [this, paths] { openPicked(paths); });
+    else
+        openFiles(paths);
 }
 
 // ---- sessions, autosave ----------------------------------------------------------------------

@@ -158,6 +158,10 @@ private:
     QString m_lastError;
     // A model file picked in the Open dialog: import options (batch size, input shapes).
     LoadOptions askImportOptions(const QString &path, bool *ok);
+    // Files the person picked (the Open dialog, a drop, the Recent menu): a model file among them
+    // asks for its import options first (before, only the Open dialog asked, so a dropped ONNX
+    // model with a symbolic batch opened with 0 FLOPs); Cancel opens none of them.
+    void openPicked(const QStringList &paths);
 };
 
 } // namespace ps

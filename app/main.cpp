@@ -3,6 +3,8 @@
 #include "app/MainWindow.h"
 #include "app/RunsPanel.h"
 #include "app/SteeringPanel.h"
+#include "core/InputError.h"
+#include "core/io/LoadOptions.h"
 #include "models/ModelImporters.h"
 #include "views/GraphView.h"
 
@@ -21,9 +23,12 @@ namespace {
 
 void usage()
 {
-    std::puts("usage: placement-studio [FILE...] [--run 'MODEL key=value...'] [--screenshot PNG [--dock NAME]]\n"
+    std::puts("usage: placement-studio [FILE...] [--batch N] [--input-shape DIMS]... [--run 'MODEL key=value...']\n"
+              "                        [--screenshot PNG [--dock NAME]]\n"
               "  FILE        graphs (.graph.json[.gz], .dot, .onnx, .pt, METIS .graph), clusters,\n"
               "              placements or a session (.pstudio); none: a built-in example\n"
+              "  --batch N   a model file's batch size (fixes a symbolic one); --input-shape DIMS: a\n"
+              "              TorchScript input, e.g. 1x3x224x224 or 2x5:int64 (one per input)\n"
               "  --run SPEC  start a model run in the Models dock once the files are open (repeatable);\n"
               "              SPEC is 'MODEL key=value...', time=S and seed=N set its budget and seed,\n"
               "              processes=N runs a learner over N local processes\n"
@@ -57,6 +62,7 @@ int main(int argc, char **argv)
     QString screenshot, dockName, size;
     int steerRounds = 0;
     QStringList inputs, runs;
+    ps::LoadOptions importOptions; // for model files among the inputs
     for (int i = 1; i < argc; ++i) {
         if (!std::strcmp(argv[i], "--help") || !std::strcmp(argv[i], "-h")) {
             usage();
@@ -67,10 +73,29 @@ int main(int argc, char **argv)
             return 0;
         }
         if (!std::strcmp(argv[i], "--screenshot") || !std::strcmp(argv[i], "--dock") ||
-            !std::strcmp(argv[i], "--run") || !std::strcmp(argv[i], "--size") || !std::strcmp(argv[i], "--steer")) {
+            !std::strcmp(argv[i], "--run") || !std::strcmp(argv[i], "--size") || !std::strcmp(argv[i], "--steer") ||
+            !std::strcmp(argv[i], "--batch") || !std::strcmp(argv[i], "--input-shape")) {
             if (i + 1 >= argc) {
                 std::fprintf(stderr, "error: %s needs a value\n", argv[i]);
                 return 2;
+            }
+            if (!std::strcmp(argv[i], "--batch")) {
+                char *end = nullptr;
+                importOptions.batch = std::strtoll(argv[++i], &end, 10);
+                if (*end != '\0' || importOptions.batch < 1) {
+                    std::fprintf(stderr, "error: --batch must be at least 1\n");
+                    return 2;
+                }
+                continue;
+            }
+            if (!std::strcmp(argv[i], "--input-shape")) {
+                try {
+                    importOptions.inputs.push_back(ps::LoadOptions::parseInput(argv[++i]));
+                } catch (const ps::InputError &e) {
+                    std::fprintf(stderr, "error: %s\n", e.what());
+                    return 2;
+                }
+                continue;
             }
             if (!std::strcmp(argv[i], "--run")) {
                 runs << QString::fromLocal8Bit(argv[++i]);
@@ -114,7 +139,7 @@ int main(int argc, char **argv)
         if (!recovered)
             window.openExample();
     } else {
-        window.openFiles(inputs);
+        window.openFiles(inputs, importOptions);
     }
     if (!size.isEmpty()) {
         const QStringList wh = size.split('x');

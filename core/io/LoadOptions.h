@@ -19,6 +19,10 @@ struct LoadOptions
         std::string dtype = "float32"; // a torch dtype name: float32, float16, int64, int32, bool, ...
     };
     std::vector<Input> inputs;
+
+    // One input from text such as "1x3x224x224" or "2x5:int64" (dimensions by 'x' or ','); the
+    // command line's --input-shape and the app's import dialog read it. InputError when malformed.
+    static Input parseInput(const std::string &text);
 };
 
 // Importers return the graph and append human-readable warnings (unknown ops, unknown shapes).

@@ -38,6 +38,7 @@
 
 #include <QAction>
 #include <QComboBox>
+#include <QDialogButtonBox>
 #include <QDockWidget>
 #include <QElapsedTimer>
 #include <QJsonArray>
@@ -235,6 +236,60 @@ private Q_SLOTS:
         QVERIFY2(w.logText().contains("notes.txt: unknown file type"), qPrintable(w.logText()));
         QVERIFY2(w.logText().contains("broken.cluster.json"), qPrintable(w.logText()));
         QCOMPARE(d.cluster().deviceCount(), 4);
+    }
+
+    // A dropped model file asks for its import options as the Open dialog does: the ONNX model's
+    // batch is symbolic, and without a batch size its ops open with 0 FLOPs (a drop opened it so,
+    // without asking). Cancel opens nothing; a malformed TorchScript shape keeps the dialog open.
+    void droppedModelFilesAskForTheirBatch()
+    {
+        MainWindow w;
+        w.show();
+        openBasics(w);
+        // Answers the next import dialog: `shapes` typed (if it has the field), `batch` set, OK or Cancel.
+        // It polls without blocking: the dialog runs its own event loop once the drop has returned.
+        auto answer = [](int batch, const QString &shapes, bool accept, QString *problem = nullptr) {
+            auto *poll = new QTimer;
+            QObject::connect(poll, &QTimer::timeout, [=] {
+                QWidget *dialog = QApplication::activeModalWidget();
+                if (!dialog)
+                    return;
+                poll->stop();
+                poll->deleteLater();
+                dialog->findChild<QSpinBox *>()->setValue(batch);
+                if (auto *edit = dialog->findChild<QLineEdit *>())
+                    edit->setText(shapes);
+                auto *buttons = dialog->findChild<QDialogButtonBox *>();
+                buttons->button(accept ? QDialogButtonBox::Ok : QDialogButtonBox::Cancel)->click();
+                if (problem && QApplication::activeModalWidget() == dialog) { // still open: say why, then cancel
+                    *problem = dialog->findChild<QLabel *>("importProblem")->text();
+                    buttons->button(QDialogButtonBox::Cancel)->click();
+                }
+            });
+            poll->start(20);
+        };
+        const QString onnx = QString(PS_SOURCE_DIR) + "/tests/data/small_cnn.onnx";
+        answer(2, {}, false);
+        dropFiles(&w, {onnx});
+        QTest::qWait(200);
+        waitIdle(w);
+        QCOMPARE(w.document()->graph()->nodeCount(), 23); // cancelled: the graph stays
+        answer(2, {}, true);
+        dropFiles(&w, {onnx});
+        QTRY_COMPARE_WITH_TIMEOUT(w.document()->graph()->nodeCount(), 9, 20000);
+        waitIdle(w);
+        QVERIFY2(w.document()->graph()->totalFlops() > 3e5,
+                 qPrintable(QString::number(w.document()->graph()->totalFlops())));
+#ifdef PS_HAVE_TORCH
+        QString problem;
+        answer(0, "5xq", true, &problem);
+        dropFiles(&w, {QString(PS_SOURCE_DIR) + "/tests/data/no_shapes.pt"});
+        QTRY_VERIFY(!problem.isEmpty());
+        QVERIFY2(problem.contains("expected dimensions like"), qPrintable(problem));
+        answer(0, "5x6", true);
+        dropFiles(&w, {QString(PS_SOURCE_DIR) + "/tests/data/no_shapes.pt"});
+        QTRY_COMPARE_WITH_TIMEOUT(w.document()->graph()->totalFlops(), 2.0 * 5 * 3 * 6 + 15, 20000);
+#endif
     }
 
     // 1,000 devices and thousands of violations: the Metrics dock lists the first violations and
