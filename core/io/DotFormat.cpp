@@ -105,7 +105,9 @@ Graph parseDot(std::string_view text, const std::string &source)
     if (!agisdirected(g.get()))
         throw InputError(source + ": the graph is undirected; only digraphs can be read");
 
-    GraphBuilder builder(agnameof(g.get()) ? agnameof(g.get()) : "");
+    // cgraph names an anonymous graph "%1" (its internal id): no name, not that.
+    const char *name = agnameof(g.get());
+    GraphBuilder builder(name && name[0] != '%' ? name : "");
     std::vector<Agedge_t *> edges;
     try {
         for (Agnode_t *n = agfstnode(g.get()); n; n = agnxtnode(g.get(), n)) {

@@ -157,6 +157,24 @@ FileFormat formatFromName(const std::string &path, const std::string *bytes)
     throw InputError(path + ": unknown file type (expected " + known + ", or a .json with a known \"format\")");
 }
 
+namespace {
+
+// A DOT graph whose ops carry no compute cost at all (a file from another tool, without our
+// attributes) places trivially: said, not silent. (Model files say what their importers could not
+// size; a JSON graph names its costs in fields of our own format.)
+void warnIfCostless(const Graph &g, std::vector<std::string> &warnings)
+{
+    if (g.nodeCount() == 0 || g.totalFlops() > 0)
+        return;
+    for (int v = 0; v < g.nodeCount(); ++v)
+        if (!g.computeOverrides(v).empty())
+            return;
+    warnings.push_back("no op carries a compute cost (node attributes flops or compute_s): each takes only its "
+                       "device's per-op overhead, so placements differ by little but their transfers");
+}
+
+} // namespace
+
 LoadedFile loadFile(const std::string &path, const LoadOptions &options)
 {
     // Model files are parsed from the file by their importers, never held as bytes here too.
@@ -184,6 +202,8 @@ LoadedFile loadFile(const std::string &path, const LoadOptions &options)
     case FileFormat::PlacementCsv: file.placement = parsePlacementCsv(bytes, path); break;
     case FileFormat::PartitionJson: file.partition = parsePartitionJson(bytes, path); break;
     }
+    if (file.format == FileFormat::Dot)
+        warnIfCostless(*file.graph, file.warnings);
     return file;
 }
 

@@ -186,6 +186,20 @@ private Q_SLOTS:
         expectSameGraph(g, loadGraph(path("g.dot")));
     }
 
+    // A DOT file from another tool: an anonymous graph has no name (cgraph's "%1" leaked before),
+    // and ops without costs are said to have none; ours, with costs, load without a warning.
+    void foreignDotIsNamedAndCostsAreWarnedOf()
+    {
+        const std::string foreign = test::writeFile(m_dir, "foreign.dot", "strict digraph { a -> b; b -> c; }");
+        const LoadedFile file = loadFile(foreign);
+        QCOMPARE(file.graph->name(), std::string());
+        QCOMPARE(file.graph->nodeCount(), 3);
+        QCOMPARE(static_cast<int>(file.warnings.size()), 1);
+        QVERIFY2(file.warnings[0].find("no op carries a compute cost") != std::string::npos, file.warnings[0].c_str());
+        writeDot(path("rich.dot"), richGraph());
+        QVERIFY(loadFile(path("rich.dot")).warnings.empty());
+    }
+
     void dotWithPlacementShowsDevices()
     {
         const Graph g = richGraph();
