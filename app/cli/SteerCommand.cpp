@@ -244,8 +244,15 @@ int steerCommand(const CliArgs &args, std::ostream &out, std::ostream &err)
         settings.sampling = args.flag("random-search") ? Sampling::RandomSearch
                             : args.flag("uniform")     ? Sampling::Uniform
                                                        : Sampling::Guided;
-        if (auto f = args.value("feedback"))
+        if (auto f = args.value("feedback")) {
             feedback = readFeedbackFile(*f);
+            // Feedback for a round the session never reaches was dropped without a word.
+            for (size_t i = 0; i < feedback.size(); ++i)
+                if (feedback[i].round > rounds)
+                    throw InputError(*f + " entry " + std::to_string(i + 1) + ": round " +
+                                     std::to_string(feedback[i].round) + " is past the session's " +
+                                     std::to_string(rounds) + " rounds (--rounds)");
+        }
     }
     const long long ensembleSize = args.integer("ensemble").value_or(SteeringSettings::kDefaultEnsemble);
     if (ensembleSize < 0 || ensembleSize > SteeringSettings::kMaxEnsemble)

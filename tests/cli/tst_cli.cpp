@@ -235,6 +235,10 @@ private Q_SLOTS:
                      QString("the budget of %1 simulator runs was spent after 1 of 5 rounds").arg(budget));
         }
         expectInputError({"steer", kExample, kCluster, "--evaluations", "0"}, "--evaluations needs at least 1");
+        // Feedback for a round the session does not have is refused (it was dropped in silence).
+        const QString late = file("late.json", R"([{"round": 4, "reject": ["best"]}])");
+        expectInputError({"steer", kExample, kCluster, "--rounds", "3", "--feedback", late},
+                         "late.json entry 1: round 4 is past the session's 3 rounds");
         // Nothing fits: said, not "see the log's errors" of a log that was not written.
         expectInputError({"steer", kExample, kCluster, "--evaluations", "1", "--families", "human"},
                          "no candidate fits a budget of 1 simulator runs");
