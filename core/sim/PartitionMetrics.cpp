@@ -7,18 +7,45 @@
 
 namespace ps {
 
+std::vector<double> balanceWeights(const Graph &g)
+{
+    const int n = g.nodeCount();
+    std::vector<double> weight(n);
+    bool allZero = true;
+    for (int v = 0; v < n; ++v) {
+        weight[v] = g.flops(v);
+        allZero = allZero && g.flops(v) == 0;
+    }
+    if (allZero)
+        std::fill(weight.begin(), weight.end(), 1.0);
+    return weight;
+}
+
+ImbalanceCheck checkImbalance(const Graph &g, const std::vector<int> &parts, int k)
+{
+    ImbalanceCheck c;
+    const std::vector<double> weight = balanceWeights(g);
+    std::vector<double> partWeight(k, 0.0);
+    double total = 0;
+    for (size_t v = 0; v < weight.size(); ++v) {
+        partWeight[parts[v]] += weight[v];
+        total += weight[v];
+    }
+    if (total <= 0)
+        return c;
+    const double even = total / k;
+    c.imbalance = *std::max_element(partWeight.begin(), partWeight.end()) / even;
+    const auto heaviest = std::max_element(weight.begin(), weight.end());
+    c.heaviestNode = static_cast<int>(heaviest - weight.begin());
+    c.lowest = std::max(1.0, *heaviest / even);
+    return c;
+}
+
 UndirectedGraph undirectedView(const Graph &g)
 {
     UndirectedGraph view;
     const int n = g.nodeCount();
-    view.nodeWeight.resize(n);
-    bool allZero = true;
-    for (int v = 0; v < n; ++v) {
-        view.nodeWeight[v] = g.flops(v);
-        allZero = allZero && g.flops(v) == 0;
-    }
-    if (allZero)
-        std::fill(view.nodeWeight.begin(), view.nodeWeight.end(), 1.0);
+    view.nodeWeight = balanceWeights(g);
     // Merged in the order of first appearance, scanning sources in file order.
     std::unordered_map<unsigned long long, size_t> index;
     index.reserve(static_cast<size_t>(g.edgeCount()));

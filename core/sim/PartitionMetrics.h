@@ -29,6 +29,17 @@ struct UndirectedGraph
 };
 
 UndirectedGraph undirectedView(const Graph &graph);
+// The node weights balance is measured on: flops, or 1 each when all are 0.
+std::vector<double> balanceWeights(const Graph &graph);
+
+// A partition's imbalance (as partitionMetrics, without the edges) and the least any partition of
+// the graph into k parts can have: the heaviest node alone over an even part (at least 1).
+struct ImbalanceCheck
+{
+    double imbalance = 1, lowest = 1;
+    int heaviestNode = -1;
+};
+ImbalanceCheck checkImbalance(const Graph &graph, const std::vector<int> &parts, int k);
 PartitionMetrics partitionMetrics(const UndirectedGraph &view, const std::vector<int> &parts, int k);
 PartitionMetrics partitionMetrics(const Graph &graph, const std::vector<int> &parts, int k);
 
