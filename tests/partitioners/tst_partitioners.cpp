@@ -30,6 +30,22 @@ namespace {
 
 // `blocks` cliques of `size` nodes (edges of 100 bytes), joined in a ring by single edges of
 // 1 byte: the best partition into `blocks` parts cuts exactly the ring.
+// A chain of ops PREFIX0, PREFIX1, ... of these FLOPs, 10 bytes on each edge.
+Graph chainOf(const std::vector<double> &flops, const std::string &prefix = "n")
+{
+    GraphBuilder b("chain");
+    for (size_t i = 0; i < flops.size(); ++i) {
+        GraphBuilder::NodeSpec s;
+        s.id = prefix + std::to_string(i);
+        s.op = "Op";
+        s.flops = flops[i];
+        b.addNode(s);
+        if (i > 0)
+            b.addEdge(static_cast<int>(i) - 1, static_cast<int>(i), 10.0);
+    }
+    return b.build();
+}
+
 Graph cliqueRing(int blocks, int size)
 {
     GraphBuilder b("ring");
@@ -461,29 +477,12 @@ private Q_SLOTS:
         QCOMPARE(partition("metis", g, 1).partsUsed(), 1);
     }
 
-    // METIS cannot be interrupted, so with a time limit or a cancel it runs in a child process
-    // (it ran 2.7 s on GNMT-58k x 2,048 devices under a 0.5 s limit): the same parts as in this
-    // process, and a stop before it finishes gives runs of the topological order sized to the
-    // shares, said in a note.
     // A partition over its tolerance says so, and whether any partition could meet it: METIS and
     // spectral handed back imbalances of 1.05-2.09 at the default 1.03 without a word.
     void partitionsOverTheToleranceSaySo()
     {
-        auto chain = [](const std::vector<double> &flops) {
-            GraphBuilder b("chain");
-            for (size_t i = 0; i < flops.size(); ++i) {
-                GraphBuilder::NodeSpec s;
-                s.id = "n" + std::to_string(i);
-                s.op = "Op";
-                s.flops = flops[i];
-                b.addNode(s);
-                if (i > 0)
-                    b.addEdge(static_cast<int>(i) - 1, static_cast<int>(i), 10.0);
-            }
-            return b.build();
-        };
-        const Graph g = chain({1, 1, 1, 1, 12}); // 16 in all, 8 an even half: the 12 alone is 1.5 of it
-        const Graph even = chain({1, 1, 1, 1, 1, 1, 1, 1});
+        const Graph g = chainOf({1, 1, 1, 1, 12}); // 16 in all, 8 an even half: the 12 alone is 1.5 of it
+        const Graph even = chainOf({1, 1, 1, 1, 1, 1, 1, 1});
         for (const char *model : {"metis", "spectral"}) {
             const Partition p = runPartitioner(PartitionerRegistry::builtin(), model, {g, 2, 1.03, {}, {}}, {}, {});
             QVERIFY2(p.notes.size() == 1, p.notes.empty() ? model : p.notes.back().c_str());
@@ -500,6 +499,10 @@ private Q_SLOTS:
         }
     }
 
+    // METIS cannot be interrupted, so with a time limit or a cancel it runs in a child process
+    // (it ran 2.7 s on GNMT-58k x 2,048 devices under a 0.5 s limit): the same parts as in this
+    // process, and a stop before it finishes gives runs of the topological order sized to the
+    // shares, said in a note.
     void metisInAChildProcessGivesTheSamePartsAndStops()
     {
         const Graph g = generate("inception-v3", {}, 1);
@@ -516,18 +519,7 @@ private Q_SLOTS:
         }
         // A chain of FLOPs 1, 2, 3, 1, 2, 3 in 3 equal shares (4 each): an op joins the next run
         // once more than half of it would pass its run's end (4, then 8).
-        GraphBuilder b("chain");
-        const double flops[] = {1, 2, 3, 1, 2, 3};
-        for (int i = 0; i < 6; ++i) {
-            GraphBuilder::NodeSpec s;
-            s.id = "c" + std::to_string(i);
-            s.op = "Op";
-            s.flops = flops[i];
-            b.addNode(s);
-            if (i > 0)
-                b.addEdge(i - 1, i, 10.0);
-        }
-        const Graph chain = b.build();
+        const Graph chain = chainOf({1, 2, 3, 1, 2, 3}, "c");
         cancel = true;
         const Partition stopped =
             runPartitioner(PartitionerRegistry::builtin(), "metis", {chain, 3, 1.03, {}, {}}, {}, cancellable);
