@@ -5,6 +5,7 @@
 #include "app/cli/CliArgs.h"
 #include "core/InputError.h"
 
+#include "core/io/FileBytes.h"
 #include "core/io/FileKind.h"
 #include <ostream>
 
@@ -78,6 +79,13 @@ Partition requirePartition(const std::string &path, const Graph &graph)
     } catch (const InputError &e) {
         rethrowWithContext(e, path);
     }
+}
+
+void requireWritableOutputs(const CliArgs &args, std::initializer_list<const char *> options)
+{
+    for (const char *option : options)
+        if (auto path = args.value(option))
+            requireWritable(*path);
 }
 
 int requireParts(const CliArgs &args, const std::string &command, const Graph &graph)

@@ -7,6 +7,7 @@
 #include "core/placement/Partition.h"
 #include "core/placement/Placement.h"
 
+#include <initializer_list>
 #include <string>
 
 namespace ps::cli {
@@ -28,6 +29,9 @@ Placement requirePlacement(const std::string &path, const Graph &graph, const Cl
 // device. InputError for unknown nodes and devices.
 void applyPins(const std::string &path, const Graph &graph, const Cluster &cluster, Constraints &constraints);
 Partition requirePartition(const std::string &path, const Graph &graph);
+// The files these options name are written at the end of the command: each must be writable
+// before it starts (a 60 s run whose --out folder was missing lost its result).
+void requireWritableOutputs(const CliArgs &args, std::initializer_list<const char *> options);
 // --k: parts from 1 to Partition::kMaxParts and no more than the graph's nodes (InputError naming
 // `command` otherwise).
 int requireParts(const CliArgs &args, const std::string &command, const Graph &graph);

@@ -28,6 +28,7 @@ int partitionCommand(const CliArgs &args, std::ostream &out, std::ostream &err)
     const auto outPath = args.value("out");
     if (!outPath)
         throw InputError("partition needs --out FILE.partition.json");
+    requireWritableOutputs(args, {"out"});
     const Graph graph = requireGraph(args.positionals()[0], args, err);
     const int k = requireParts(args, "partition", graph);
     PartitionProblem problem{graph, k, args.real("imbalance").value_or(1.03), {}, {}};

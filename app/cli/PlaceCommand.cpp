@@ -82,6 +82,7 @@ int placeCommand(const CliArgs &args, std::ostream &out, std::ostream &err)
     const auto outPath = args.value("out");
     if (!outPath)
         throw InputError("place needs --out FILE.placement.json");
+    requireWritableOutputs(args, {"out"});
     const Graph graph = requireGraph(args.positionals()[0], args, err);
     const Cluster cluster = requireCluster(args.positionals()[1]);
     Constraints constraints = Constraints::fromGraph(graph, cluster);

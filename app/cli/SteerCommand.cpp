@@ -193,6 +193,7 @@ int steerCommand(const CliArgs &args, std::ostream &out, std::ostream &err)
 {
     if (args.positionals().size() != 2)
         throw InputError("steer needs GRAPH CLUSTER");
+    requireWritableOutputs(args, {"out", "log"});
     const auto started = std::chrono::steady_clock::now();
     const Graph graph = requireGraph(args.positionals()[0], args, err);
     const Cluster cluster = requireCluster(args.positionals()[1]);

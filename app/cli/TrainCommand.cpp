@@ -110,6 +110,8 @@ int trainCommand(const CliArgs &args, std::ostream &out, std::ostream &err)
     RunControl control = controlFromArgs(args);
     control.distribution = distributionFromArgs(args, {});
     const bool leader = control.distribution.leader();
+    if (leader) // the other ranks write nothing (and may run where the leader's folders are not)
+        requireWritableOutputs(args, {"out", "curve", "checkpoint"});
     ProgressBar bar(err, *model);
     ConvergenceCurve curve;
     control.progress = [&](const Progress &p) {

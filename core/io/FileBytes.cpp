@@ -122,6 +122,16 @@ std::string gzip(std::string_view data)
     return out;
 }
 
+void requireWritable(const std::string &path)
+{
+    std::string probe = path + ".tmp-XXXXXX";
+    const int fd = ::mkstemp(probe.data());
+    if (fd < 0)
+        throw InputError(systemError("cannot write", path));
+    ::close(fd);
+    ::unlink(probe.c_str());
+}
+
 void writeFileAtomic(const std::string &path, std::string_view data)
 {
     std::string compressed;

@@ -15,6 +15,9 @@ bool isGzip(std::string_view data);
 
 // Writes atomically: readers see either the old file or the whole new one.
 void writeFileAtomic(const std::string &path, std::string_view data);
+// Throws the InputError writeFileAtomic would when path's folder takes no new file (missing,
+// read-only): a command checks its outputs before a long run rather than lose the run's result.
+void requireWritable(const std::string &path);
 bool endsWith(std::string_view s, std::string_view suffix);
 // The file name without folders, for messages.
 std::string baseName(const std::string &path);

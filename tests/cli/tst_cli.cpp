@@ -198,6 +198,17 @@ private Q_SLOTS:
                          "model 'heft+' has an empty stage");
         expectInputError({"place", kExample, kCluster, "--model", "nope", "--out", placed}, ", giph, gap)"); // runs too
         expectInputError({"place", kExample, kCluster, "--model", "heft"}, "place needs --out");
+        // An output that cannot be written is refused before the run, not after it (the result was lost).
+        QElapsedTimer refused;
+        refused.start();
+        expectInputError({"place", kExample, kCluster, "--model", "local-search", "--time-limit", "20", "--out",
+                          "/nonexistent-folder/p.placement.json"},
+                         "/nonexistent-folder/p.placement.json: cannot write");
+        expectInputError({"steer", kExample, kCluster, "--log", "/nonexistent-folder/s.json"}, "cannot write");
+        expectInputError({"partition", kExample, "--k", "2", "--model", "gap", "--time-limit", "20", "--out",
+                          "/nonexistent-folder/p.partition.json"},
+                         "cannot write");
+        QVERIFY2(refused.elapsed() < 15000, qPrintable(QString::number(refused.elapsed())));
         expectInputError({"place", kExample, kCluster, "--model", "heft", "--time-limit", "-1", "--out", placed},
                          "--time-limit needs a positive number");
         expectInputError({"partition", kExample, "--k", "0", "--model", "metis", "--out", parts},
