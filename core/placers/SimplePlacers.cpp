@@ -5,6 +5,7 @@
 #include "core/placers/PlacerRegistry.h"
 
 #include <algorithm>
+#include <cstdio>
 
 namespace ps {
 
@@ -31,9 +32,12 @@ public:
         PlacerOutput out;
         if (target < 0) {
             target = bySpeed.front();
-            out.notes.push_back("no device holds the whole graph (" + std::to_string(g.totalMemBytes()) +
-                                " bytes); the fastest, '" + c.device(target).name + "', overflows by " +
-                                std::to_string(g.totalMemBytes() - c.device(target).memoryBytes) + " bytes");
+            char text[256]; // in the tracker's notes' form (to_string wrote "225713932.000000 bytes")
+            std::snprintf(text, sizeof text,
+                          "no device holds the whole graph (%.4g bytes); the fastest, '%s', overflows by %.4g bytes",
+                          g.totalMemBytes(), c.device(target).name.c_str(),
+                          g.totalMemBytes() - c.device(target).memoryBytes);
+            out.notes.push_back(text);
         }
         FeasibilityTracker tracker(g, c, pb.constraints);
         std::vector<int> device(g.nodeCount());

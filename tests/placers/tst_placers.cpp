@@ -448,6 +448,8 @@ private Q_SLOTS:
         PlacerResult single = run("single", g, c);
         QVERIFY(!single.feasible);
         QVERIFY(test::hasNote(single, "no device holds the whole graph"));
+        for (const std::string &note : single.notes) // numbers as the other memory notes write them
+            QVERIFY2(note.find(".000000") == std::string::npos, note.c_str());
         QVERIFY(test::hasNote(single, "node 'v5' is pinned to a device the cluster lacks")); // g2 is absent
         PlacerResult etf = run("m-etf", g, c);
         QVERIFY(!etf.feasible);
