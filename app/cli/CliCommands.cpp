@@ -7,10 +7,14 @@
 #include <exception>
 #include <iostream>
 #include <new>
+#include <string_view>
 
 namespace ps::cli {
 
 namespace {
+
+constexpr const char *kModelFileHelp =
+    "GRAPH may be a model file (.onnx, .pt) too: --batch N and --input-shape DIMS fix its shapes, as for info\n";
 
 // The options of a command whose GRAPH may be a model file (.onnx, .pt), beside its own.
 std::set<std::string> withModelOptions(std::set<std::string> valued)
@@ -133,9 +137,9 @@ void printHelp(std::ostream &out)
            "usage: placement-cli COMMAND [ARGS]\n\ncommands:\n";
     for (const Command &c : commands())
         out << "  " << c.name << " " << c.usage << "\n      " << c.summary << "\n";
-    out << "\nGRAPH may be a model file (.onnx, .pt) too: --batch N and --input-shape DIMS fix its shapes, as for "
-           "info\n"
-           "options: --help, --version\n"
+    out << "\n"
+        << kModelFileHelp
+        << "options: --help, --version\n"
            "exit status: 0 success, 2 invalid input (one line 'error: ...' on stderr), 3 a run ended by "
            "a lost rank (the same), 1 internal failure\n";
 }
@@ -158,8 +162,10 @@ int run(const std::vector<std::string> &args, std::ostream &out, std::ostream &e
                 continue;
             std::vector<std::string> rest(args.begin() + 1, args.end());
             for (const std::string &a : rest)
-                if (a == "--help") {
+                if (a == "--help" || a == "-h") {
                     out << "usage: placement-cli " << c.name << " " << c.usage << "\n" << c.summary << "\n";
+                    if (c.valued.count("batch") && std::string_view(c.usage).find("--batch") == std::string_view::npos)
+                        out << kModelFileHelp;
                     return 0;
                 }
             const int status = c.run(CliArgs::parse(rest, c.valued, c.flags), out, err);

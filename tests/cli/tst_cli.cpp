@@ -51,6 +51,11 @@ private Q_SLOTS:
         QCOMPARE(h.exitCode, 0);
         for (const char *command : {"info", "validate", "convert"})
             QVERIFY(h.out.contains(command));
+        // A command's own help, by -h too, says that its GRAPH may be a model file and how to size it.
+        auto placeHelp = cli({"place", "-h"});
+        QCOMPARE(placeHelp.exitCode, 0);
+        QVERIFY2(placeHelp.out.startsWith("usage: placement-cli place ") && placeHelp.out.contains("--batch N"),
+                 placeHelp.out.constData());
         expectInputError({"frobnicate"}, "unknown command 'frobnicate'");
         expectInputError({"info", kExample, "--bogus"}, "unknown option '--bogus'");
     }
