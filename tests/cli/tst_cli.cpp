@@ -492,6 +492,9 @@ private Q_SLOTS:
         expectInputError({"train", "--model", "heft", kExample, kCluster, "--out", placed}, "not a learned model");
         expectInputError({"train", "--model", "rl-seq2seq", kExample, kCluster, "--graphs", kExample, "--out", placed},
                          "--graphs is for gap and gdp");
+        expectInputError({"train", "--model", "gdp", kExample, kCluster, "--graphs",
+                          kExample + "," + PS_SOURCE_DIR + "/tests/data/small_cnn.onnx", "--out", placed},
+                         "small_cnn.onnx is a model file; convert it to a graph first");
         expectInputError({"place", kExample, kCluster, "--model", "giph", "--checkpoint", ckpt, "--out", zero},
                          "a checkpoint of 'gdp'");
         expectInputError({"train", "--model", "gap", kExample, "--out", placed}, "train --model gap needs --k from 1");
