@@ -207,6 +207,10 @@ int steerCommand(const CliArgs &args, std::ostream &out, std::ostream &err)
     if (replay) {
         replayed = readSteeringLog(*args.value("replay"));
         settings = replayed.settings;
+        if (!replayed.graphHash.empty() && replayed.graphHash != graphContentHash(graph))
+            throw InputError(*args.value("replay") + ": made on another graph than " + args.positionals()[0] +
+                             " (its ops, costs or edges differ; a model file needs the log's --batch and "
+                             "--input-shape again)");
     }
     // How many candidates run at once (one unless told, or the log's); in a replay what is
     // proposed, searches a round included, is the log's.

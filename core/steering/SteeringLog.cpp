@@ -312,11 +312,45 @@ SteeringFeedback resolveFeedback(const FeedbackText &t, const Graph &graph, cons
     return f;
 }
 
+std::string graphContentHash(const Graph &graph)
+{
+    uint64_t h = 1469598103934665603ULL; // FNV-1a over bytes
+    auto bytes = [&h](const void *data, size_t size) {
+        const auto *p = static_cast<const unsigned char *>(data);
+        for (size_t i = 0; i < size; ++i) {
+            h ^= p[i];
+            h *= 1099511628211ULL;
+        }
+    };
+    auto text = [&](const std::string &s) { bytes(s.c_str(), s.size() + 1); }; // with its '\0': "ab","c" != "a","bc"
+    auto number = [&](double x) { bytes(&x, sizeof x); };
+    for (int v = 0; v < graph.nodeCount(); ++v) {
+        text(graph.id(v));
+        text(graph.op(v));
+        for (double x : {graph.flops(v), graph.outBytes(v), graph.paramBytes(v), graph.memBytes(v)})
+            number(x);
+        for (const auto &o : graph.computeOverrides(v)) {
+            text(graph.deviceTypeNames()[static_cast<size_t>(o.deviceType)]);
+            number(o.seconds);
+        }
+        const auto succ = graph.successors(v);
+        const auto succBytes = graph.successorBytes(v);
+        for (size_t i = 0; i < succ.size(); ++i) {
+            bytes(&succ[i], sizeof(int));
+            number(succBytes[i]);
+        }
+    }
+    char hex[17];
+    std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(h));
+    return hex;
+}
+
 SteeringLogDoc steeringLogDoc(const SteeringSession &session, const Graph &graph, const Cluster &cluster,
                               const EnsembleResult *ensemble, const std::string &policyDir)
 {
     SteeringLogDoc d;
     d.graphName = graph.name();
+    d.graphHash = graphContentHash(graph);
     d.clusterName = cluster.name();
     d.settings = session.settings();
     d.objective = session.objective().weightsText();
@@ -351,6 +385,8 @@ std::string steeringLogJson(const SteeringLogDoc &d)
     JsonSplice splice; // placements on one line each
     const SteeringSettings &s = d.settings;
     Json j{{"format", "steering-log"}, {"version", 1}, {"graph", d.graphName}, {"cluster", d.clusterName}};
+    if (!d.graphHash.empty())
+        j["graph_hash"] = d.graphHash;
     j["settings"] = Json{{"seed", s.seed},
                          {"per_round", s.perRound},
                          {"round_evaluations", s.roundEvaluations},
@@ -442,6 +478,7 @@ SteeringLogDoc parseSteeringLog(const std::string &text, const std::string &sour
     SteeringLogDoc doc;
     try {
         doc.graphName = j.value("graph", "");
+        doc.graphHash = j.value("graph_hash", "");
         doc.clusterName = j.value("cluster", "");
         doc.policyDir = j.value("policy_dir", "");
         const Json &s = j.at("settings");

@@ -36,6 +36,7 @@ struct FeedbackText
 struct SteeringLogDoc
 {
     std::string graphName, clusterName;
+    std::string graphHash; // graphContentHash of the graph it was made on (empty in older logs)
     SteeringSettings settings;
     std::string objective;                // the final weights
     std::vector<std::string> deviceNames; // the cluster's, in order (placements index them)
@@ -69,6 +70,10 @@ SteeringLogDoc steeringLogDoc(const SteeringSession &session, const Graph &graph
                               const EnsembleResult *ensemble, const std::string &policyDir = {});
 std::string steeringLogJson(const SteeringLogDoc &doc);
 SteeringLogDoc readSteeringLog(const std::string &path);
+// A hash of what a placement's cost depends on (ids, ops, costs, compute overrides, edges, in file
+// order), as hex: a replay checks that its graph is the log's (a model file read without the
+// log's --batch replayed "differently" before, as if another version had written the log).
+std::string graphContentHash(const Graph &graph);
 
 // A candidate to run elsewhere (family, hyperparameters, seed, what it refines) and what the run
 // gave back (placement, terms, score, evaluations, wall time, or the error), as JSON text that

@@ -329,6 +329,24 @@ private Q_SLOTS:
                          "--searches is the log's in a replay");
         expectInputError({"steer", kExample, kCluster, "--replay", log, "--seed", "3"},
                          "--seed is the log's in a replay");
+        // On another graph (one op's FLOPs doubled; a model file read without the log's --batch)
+        // a replay is refused as such, not run and called another version's log.
+        QJsonObject graph = QJsonDocument::fromJson(ps::test::readFile(QString(kExample).toStdString())).object();
+        QJsonArray nodes = graph["nodes"].toArray();
+        QJsonObject first0 = nodes[0].toObject();
+        first0["flops"] = first0["flops"].toDouble() * 2 + 1;
+        nodes[0] = first0;
+        graph["nodes"] = nodes;
+        expectInputError({"steer", file("other.graph.json", QJsonDocument(graph).toJson()), kCluster, "--replay", log},
+                         "made on another graph than");
+        // A log from before the graph's hash was kept replays as it did.
+        QByteArray unhashed = ps::test::readFile(log.toStdString());
+        const qsizetype hashAt = unhashed.indexOf("\"graph_hash\"");
+        QVERIFY(hashAt > 0);
+        unhashed.remove(hashAt, unhashed.indexOf(',', hashAt) + 1 - hashAt);
+        auto old = cli({"steer", kExample, kCluster, "--replay", file("unhashed.steer.json", unhashed)});
+        QCOMPARE(old.exitCode, 0);
+        QVERIFY(QJsonDocument::fromJson(lastLine(old.out)).object()["reproduced"].toBool());
         // A log whose third candidate was drawn with another seed (as one written by another
         // version, or edited) does not reproduce, and the report names that candidate.
         // Edited as text: the seeds use all 64 bits, more than a JSON double keeps.
