@@ -350,7 +350,7 @@ SteeringLogDoc steeringLogDoc(const SteeringSession &session, const Graph &graph
 {
     SteeringLogDoc d;
     d.graphName = graph.name();
-    d.graphHash = graphContentHash(graph);
+    d.graphHash = session.graphHash();
     d.clusterName = cluster.name();
     d.settings = session.settings();
     d.objective = session.objective().weightsText();

@@ -41,9 +41,9 @@ uint64_t placementHash(const std::vector<int> &devices)
 
 SteeringSession::SteeringSession(const Graph &graph, const Cluster &cluster, const PlacerRegistry &registry,
                                  SteeringSettings settings)
-    : m_graph(graph), m_cluster(cluster), m_registry(registry), m_settings(std::move(settings)),
-      m_constraints(Constraints::fromGraph(graph, cluster)), m_personPins(graph.nodeCount(), -1),
-      m_policies(std::make_unique<PolicyStore>())
+    : m_graph(graph), m_graphHash(graphContentHash(graph)), m_cluster(cluster), m_registry(registry),
+      m_settings(std::move(settings)), m_constraints(Constraints::fromGraph(graph, cluster)),
+      m_personPins(graph.nodeCount(), -1), m_policies(std::make_unique<PolicyStore>())
 {
     if (graph.nodeCount() == 0)
         throw InputError("the graph has no nodes to place");
