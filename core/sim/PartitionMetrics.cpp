@@ -21,6 +21,11 @@ std::vector<double> balanceWeights(const Graph &g)
     return weight;
 }
 
+double leastImbalance(const Graph &g, int k)
+{
+    return checkImbalance(g, std::vector<int>(static_cast<size_t>(g.nodeCount()), 0), k).lowest;
+}
+
 ImbalanceCheck checkImbalance(const Graph &g, const std::vector<int> &parts, int k)
 {
     ImbalanceCheck c;

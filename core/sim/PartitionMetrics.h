@@ -40,6 +40,8 @@ struct ImbalanceCheck
     int heaviestNode = -1;
 };
 ImbalanceCheck checkImbalance(const Graph &graph, const std::vector<int> &parts, int k);
+// The least imbalance any partition of the graph into k parts can have (checkImbalance's `lowest`).
+double leastImbalance(const Graph &graph, int k);
 PartitionMetrics partitionMetrics(const UndirectedGraph &view, const std::vector<int> &parts, int k);
 PartitionMetrics partitionMetrics(const Graph &graph, const std::vector<int> &parts, int k);
 

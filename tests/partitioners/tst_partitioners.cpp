@@ -485,18 +485,32 @@ private Q_SLOTS:
         const Graph even = chainOf({1, 1, 1, 1, 1, 1, 1, 1});
         for (const char *model : {"metis", "spectral"}) {
             const Partition p = runPartitioner(PartitionerRegistry::builtin(), model, {g, 2, 1.03, {}, {}}, {}, {});
-            QVERIFY2(p.notes.size() == 1, p.notes.empty() ? model : p.notes.back().c_str());
-            // (METIS, given a tolerance no partition meets, puts every op in one part: imbalance 2.)
-            const QString note = QString::fromStdString(p.notes[0]);
+            QVERIFY2(!p.notes.empty(), model);
+            // (METIS puts this 5-op chain in one part, imbalance 2, whatever the tolerance.)
+            const QString note = QString::fromStdString(p.notes.back());
             QVERIFY2(note.startsWith("imbalance ") &&
                          note.endsWith(" is over the tolerance 1.03: op 'n4' alone is 1.5 times an even part, so no "
                                        "partition into 2 parts meets it"),
-                     p.notes[0].c_str());
+                     p.notes.back().c_str());
+            if (std::string(model) == "metis")
+                QCOMPARE(p.notes.front(), std::string("metis: no partition meets the tolerance 1.03; METIS was asked "
+                                                      "for 1.545, 3% over what the heaviest op allows"));
             // Within the tolerance: nothing to say.
             const Partition halves =
                 runPartitioner(PartitionerRegistry::builtin(), model, {even, 2, 1.03, {}, {}}, {}, {});
             QVERIFY2(halves.notes.empty(), halves.notes.empty() ? "" : halves.notes.front().c_str());
         }
+        // The Transformer at k = 8: its output projection alone is 2.086 of an even part. Given 1.03,
+        // METIS gave up on balance and cut 2.5x more (234.9 MB against 92.3 MB at the same 2.088);
+        // now it is asked for 3% over 2.086, as a person who knew would ask.
+        const Graph t = generate("transformer", {}, 1);
+        const double least = leastImbalance(t, 8);
+        QVERIFY2(least > 2.08 && least < 2.09, qPrintable(QString::number(least)));
+        const Partition asked = runPartitioner(PartitionerRegistry::builtin(), "metis", {t, 8, 1.03, {}, {}}, {}, {});
+        const Partition relaxed =
+            runPartitioner(PartitionerRegistry::builtin(), "metis", {t, 8, least * 1.03, {}, {}}, {}, {});
+        QCOMPARE(asked.parts(), relaxed.parts());
+        QVERIFY(partitionMetrics(t, asked.parts(), 8).imbalance <= least * 1.03);
     }
 
     // METIS cannot be interrupted, so with a time limit or a cancel it runs in a child process
