@@ -97,6 +97,12 @@ Cluster presetCluster(const QString &file)
 {
     return parseClusterJson(resourceBytes(":/clusters/" + file).toStdString(), file.toStdString());
 }
+
+// The first model file (.onnx, .pt) among paths, which asks for its import options; end() if none.
+QStringList::const_iterator firstModelFile(const QStringList &paths)
+{
+    return std::find_if(paths.begin(), paths.end(), [](const QString &p) { return isModelFile(p.toStdString()); });
+}
 } // namespace
 
 MainWindow::MainWindow(QWidget *parent)
@@ -666,8 +672,7 @@ LoadOptions MainWindow::askImportOptions(const QString &path, bool *ok)
 void MainWindow::openPicked(const QStringList &paths)
 {
     LoadOptions options;
-    const auto model =
-        std::find_if(paths.begin(), paths.end(), [](const QString &p) { return isModelFile(p.toStdString()); });
+    const auto model = firstModelFile(paths);
     if (model != paths.end()) {
         bool ok = false;
         options = askImportOptions(*model, &ok);
@@ -733,7 +738,7 @@ void MainWindow::dropEvent(QDropEvent *event)
     event->acceptProposedAction();
     // A model file's import dialog waits until the drop has returned (it would hold the drag's
     // source); other files open at once.
-    if (std::any_of(paths.begin(), paths.end(), [](const QString &p) { return isModelFile(p.toStdString()); }))
+    if (firstModelFile(paths) != paths.end())
         QTimer::singleShot(0, this, [this, paths] { openPicked(paths); });
     else
         openFiles(paths);

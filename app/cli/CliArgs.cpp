@@ -2,6 +2,7 @@
 
 #include "core/InputError.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
@@ -70,6 +71,19 @@ std::optional<std::string> CliArgs::value(const std::string &name) const
     if (range.first == range.second)
         return std::nullopt;
     return std::prev(range.second)->second; // the last one wins
+}
+
+std::vector<std::string> CliArgs::list(const std::string &name) const
+{
+    std::vector<std::string> items;
+    const std::string text = value(name).value_or("");
+    for (size_t start = 0; start <= text.size();) {
+        const size_t comma = std::min(text.find(',', start), text.size());
+        if (comma > start)
+            items.push_back(text.substr(start, comma - start));
+        start = comma + 1;
+    }
+    return items;
 }
 
 std::vector<std::string> CliArgs::values(const std::string &name) const

@@ -21,6 +21,8 @@ public:
     bool flag(const std::string &name) const { return m_flags.count(name) > 0; }
     std::optional<std::string> value(const std::string &name) const;
     std::vector<std::string> values(const std::string &name) const;
+    // --name A,B,C: its items, empty ones left out (none when not given).
+    std::vector<std::string> list(const std::string &name) const;
 
     // Typed values with a message naming the option when the text is not a number.
     std::optional<long long> integer(const std::string &name) const;

@@ -24,7 +24,6 @@
 #include <cstdlib>
 #include <optional>
 #include <ostream>
-#include <sstream>
 #include <tuple>
 
 namespace ps::cli {
@@ -32,16 +31,6 @@ namespace ps::cli {
 namespace {
 
 using Json = nlohmann::ordered_json;
-
-std::vector<std::string> splitList(const std::string &text)
-{
-    std::vector<std::string> out;
-    std::stringstream in(text);
-    for (std::string item; std::getline(in, item, ',');)
-        if (!item.empty())
-            out.push_back(item);
-    return out;
-}
 
 Json candidateRow(const Candidate &c, const SteeringSession *session)
 {
@@ -207,10 +196,6 @@ int steerCommand(const CliArgs &args, std::ostream &out, std::ostream &err)
     if (replay) {
         replayed = readSteeringLog(*args.value("replay"));
         settings = replayed.settings;
-        if (!replayed.graphHash.empty() && replayed.graphHash != graphContentHash(graph))
-            throw InputError(*args.value("replay") + ": made on another graph than " + args.positionals()[0] +
-                             " (its ops, costs or edges differ; a model file needs the log's --batch and "
-                             "--input-shape again)");
     }
     // How many candidates run at once (one unless told, or the log's); in a replay what is
     // proposed, searches a round included, is the log's.
@@ -240,7 +225,7 @@ int steerCommand(const CliArgs &args, std::ostream &out, std::ostream &err)
         if (settings.searches < 1 || settings.searches > SteeringSettings::kMaxPerRound)
             throw InputError("--searches must be between 1 and " + std::to_string(SteeringSettings::kMaxPerRound));
         if (auto families = args.value("families")) {
-            settings.families = splitList(*families);
+            settings.families = args.list("families");
             if (settings.families.empty())
                 throw InputError("--families needs at least one family (leave it out for steering's own)");
         }
@@ -269,6 +254,10 @@ int steerCommand(const CliArgs &args, std::ostream &out, std::ostream &err)
         settings.roundEvaluations = std::max(1LL, (evaluations - ensembleEvaluations) / rounds);
 
     SteeringSession session(graph, cluster, PlacerRegistry::builtin(), settings);
+    if (replay && !replayed.graphHash.empty() && replayed.graphHash != session.graphHash())
+        throw InputError(*args.value("replay") + ": made on another graph than " + args.positionals()[0] +
+                         " (its ops, costs or edges differ; a model file needs the log's --batch and "
+                         "--input-shape again)");
     SteeringFeedback initial;
     if (auto objective = args.value("objective")) {
         initial.setWeights = true;

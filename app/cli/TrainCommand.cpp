@@ -30,20 +30,6 @@ bool declares(const FamilyInfo &info, const std::string &param)
     return std::any_of(info.params.begin(), info.params.end(), [&](const HyperParam &h) { return h.name == param; });
 }
 
-// --graphs G1,G2,...: the paths, empty items left out.
-std::vector<std::string> extraGraphs(const CliArgs &args)
-{
-    std::vector<std::string> paths;
-    const std::string list = args.value("graphs").value_or("");
-    for (size_t start = 0; start <= list.size();) {
-        const size_t comma = std::min(list.find(',', start), list.size());
-        if (comma > start)
-            paths.push_back(list.substr(start, comma - start));
-        start = comma + 1;
-    }
-    return paths;
-}
-
 // --iterations, --device, --checkpoint and --graphs become the family's parameters.
 std::vector<std::string> trainingParams(const CliArgs &args, const FamilyInfo &info)
 {
@@ -65,7 +51,7 @@ std::vector<std::string> trainingParams(const CliArgs &args, const FamilyInfo &i
         std::string list = *graphs;
         // The learner reads its extra graphs without --batch and --input-shape and keeps their
         // warnings: a model file there trained on ops of unknown shape as 0 FLOPs without a word.
-        for (const std::string &path : extraGraphs(args))
+        for (const std::string &path : args.list("graphs"))
             if (isModelFile(path))
                 throw InputError("--graphs: " + path +
                                  " is a model file; convert it to a graph first (placement-cli convert " + path +
@@ -86,7 +72,7 @@ std::string fingerprintOfArgs(const CliArgs &args, const std::string &model)
         in.files.emplace_back(i == 0 ? "graph" : "cluster", args.positionals()[i]);
     if (auto pins = args.value("pins"))
         in.files.emplace_back("pins", *pins);
-    for (const std::string &path : extraGraphs(args))
+    for (const std::string &path : args.list("graphs"))
         in.files.emplace_back("training graph", path);
     in.params = args.values("param");
     in.iterations = args.value("iterations").value_or("default");

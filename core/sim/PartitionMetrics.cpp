@@ -3,6 +3,7 @@
 #include "core/graph/Graph.h"
 
 #include <algorithm>
+#include <numeric>
 #include <unordered_map>
 
 namespace ps {
@@ -21,28 +22,55 @@ std::vector<double> balanceWeights(const Graph &g)
     return weight;
 }
 
+namespace {
+
+// Each part's weight, summed in node order as section 8 takes its sums; returns the total.
+double sumParts(const std::vector<double> &weight, const std::vector<int> &parts, int k,
+                std::vector<double> &partWeight)
+{
+    partWeight.assign(k, 0.0);
+    double total = 0.0;
+    for (size_t v = 0; v < weight.size(); ++v) {
+        partWeight[parts[v]] += weight[v];
+        total += weight[v];
+    }
+    return total;
+}
+
+// Section 8's imbalance: the heaviest part over an even one (1 for an empty graph).
+double imbalanceOf(const std::vector<double> &partWeight, double total, int k)
+{
+    return total > 0 ? *std::max_element(partWeight.begin(), partWeight.end()) / (total / k) : 1.0;
+}
+
+// The heaviest node alone over an even part (at least 1), and which node it is (-1: none weighs).
+double heaviestShare(const std::vector<double> &weight, double total, int k, int &node)
+{
+    node = -1;
+    if (total <= 0)
+        return 1.0;
+    const auto heaviest = std::max_element(weight.begin(), weight.end());
+    node = static_cast<int>(heaviest - weight.begin());
+    return std::max(1.0, *heaviest / (total / k));
+}
+
+} // namespace
+
 double leastImbalance(const Graph &g, int k)
 {
-    return checkImbalance(g, std::vector<int>(static_cast<size_t>(g.nodeCount()), 0), k).lowest;
+    const std::vector<double> weight = balanceWeights(g);
+    int node = -1;
+    return heaviestShare(weight, std::accumulate(weight.begin(), weight.end(), 0.0), k, node);
 }
 
 ImbalanceCheck checkImbalance(const Graph &g, const std::vector<int> &parts, int k)
 {
     ImbalanceCheck c;
     const std::vector<double> weight = balanceWeights(g);
-    std::vector<double> partWeight(k, 0.0);
-    double total = 0;
-    for (size_t v = 0; v < weight.size(); ++v) {
-        partWeight[parts[v]] += weight[v];
-        total += weight[v];
-    }
-    if (total <= 0)
-        return c;
-    const double even = total / k;
-    c.imbalance = *std::max_element(partWeight.begin(), partWeight.end()) / even;
-    const auto heaviest = std::max_element(weight.begin(), weight.end());
-    c.heaviestNode = static_cast<int>(heaviest - weight.begin());
-    c.lowest = std::max(1.0, *heaviest / even);
+    std::vector<double> partWeight;
+    const double total = sumParts(weight, parts, k, partWeight);
+    c.imbalance = imbalanceOf(partWeight, total, k);
+    c.lowest = heaviestShare(weight, total, k, c.heaviestNode);
     return c;
 }
 
@@ -77,12 +105,7 @@ UndirectedGraph undirectedView(const Graph &g)
 PartitionMetrics partitionMetrics(const UndirectedGraph &view, const std::vector<int> &parts, int k)
 {
     PartitionMetrics m;
-    m.partWeights.assign(k, 0.0);
-    double total = 0.0;
-    for (size_t v = 0; v < view.nodeWeight.size(); ++v) {
-        m.partWeights[parts[v]] += view.nodeWeight[v];
-        total += view.nodeWeight[v];
-    }
+    const double total = sumParts(view.nodeWeight, parts, k, m.partWeights);
     std::vector<double> cutOf(k, 0.0), volume(k, 0.0);
     for (const auto &e : view.edges) {
         volume[parts[e.u]] += e.weight;
@@ -96,8 +119,7 @@ PartitionMetrics partitionMetrics(const UndirectedGraph &view, const std::vector
     for (int i = 0; i < k; ++i)
         if (volume[i] > 0)
             m.normalizedCut += cutOf[i] / volume[i];
-    const double heaviest = *std::max_element(m.partWeights.begin(), m.partWeights.end());
-    m.imbalance = total > 0 ? heaviest / (total / k) : 1.0;
+    m.imbalance = imbalanceOf(m.partWeights, total, k);
     return m;
 }
 
