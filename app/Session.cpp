@@ -5,6 +5,7 @@
 #include "core/io/ClusterJson.h"
 #include "core/io/FileKind.h"
 #include "core/io/GraphJson.h"
+#include "core/io/JsonError.h"
 #include "core/io/JsonSplice.h"
 #include "core/placement/Placement.h"
 
@@ -184,7 +185,7 @@ SessionData loadSession(const QString &path)
             }
         }
     } catch (const Json::exception &e) {
-        throw InputError(where + ": malformed session (" + e.what() + ")");
+        throw InputError(where + ": malformed session (" + jsonErrorText(e) + ")");
     }
     return s;
 }

@@ -2,6 +2,7 @@
 
 #include "core/InputError.h"
 #include "core/graph/GraphBuilder.h"
+#include "core/io/JsonError.h"
 
 #include <charconv>
 #include <cmath>
@@ -49,12 +50,7 @@ public:
 
     bool parse_error(std::size_t, const std::string &, const nlohmann::detail::exception &ex) override
     {
-        std::string what = ex.what();
-        if (size_t close = what.find("] "); what.rfind("[json.exception", 0) == 0 && close != std::string::npos)
-            what = what.substr(close + 2);
-        if (what.size() > 300)
-            what = what.substr(0, 300) + "...";
-        syntaxError = what;
+        syntaxError = jsonErrorText(ex);
         return false;
     }
 

@@ -5,6 +5,7 @@
 #include "core/cluster/Cluster.h"
 #include "core/graph/Graph.h"
 #include "core/io/FileBytes.h"
+#include "core/io/JsonError.h"
 #include "core/io/OrderedObject.h"
 #include "core/steering/SteeringSession.h"
 
@@ -228,7 +229,7 @@ Json parseJson(const std::string &text, const std::string &source)
     try {
         return Json::parse(text);
     } catch (const Json::exception &e) {
-        throw InputError(source + ": not valid JSON (" + e.what() + ")");
+        throw InputError(source + ": not valid JSON (" + jsonErrorText(e) + ")");
     }
 }
 
@@ -558,9 +559,9 @@ SteeringLogDoc parseSteeringLog(const std::string &text, const std::string &sour
             doc.ensemble.agreementWithMembers = e.value("unanimous_share", 0.0);
         }
     } catch (const Json::exception &e) {
-        throw InputError(source + ": malformed steering log (" + e.what() + ")");
+        throw InputError(source + ": malformed steering log (" + jsonErrorText(e) + ")");
     } catch (const std::logic_error &e) {
-        throw InputError(source + ": malformed steering log (" + e.what() + ")");
+        throw InputError(source + ": malformed steering log (" + jsonErrorText(e) + ")");
     }
     return doc;
 }
@@ -597,7 +598,7 @@ Candidate candidateFromTask(const std::string &text)
         c.recombineEvaluations = j.value("recombine_evaluations", 0LL);
         c.budget = j.value("budget", 0LL);
     } catch (const Json::exception &e) {
-        throw InputError(std::string("malformed steering task (") + e.what() + ")");
+        throw InputError("malformed steering task (" + jsonErrorText(e) + ")");
     }
     return c;
 }
@@ -628,7 +629,7 @@ void readCandidateResult(const std::string &text, Candidate &c)
         c.continued = j.value("continued_policy", false);
         c.notes = j.value("notes", std::vector<std::string>{});
     } catch (const Json::exception &e) {
-        throw InputError(std::string("malformed steering result (") + e.what() + ")");
+        throw InputError("malformed steering result (" + jsonErrorText(e) + ")");
     }
 }
 

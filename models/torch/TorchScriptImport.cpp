@@ -3,6 +3,7 @@
 #include "core/InputError.h"
 #include "core/graph/GraphBuilder.h"
 #include "core/io/FileBytes.h"
+#include "core/io/JsonError.h"
 #include "models/torch/TorchOpRules.h"
 
 #include <ATen/CPUGeneratorImpl.h>
@@ -425,7 +426,7 @@ std::vector<LoadOptions::Input> recordedInputs(const std::string &path, const st
         }
     } catch (const nlohmann::json::exception &e) {
         throw InputError(path + ": its input_shapes.json is not {\"inputs\": [{\"shape\": [...], \"dtype\": ...}]} (" +
-                         e.what() + ")");
+                         jsonErrorText(e) + ")");
     }
     return inputs;
 }

@@ -374,6 +374,15 @@ private Q_SLOTS:
                           file("bad.json", "[{\"round\": 1, \"pins\": {\"x\": \"gpu:0\"}}]")},
                          "unknown node 'x'");
         expectInputError({"rank", kExample}, "not a steering log");
+        // A damaged log names what is missing or wrong, in words rather than the JSON library's codes.
+        for (const auto &[text, says] :
+             {std::pair{"{\"format\": \"steering-log\"}", "malformed steering log (key 'settings' not found)"},
+              std::pair{"{\"format\": \"steering-log\", \"settings\": {\"seed\": \"x\"}}",
+                        "malformed steering log (type must be number, but is string)"}}) {
+            auto r = cli({"rank", file("damaged.steer.json", text)});
+            QCOMPARE(r.exitCode, 2);
+            QVERIFY2(r.err.contains(says) && !r.err.contains("json.exception"), r.err.constData());
+        }
         // Absurd or contradictory settings are refused before anything runs.
         expectInputError({"steer", kExample, kCluster, "--per-round", "100000"},
                          "a round takes at most 256 candidates, not 100000");
