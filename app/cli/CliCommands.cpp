@@ -120,7 +120,7 @@ const std::vector<Command> &commands()
          partitionCommand},
         {"generate",
          "NAME [--set key=value]... [--seed N] --out FILE",
-         "generate a built-in graph (layered-random, rnnlm; see docs/models.md for parameters)",
+         "generate a built-in graph (" + generatorNames() + "; see docs/models.md for parameters)",
          {"set", "seed", "out"},
          {},
          generateCommand},

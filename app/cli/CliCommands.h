@@ -14,13 +14,16 @@ struct Command
 {
     const char *name;
     const char *usage;   // arguments after the command name
-    const char *summary; // one line for --help
+    std::string summary; // one line for --help
     std::set<std::string> valued, flags;
     int (*run)(const CliArgs &args, std::ostream &out, std::ostream &err);
 };
 
 const std::vector<Command> &commands();
 int run(const std::vector<std::string> &args, std::ostream &out, std::ostream &err);
+
+// The built-in generators' names, comma-separated (for help and errors).
+std::string generatorNames();
 
 int infoCommand(const CliArgs &args, std::ostream &out, std::ostream &err);
 int validateCommand(const CliArgs &args, std::ostream &out, std::ostream &err);

@@ -11,13 +11,18 @@
 
 namespace ps::cli {
 
+std::string generatorNames()
+{
+    std::string names;
+    for (const GeneratorInfo &g : generators())
+        names += (names.empty() ? "" : ", ") + g.name;
+    return names;
+}
+
 int generateCommand(const CliArgs &args, std::ostream &out, std::ostream &)
 {
-    std::string available;
-    for (const GeneratorInfo &g : generators())
-        available += (available.empty() ? "" : ", ") + g.name;
     if (args.positionals().size() != 1)
-        throw InputError("generate needs a generator NAME (available: " + available + ")");
+        throw InputError("generate needs a generator NAME (available: " + generatorNames() + ")");
     const auto outPath = args.value("out");
     if (!outPath)
         throw InputError("generate needs --out FILE");

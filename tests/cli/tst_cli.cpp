@@ -51,6 +51,10 @@ private Q_SLOTS:
         QCOMPARE(h.exitCode, 0);
         for (const char *command : {"info", "validate", "convert"})
             QVERIFY(h.out.contains(command));
+        // Every built-in generator is named (the list once stopped at rnnlm).
+        QVERIFY2(h.out.contains("generate a built-in graph (layered-random, rnnlm, gnmt, moe, inception-v3, resnet-50, "
+                                "vgg-16, transformer;"),
+                 h.out.constData());
         // A command's own help, by -h too, says that its GRAPH may be a model file and how to size it.
         auto placeHelp = cli({"place", "-h"});
         QCOMPARE(placeHelp.exitCode, 0);
