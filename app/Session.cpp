@@ -114,7 +114,7 @@ SessionData loadSession(const QString &path)
     try {
         j = Json::parse(bytes.constData(), bytes.constData() + bytes.size());
     } catch (const Json::parse_error &e) {
-        throw InputError(where + ": not a session file (" + e.what() + ")");
+        throw InputError(where + ": not a session file (" + jsonErrorText(e) + ")");
     }
     if (!j.is_object() || j.value("format", "") != kFormat)
         throw InputError(where + ": not a Placement Studio session (no \"format\": \"" + kFormat + "\")");

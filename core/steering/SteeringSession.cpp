@@ -533,6 +533,48 @@ std::vector<int> SteeringSession::runRound(const RunControl &control)
     return m_rounds.back().candidates;
 }
 
+namespace {
+
+// What a log's numbers refer to (candidates, devices) is there: an edited or damaged log is
+// refused as such instead of indexing past what it holds.
+void checkReferences(const SteeringLogDoc &doc, int ops, int devices)
+{
+    const int count = static_cast<int>(doc.candidates.size());
+    auto damaged = [](const std::string &what) { return InputError("the steering log is damaged: " + what); };
+    auto candidateOrNone = [&](int id, const Candidate &c, const char *what) {
+        if (id < -1 || id >= count)
+            throw damaged("candidate " + std::to_string(c.id) + "'s " + what + " is candidate " + std::to_string(id) +
+                          ", which it does not hold");
+    };
+    auto placesOnDevices = [&](const std::vector<int> &placement, const std::string &whose) {
+        for (int d : placement)
+            if (d < 0 || d >= devices)
+                throw damaged(whose + " places an op on device " + std::to_string(d) + " of " +
+                              std::to_string(devices));
+    };
+    for (const Candidate &c : doc.candidates) {
+        candidateOrNone(c.duplicateOf, c, "duplicate");
+        candidateOrNone(c.refines, c, "start");
+        candidateOrNone(c.partner, c, "partner");
+        placesOnDevices(c.devices, "candidate " + std::to_string(c.id));
+    }
+    for (size_t r = 0; r < doc.roundCandidates.size(); ++r)
+        for (int id : doc.roundCandidates[r])
+            if (id < 0 || id >= count)
+                throw damaged("round " + std::to_string(r + 1) + " lists candidate " + std::to_string(id) +
+                              ", which it does not hold");
+    if (doc.haveEnsemble) {
+        if (static_cast<int>(doc.ensemble.devices.size()) != ops)
+            throw damaged("its ensemble does not place every op");
+        placesOnDevices(doc.ensemble.devices, "its ensemble");
+        for (int id : doc.ensemble.members)
+            if (id < 0 || id >= count)
+                throw damaged("its ensemble's member " + std::to_string(id) + " is a candidate it does not hold");
+    }
+}
+
+} // namespace
+
 void SteeringSession::restore(const SteeringLogDoc &doc, const Graph &graph, const Cluster &cluster)
 {
     std::vector<std::string> names;
@@ -546,6 +588,7 @@ void SteeringSession::restore(const SteeringLogDoc &doc, const Graph &graph, con
             throw InputError("the steering log was made for another graph (candidate " + std::to_string(i) +
                              " does not fit it)");
     }
+    checkReferences(doc, graph.nodeCount(), cluster.deviceCount());
     m_candidates = doc.candidates;
     m_rounds.clear();
     m_pending.clear();

@@ -25,6 +25,7 @@
 #include <nlohmann/json.hpp>
 
 #include <cmath>
+#include <functional>
 #include <random>
 #include <set>
 
@@ -936,6 +937,45 @@ private Q_SLOTS:
                  text.substr(0, 2000).c_str());
         const std::string ensemblePlacement = nlohmann::json(e.devices).dump();
         QVERIFY(text.find("\"placement\": " + ensemblePlacement + "\n") != std::string::npos);
+    }
+
+    // A damaged or edited log (a session file the app reopens) that names a candidate or device it
+    // does not hold is refused with an InputError saying so; the app crashed on a round listing
+    // candidate 999 (std::out_of_range past its catch) and took a device of 99 as it came.
+    void aDamagedLogIsRefusedWhereItRefersPastWhatItHolds()
+    {
+        const Graph g = layered(40);
+        const Cluster c = gpus(3);
+        SteeringSession s(g, c, PlacerRegistry::builtin(), small());
+        s.runRound(RunControl{});
+        const EnsembleResult e = s.ensemble(3, 50, RunControl{});
+        const SteeringLogDoc good = parseSteeringLog(steeringLogJson(s, g, c, &e), "log");
+        SteeringSession(g, c, PlacerRegistry::builtin(), small()).restore(good, g, c);
+        const int count = static_cast<int>(good.candidates.size());
+        const std::vector<std::pair<std::function<void(SteeringLogDoc &)>, std::string>> damages = {
+            {[](SteeringLogDoc &d) { d.roundCandidates[0].push_back(999); }, "round 1 lists candidate 999"},
+            {[](SteeringLogDoc &d) { d.roundCandidates[0].push_back(-1); }, "round 1 lists candidate -1"},
+            {[](SteeringLogDoc &d) { d.candidates[1].devices[0] = 3; }, "candidate 1 places an op on device 3 of 3"},
+            {[](SteeringLogDoc &d) { d.candidates[1].devices[0] = -2; }, "on device -2 of 3"},
+            {[count](SteeringLogDoc &d) { d.candidates[2].duplicateOf = count; }, "candidate 2's duplicate is"},
+            {[](SteeringLogDoc &d) { d.candidates[2].refines = -7; }, "candidate 2's start is candidate -7"},
+            {[](SteeringLogDoc &d) { d.ensemble.devices[5] = 9; }, "its ensemble places an op on device 9"},
+            {[](SteeringLogDoc &d) { d.ensemble.devices.pop_back(); }, "its ensemble does not place every op"},
+            {[](SteeringLogDoc &d) { d.ensemble.members.push_back(500); }, "member 500"},
+        };
+        for (const auto &[damage, says] : damages) {
+            SteeringLogDoc bad = good;
+            damage(bad);
+            SteeringSession fresh(g, c, PlacerRegistry::builtin(), small());
+            try {
+                fresh.restore(bad, g, c);
+                QFAIL(("restored a log where " + says).c_str());
+            } catch (const InputError &err) {
+                QVERIFY2(std::string(err.what()).find("the steering log is damaged: ") == 0 &&
+                             std::string(err.what()).find(says) != std::string::npos,
+                         err.what());
+            }
+        }
     }
 
     void ensembleVotesRepairsAndHonoursPins()
