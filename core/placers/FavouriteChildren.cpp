@@ -17,6 +17,9 @@ namespace {
 
 // Times in microseconds keep the LP well scaled.
 constexpr double kScale = 1e6;
+// GLPK aborts the process on coefficients near the double's range (its scaling factor underflows:
+// "glp_set_rii: invalid scale factor", with a link of 1e-300 bytes/s): the LP is not tried beyond.
+constexpr double kLargestCoefficient = 1e150;
 
 struct LpInputs
 {
@@ -179,6 +182,9 @@ FavouriteChildren favouriteChildren(const CostModel &costs, double timeLimitS, i
     const auto t0 = std::chrono::steady_clock::now();
     auto elapsed = [&] { return secondsSince(t0); };
     const LpInputs in = lpInputs(costs);
+    auto lpTakes = [](double x) { return std::isfinite(x) && x <= kLargestCoefficient; };
+    const bool tryLp = std::all_of(in.compute.begin(), in.compute.end(), lpTakes) &&
+                       std::all_of(in.transfer.begin(), in.transfer.end(), lpTakes);
     const std::vector<int> &order = g.topologicalOrder();
     const int size = std::max(1, windowSize);
     const int windows = (n + size - 1) / size;
@@ -190,7 +196,7 @@ FavouriteChildren favouriteChildren(const CostModel &costs, double timeLimitS, i
         const std::vector<int> nodes(order.begin() + static_cast<long>(w) * size,
                                      order.begin() + std::min<long>(n, static_cast<long>(w + 1) * size));
         const double left = timeLimitS - elapsed();
-        if (left > 0 && !(stop && stop()) &&
+        if (tryLp && left > 0 && !(stop && stop()) &&
             solveWindow(g, in, nodes, window, start, parentUsed, result.favouriteParent, left))
             ++solved;
         else
@@ -199,7 +205,10 @@ FavouriteChildren favouriteChildren(const CostModel &costs, double timeLimitS, i
     char text[240];
     std::snprintf(text, sizeof text, "m-sct: favourite-child LP solved in %d of %d windows of up to %d ops (%.2f s)%s",
                   solved, windows, size, elapsed(),
-                  solved < windows ? "; the other windows used the largest-edge rule" : "");
+                  !tryLp             ? "; an op or transfer takes over 1e144 s, more than the LP takes: the "
+                                       "largest-edge rule instead"
+                  : solved < windows ? "; the other windows used the largest-edge rule"
+                                     : "");
     result.note = text;
     return result;
 }

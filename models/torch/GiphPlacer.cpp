@@ -181,8 +181,10 @@ private:
             x[5] = static_cast<float>(std::min(4.0, loads.memory[d] / cap));
             x[6] = memAfter > cap ? 1.0f : 0.0f;
             x[7] = static_cast<float>(loads.flops[d] / m_totalFlops);
-            x[8] = static_cast<float>(std::log1p(inSeconds[i] / m_meanCompute[v]));  // transfer time in,
-            x[9] = static_cast<float>(std::log1p(outSeconds[i] / m_meanCompute[v])); // and out, vs compute
+            // Transfer time in and out against compute (capped where links of 1e-300 bytes/s made it
+            // infinite, and the policy's every probability NaN).
+            x[8] = static_cast<float>(std::log1p(std::min(inSeconds[i] / m_meanCompute[v], 1e30)));
+            x[9] = static_cast<float>(std::log1p(std::min(outSeconds[i] / m_meanCompute[v], 1e30)));
         }
     }
 
@@ -445,7 +447,7 @@ public:
                     (greedy ? greedyRows(logits) : sampleRows(logits, generator)).choice.item<int64_t>();
                 move(p, static_cast<int>(rows[static_cast<size_t>(flat / k)]), static_cast<int>(flat % k));
                 const double next = judge.evaluateChanged(p, changed);
-                ep.gains.push_back((current - next) / initial);
+                ep.gains.push_back(boundedWeight((current - next) / initial));
                 ep.actions.push_back(flat);
                 current = next;
             }

@@ -315,6 +315,8 @@ double Judge::keep(const std::vector<int> &devices)
         m_objective.terms(m_lastMakespan, m_simulator.lastMovedBytes(), usage, m_objective.busyTime(devices), devices);
     m_lastFeasible = terms.feasible;
     const double score = m_objective.score(terms);
+    if (!std::isfinite(score)) // as Simulator::simulate says of such a placement (spec section 5)
+        throw InputError("a cost or result overflows a double");
     if (beats(score, m_lastFeasible, m_segment.score, m_segment.feasible))
         m_segment = Incumbent{devices, score, m_lastFeasible};
     if (beats(score, m_lastFeasible, m_bestScore, m_bestFeasible)) {

@@ -3,6 +3,8 @@
 #include "models/torch/Collective.h"
 #include "models/torch/LearnerSupport.h"
 
+#include <algorithm>
+#include <cmath>
 #include <vector>
 
 namespace ps::learn {
@@ -41,6 +43,14 @@ PlacerOutput learnerOutput(const std::string &family, const Judge &judge, const 
 inline double rewardOf(double penalized)
 {
     return -std::sqrt(penalized);
+}
+
+// A policy-gradient weight (an advantage, or a move's gain over the start's makespan) held to
+// +-1000: far beyond what a run sees (a few units), but a cluster whose links take 1e36 s made
+// gains of 1e37 that overflowed the float loss, and every later probability was NaN.
+inline double boundedWeight(double w)
+{
+    return std::clamp(w, -1e3, 1e3);
 }
 
 // Moving-average baseline (Mirhoseini et al. 2017).

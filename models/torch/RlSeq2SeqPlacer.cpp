@@ -290,7 +290,7 @@ public:
             const double scale = std::sqrt(var / samples) + 1e-3 * std::abs(mean) + 1e-12;
             std::vector<float> weights;
             for (int s = 0; s < samples; ++s)
-                weights.push_back(static_cast<float>((rewards[s] - baseline.value()) / scale / samples));
+                weights.push_back(static_cast<float>(boundedWeight((rewards[s] - baseline.value()) / scale) / samples));
             torch::Tensor loss = -(torch::tensor(weights).to(device) * logps).sum();
             const torch::Tensor entropy = entropies.mean();
             loss = loss - entropyWeight * entropy;

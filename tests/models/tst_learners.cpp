@@ -963,6 +963,36 @@ private Q_SLOTS:
         }
     }
 
+    // Links that take forever (1e-30 and 1e-100 bytes/s: a transfer takes 1e36 to 1e106 s): every
+    // learner still places, never worse than HEFT; at 1e-300 bytes/s a placement that moves a
+    // tensor overflows a double, and a learner that tries one says so, as the simulator does.
+    // Before, rl-seq2seq and giph ended in LibTorch's "probability tensor contains either inf,
+    // nan or element < 0": a gain of 1e37 overflowed their float loss (giph's features, at 1e-300).
+    void linksThatTakeForever()
+    {
+        const Graph g = generate("rnnlm", {}, 1);
+        for (double bandwidth : {1e-30, 1e-100, 1e-300}) {
+            ClusterBuilder b("slow links");
+            for (int d = 0; d < 4; ++d)
+                b.addDevice({"gpu:" + std::to_string(d), "gpu", 1e13, 16e9, 1e-5});
+            b.setDefaultLink({bandwidth, 1e-5});
+            const Cluster c = b.build();
+            const Constraints cons = Constraints::fromGraph(g, c);
+            const PlacerResult heft = runPlacer(PlacerRegistry::builtin(), "heft", {g, c, cons, {}}, {}, {});
+            for (const char *model : {"rl-seq2seq", "giph", "gdp"}) {
+                const QString what = QString("%1 at %2 bytes/s").arg(model).arg(bandwidth);
+                try {
+                    const PlacerResult r =
+                        runPlacer(PlacerRegistry::builtin(), model, {g, c, cons, {}}, {"evaluations=400"}, {});
+                    QVERIFY2(std::isfinite(r.score) && r.score <= heft.score, qPrintable(what));
+                } catch (const InputError &e) {
+                    QVERIFY2(bandwidth == 1e-300, qPrintable(what + ": " + e.what()));
+                    QCOMPARE(std::string(e.what()), std::string("a cost or result overflows a double"));
+                }
+            }
+        }
+    }
+
     // rl-seq2seq starts *at* its warm start: with a strong prior its very first samples are the
     // start's placement (or one a few ops away), not the random placements of an untrained policy.
     void rlSeq2SeqSamplesItsWarmStartFirst()

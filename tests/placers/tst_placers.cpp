@@ -441,6 +441,21 @@ private Q_SLOTS:
         QCOMPARE(run("m-etf", g, c).makespan, 12.0);
     }
 
+    // m-sct's LP is not tried on costs near the double's range: GLPK aborted the process
+    // ("glp_set_rii: invalid scale factor") on links of 1e-300 bytes/s. The largest-edge rule
+    // picks the favourite children instead, and the note says why.
+    void msctOnLinksThatTakeForever()
+    {
+        const Graph g = ps::generate("rnnlm", std::map<std::string, double>{}, 1);
+        ClusterBuilder cb("slow links");
+        for (const char *name : {"D0", "D1", "D2"})
+            cb.addDevice({name, "gpu", 1e12, 1e12, 0});
+        cb.setDefaultLink({1e-300, 0});
+        const PlacerResult r = run("m-sct", g, cb.build());
+        QCOMPARE(r.placement.nodeCount(), g.nodeCount());
+        QVERIFY2(test::hasNote(r, "more than the LP takes: the largest-edge rule instead"), r.notes.front().c_str());
+    }
+
     void impossibleMemorySaysWhy()
     {
         const Graph g = constrainedGraph();
