@@ -541,10 +541,12 @@ void checkReferences(const SteeringLogDoc &doc, int ops, int devices)
 {
     const int count = static_cast<int>(doc.candidates.size());
     auto damaged = [](const std::string &what) { return InputError("the steering log is damaged: " + what); };
+    // A candidate refines, duplicates or recombines with an earlier one only (a candidate that
+    // refined itself sent the next round's proposals round a loop for ever).
     auto candidateOrNone = [&](int id, const Candidate &c, const char *what) {
-        if (id < -1 || id >= count)
+        if (id < -1 || id >= c.id)
             throw damaged("candidate " + std::to_string(c.id) + "'s " + what + " is candidate " + std::to_string(id) +
-                          ", which it does not hold");
+                          ", not an earlier one");
     };
     auto placesOnDevices = [&](const std::vector<int> &placement, const std::string &whose) {
         for (int d : placement)

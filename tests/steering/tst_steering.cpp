@@ -940,8 +940,9 @@ private Q_SLOTS:
     }
 
     // A damaged or edited log (a session file the app reopens) that names a candidate or device it
-    // does not hold is refused with an InputError saying so; the app crashed on a round listing
-    // candidate 999 (std::out_of_range past its catch) and took a device of 99 as it came.
+    // does not hold, or a later candidate as a start, is refused with an InputError saying so; the
+    // app crashed on a round listing candidate 999 (std::out_of_range past its catch), took a device
+    // of 99 as it came, and hung in its next round on a candidate that refined itself.
     void aDamagedLogIsRefusedWhereItRefersPastWhatItHolds()
     {
         const Graph g = layered(40);
@@ -959,6 +960,9 @@ private Q_SLOTS:
             {[](SteeringLogDoc &d) { d.candidates[1].devices[0] = -2; }, "on device -2 of 3"},
             {[count](SteeringLogDoc &d) { d.candidates[2].duplicateOf = count; }, "candidate 2's duplicate is"},
             {[](SteeringLogDoc &d) { d.candidates[2].refines = -7; }, "candidate 2's start is candidate -7"},
+            {[](SteeringLogDoc &d) { d.candidates[1].refines = 1; },
+             "candidate 1's start is candidate 1, not an earlier"},
+            {[](SteeringLogDoc &d) { d.candidates[1].partner = 3; }, "candidate 1's partner is candidate 3"},
             {[](SteeringLogDoc &d) { d.ensemble.devices[5] = 9; }, "its ensemble places an op on device 9"},
             {[](SteeringLogDoc &d) { d.ensemble.devices.pop_back(); }, "its ensemble does not place every op"},
             {[](SteeringLogDoc &d) { d.ensemble.members.push_back(500); }, "member 500"},
