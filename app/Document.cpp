@@ -119,10 +119,20 @@ void Document::rebuildSimulator()
 
 void Document::resimulate()
 {
+    m_simulationError.clear();
     if (m_simulator && static_cast<int>(m_placement.size()) == m_graph->nodeCount()) {
         QElapsedTimer timer;
         timer.start();
-        auto schedule = std::make_shared<Schedule>(m_simulator->simulate(m_placement));
+        std::shared_ptr<Schedule> schedule;
+        try {
+            schedule = std::make_shared<Schedule>(m_simulator->simulate(m_placement));
+        } catch (const InputError &e) { // costs beyond a double (spec section 5): no schedule to show
+            m_schedule.reset();
+            m_simulationError = tr("This placement cannot be simulated: %1").arg(QString::fromStdString(e.what()));
+            Q_EMIT message(m_simulationError);
+            Q_EMIT placementChanged();
+            return;
+        }
         // The person's pins are constraints like the graph's: the core reports both.
         schedule->violations = constraintViolations(*m_graph, *m_cluster, constraints(), m_placement, schedule->memory);
         schedule->feasible = schedule->violations.empty();

@@ -37,6 +37,8 @@ public:
     std::shared_ptr<const Schedule> schedule() const { return m_schedule; }
     QUndoStack *undoStack() { return &m_undo; }
     double lastSimulationMs() const { return m_simulationMs; }
+    // Why a ready document has no schedule (its placement's costs overflow a double); else empty.
+    const QString &simulationError() const { return m_simulationError; }
 
     QString graphPath, clusterPath, sessionPath;
     QString producer; // what made the current placement (a model, "manual", a file)
@@ -95,6 +97,7 @@ private:
     std::unique_ptr<Simulator> m_simulator;
     QUndoStack m_undo;
     double m_simulationMs = 0;
+    QString m_simulationError;
 };
 
 } // namespace ps

@@ -84,6 +84,9 @@ void exportPlacementDot(const QString &path, const Document &d)
 void exportTimelineCsv(const QString &path, const Document &d)
 {
     requireReady(path, d);
+    if (!d.schedule())
+        throw InputError(path.toStdString() +
+                         ": this placement cannot be simulated (see the Log), so it has no timeline");
     const Schedule &s = *d.schedule();
     const Graph &g = *d.graph();
     std::string out = "kind,name,device,start_s,end_s,bytes\n";

@@ -1089,7 +1089,7 @@ void MainWindow::refreshPlacement()
     m_deviceView->setState(d.cluster(), schedule.get(), counts);
     m_timeline->setData(d.graph(), d.cluster(), schedule, d.placement());
     m_timeline->setSelection(m_selection);
-    m_metrics->setState(d.cluster(), schedule.get(), counts);
+    m_metrics->setState(d.cluster(), schedule.get(), counts, d.simulationError());
     m_runs->setProblem(d.graph(), d.sharedCluster(), d.constraints(), schedule ? schedule->lowerBound.bound : 0.0);
     m_steering->setProblem(d.graph(), d.sharedCluster());
     m_steering->setPins(d.pins());
@@ -1099,6 +1099,8 @@ void MainWindow::refreshPlacement()
                               .arg(formatSeconds(schedule->makespan))
                               .arg(schedule->ratio(), 0, 'f', 3)
                               .arg(schedule->violations.empty() ? QString() : tr(" — infeasible")));
+    else if (!d.simulationError().isEmpty())
+        m_status->setText(d.simulationError());
     updateTitle();
 }
 

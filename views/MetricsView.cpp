@@ -113,10 +113,12 @@ MetricsView::MetricsView(QWidget *parent) : QWidget(parent)
     layout->addWidget(m_table, 1);
 }
 
-void MetricsView::setState(const Cluster &cluster, const Schedule *s, const std::vector<int> &opCount)
+void MetricsView::setState(const Cluster &cluster, const Schedule *s, const std::vector<int> &opCount,
+                           const QString &noSchedule)
 {
     if (!s) {
-        m_summary->setText(tr("<i>Open a graph and a cluster to see metrics.</i>"));
+        m_summary->setText(noSchedule.isEmpty() ? tr("<i>Open a graph and a cluster to see metrics.</i>")
+                                                : QStringLiteral("<i>%1</i>").arg(noSchedule.toHtmlEscaped()));
         m_model->setRows({});
         return;
     }

@@ -19,7 +19,9 @@ class MetricsView : public QWidget
     Q_OBJECT
 public:
     explicit MetricsView(QWidget *parent = nullptr);
-    void setState(const Cluster &cluster, const Schedule *schedule, const std::vector<int> &opCount);
+    // Without a schedule it shows `noSchedule` (why there is none), or asks for a graph and a cluster.
+    void setState(const Cluster &cluster, const Schedule *schedule, const std::vector<int> &opCount,
+                  const QString &noSchedule = {});
     // What it shows as plain text: the summary, then one line per device (name, busy, memory, ops).
     QString text() const;
     QTableView *balanceTable() const { return m_table; }

@@ -416,6 +416,46 @@ private Q_SLOTS:
         QCOMPARE(d.schedule()->makespan, makespanAfter);
     }
 
+    // A move whose schedule overflows a double (a device whose per-op overhead is 1e308 s: the
+    // fast placers keep off it) leaves no schedule and a line in the Log, and the window goes on;
+    // undo brings the schedule back. Before, the simulator's InputError left the event loop and
+    // ended the app (as a session holding such a placement did on opening).
+    void aMoveWhoseScheduleOverflowsIsSaidAndUndone()
+    {
+        QJsonObject cluster = QJsonDocument::fromJson(test::readFile(kCluster.toStdString())).object();
+        QJsonArray devices = cluster["devices"].toArray();
+        QJsonObject first = devices[0].toObject();
+        first["op_overhead_s"] = 1e308;
+        devices[0] = first;
+        cluster["devices"] = devices;
+        const std::string path = test::writeFile(m_dir, "overhead.cluster.json", QJsonDocument(cluster).toJson());
+        MainWindow w;
+        dropFiles(&w, {QString::fromStdString(path), kGraph});
+        waitIdle(w);
+        Document &d = *w.document();
+        QVERIFY(d.ready() && d.schedule());
+        QVERIFY(std::find(d.placement().begin(), d.placement().end(), 0) == d.placement().end());
+        const QString metricsBefore = w.metricsView()->text();
+        d.assign({0, 1}, 0); // two ops of 1e308 s each there
+        QCOMPARE(d.placement()[1], 0);
+        QVERIFY(!d.schedule());
+        QVERIFY2(w.logText().contains("This placement cannot be simulated: a cost or result overflows a double"),
+                 qPrintable(w.logText()));
+        QVERIFY2(w.metricsView()->text().startsWith("This placement cannot be simulated"),
+                 qPrintable(w.metricsView()->text()));
+        try {
+            exportTimelineCsv(m_dir.filePath("overflow.csv"), d);
+            QFAIL("a timeline was exported without a schedule");
+        } catch (const InputError &e) {
+            QVERIFY2(QString(e.what()).contains("cannot be simulated"), e.what());
+        }
+        w.show(); // the views draw the placement without its schedule
+        QVERIFY(!w.grab().isNull());
+        d.undoStack()->undo();
+        QVERIFY(d.schedule());
+        QCOMPARE(w.metricsView()->text(), metricsBefore);
+    }
+
     void dragOpsOntoADeviceCard()
     {
         MainWindow w;
