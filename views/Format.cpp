@@ -4,6 +4,8 @@ namespace ps {
 
 QString formatSeconds(double s)
 {
+    if (!(s < 1e6)) // a week and more (a cluster whose links take forever): 5.61e+307 s, not 300 digits
+        return QString::number(s, 'g', 4) + " s";
     if (s >= 1)
         return QString::number(s, 'f', 4) + " s";
     if (s >= 1e-3)
@@ -19,7 +21,7 @@ QString formatBytes(double b)
         b /= 1024;
         ++u;
     }
-    return QString::number(b, 'f', b < 10 ? 2 : 1) + " " + units[u];
+    return QString::number(b, b < 1e6 ? 'f' : 'g', b < 10 ? 2 : b < 1e6 ? 1 : 4) + " " + units[u];
 }
 
 } // namespace ps

@@ -100,18 +100,30 @@ void ModelMapView::updateRanges()
         return;
     m_x0 = m_y0 = std::numeric_limits<double>::infinity();
     m_x1 = m_y1 = -m_x0;
+    auto extend = [](double v, double &lo, double &hi) {
+        if (std::isfinite(v)) { // an overflowed makespan stays off the scale (at its edge)
+            lo = std::min(lo, v);
+            hi = std::max(hi, v);
+        }
+    };
     for (const CandidateInfo &c : m_candidates) {
-        m_x0 = std::min(m_x0, axisValue(m_x, c));
-        m_x1 = std::max(m_x1, axisValue(m_x, c));
-        m_y0 = std::min(m_y0, axisValue(m_y, c));
-        m_y1 = std::max(m_y1, axisValue(m_y, c));
+        extend(axisValue(m_x, c), m_x0, m_x1);
+        extend(axisValue(m_y, c), m_y0, m_y1);
     }
+    auto orUnit = [](double &lo, double &hi) {
+        if (!(lo <= hi)) { // nothing finite
+            lo = 0;
+            hi = 1;
+        }
+    };
+    orUnit(m_x0, m_x1);
+    orUnit(m_y0, m_y1);
     m_logX = m_x0 > 0 && m_x1 > 10 * m_x0;
     m_logY = m_y0 > 0 && m_y1 > 10 * m_y0;
     auto pad = [](double &a, double &b, bool log) {
         if (log) {
             a /= 1.15;
-            b *= 1.15;
+            b = std::min(b * 1.15, std::numeric_limits<double>::max());
             return;
         }
         const double span = b - a > 0 ? b - a : std::max(std::abs(a), 1e-12);
@@ -130,8 +142,12 @@ QRectF ModelMapView::plotRect() const
 QPointF ModelMapView::toWidget(double x, double y) const
 {
     const QRectF r = plotRect();
+    // (Logarithms taken apart: hi / lo overflows on a scale up to 1e307.) A value off the scale (a
+    // makespan that overflowed) sits at the far edge.
     auto share = [](double v, double lo, double hi, bool log) {
-        return log ? std::log(std::max(v, lo) / lo) / std::log(hi / lo) : (v - lo) / (hi - lo);
+        const double s =
+            log ? (std::log(std::max(v, lo)) - std::log(lo)) / (std::log(hi) - std::log(lo)) : (v - lo) / (hi - lo);
+        return std::isfinite(s) ? std::min(s, 1.0) : 1.0;
     };
     return {r.left() + share(x, m_x0, m_x1, m_logX) * r.width(),
             r.bottom() - share(y, m_y0, m_y1, m_logY) * r.height()};

@@ -1921,6 +1921,41 @@ private Q_SLOTS:
         QVERIFY(table.columnWidth(RankingTable::Family) >= table.fontMetrics().horizontalAdvance("local-search"));
     }
 
+    // Values off the usual scale, as a cluster whose links take forever gives them: the ranking
+    // and the Metrics dock wrote 5.6e307 s as 308 digits, and the model map drew its axis to
+    // "inf" and its glyphs at NaN. A glyph whose makespan overflowed sits at the plot's edge.
+    void valuesOffTheUsualScale()
+    {
+        QCOMPARE(formatSeconds(5.609881599999998e+307), QString("5.61e+307 s"));
+        QCOMPARE(formatSeconds(1234567), QString("1.235e+06 s"));
+        QCOMPARE(formatSeconds(2.5), QString("2.5000 s"));
+        QCOMPARE(formatSeconds(0.0125), QString("12.500 ms"));
+        QCOMPARE(formatSeconds(std::numeric_limits<double>::infinity()), QString("inf s"));
+        QCOMPARE(formatBytes(1e30), QString("9.095e+17 TB"));
+        QCOMPARE(formatBytes(3 * 1024.0 * 1024), QString("3.00 MB"));
+        ModelMapView map;
+        map.resize(420, 320);
+        std::vector<CandidateInfo> cs(4);
+        const double makespans[] = {0.03, 0.05, 5.6e307, std::numeric_limits<double>::infinity()};
+        for (int i = 0; i < 4; ++i) {
+            cs[i].id = i;
+            cs[i].arm = "heft";
+            cs[i].terms.bound = 0.0074;
+            cs[i].terms.makespan = makespans[i];
+            cs[i].terms.movedBytes = 1e6 * i;
+        }
+        map.setCandidates(cs, std::vector<double>(cs.size(), 1.0), 0);
+        const QRectF plot(66, 8, map.width() - 74, map.height() - 40);
+        for (const CandidateInfo &c : cs) {
+            const QPointF q = map.glyphCentre(c.id);
+            QVERIFY2(std::isfinite(q.x()) && std::isfinite(q.y()) && plot.adjusted(-1, -1, 1, 1).contains(q),
+                     qPrintable(QString("candidate %1 at %2,%3").arg(c.id).arg(q.x()).arg(q.y())));
+        }
+        QVERIFY(map.glyphCentre(0).x() < map.glyphCentre(1).x()); // the log scale still spreads them
+        QCOMPARE(map.glyphCentre(3).x(), plot.right());           // overflowed: at the edge
+        QVERIFY(!map.grab().isNull());
+    }
+
     // The model map's legend goes to the corner with the fewest glyphs (it hid the worst
     // candidates, top right, before), and is drawn under them.
     void modelMapLegendAvoidsTheCandidates()
