@@ -125,4 +125,11 @@ const std::string &ParamValues::choice(const std::string &name) const
     return h.choices.at(static_cast<size_t>(m_values.at(name)));
 }
 
+bool savesAPolicy(const std::vector<std::string> &params)
+{
+    const std::string key = "save_checkpoint=";
+    return std::any_of(params.begin(), params.end(),
+                       [&](const std::string &p) { return p.rfind(key, 0) == 0 && p.size() > key.size(); });
+}
+
 } // namespace ps

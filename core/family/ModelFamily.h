@@ -70,6 +70,10 @@ private:
     std::set<std::string> m_given;
 };
 
+// Whether "key=value" params ask a learner to save its policy (save_checkpoint=FILE): such a run
+// trains even where there is nothing to search (one device, one part).
+bool savesAPolicy(const std::vector<std::string> &params);
+
 struct Budget
 {
     double timeLimitS = std::numeric_limits<double>::infinity();

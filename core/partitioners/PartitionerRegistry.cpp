@@ -40,7 +40,14 @@ Partition runPartitioner(const PartitionerRegistry &registry, const std::string 
         throw InputError("k must be from 1 to " + std::to_string(Partition::kMaxParts));
     if (!(problem.imbalance >= 1.0))
         throw InputError("the imbalance tolerance must be at least 1.0");
-    Partition result = p->partition(problem, ParamValues::parse(p->info().params, params), control);
+    const ParamValues values = ParamValues::parse(p->info().params, params);
+    if (problem.k == 1 && !savesAPolicy(params)) { // one part holds every op: nothing to search for
+        Partition whole(1, std::vector<int>(problem.graph.nodeCount(), 0));
+        whole.graphName = problem.graph.name();
+        whole.notes.push_back("one part: every op goes in it ('" + name + "' was not run)");
+        return whole;
+    }
+    Partition result = p->partition(problem, values, control);
     result.graphName = problem.graph.name();
     // A partition over the tolerance says so, and whether any partition could meet it (METIS and
     // spectral handed back 1.05-2.09 at the default 1.03 without a word). Parts of given shares

@@ -142,6 +142,16 @@ PlacerResult runPlacer(const PlacerRegistry &registry, const std::string &spec, 
 
     Simulator sim(problem.graph, problem.cluster);
     const ObjectiveJudge judge(problem.graph, problem.cluster, problem.constraints, problem.objective);
+    // One device leaves one placement, every op on it: no family can find another, so none is run
+    // (gdp trained 47 s on GNMT x one GPU to hand back its start). A learner asked to save its
+    // policy still trains.
+    if (problem.cluster.deviceCount() == 1 && !savesAPolicy(params)) {
+        PlacerResult only = judgePlacement(problem, sim, judge, std::vector<int>(problem.graph.nodeCount(), 0));
+        only.evaluations = sim.evaluations();
+        only.notes.push_back("one device: every op goes on it ('" + spec + "' was not run)");
+        stampProvenance(only, spec, params, control.seed, problem, secondsSince(t0));
+        return only;
+    }
     PlacerResult result;
     bool haveResult = false;
     auto judgeAndKeep = [&](std::vector<int> devices) {
