@@ -28,6 +28,7 @@ std::string firstLine(const std::exception &e)
 {
     const auto *c10 = dynamic_cast<const c10::Error *>(&e);
     std::string text = c10 ? c10->what_without_backtrace() : e.what();
+    text.erase(0, text.find_first_not_of(" \n")); // LibTorch's JIT starts its messages with a newline
     const size_t nl = text.find('\n');
     return nl == std::string::npos ? text : text.substr(0, nl);
 }

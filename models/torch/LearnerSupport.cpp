@@ -459,19 +459,26 @@ void RunClock::report(int iteration, const Judge *judge, const std::vector<doubl
 }
 
 namespace {
+// (A damaged archive fails in LibTorch's JIT as well as in c10: "Unknown type name ...".)
+void openArchive(torch::serialize::InputArchive &archive, const std::string &path)
+{
+    try {
+        archive.load_from(path);
+    } catch (const std::exception &e) {
+        throw InputError(path + ": not a readable checkpoint (" + firstLine(e) + ")");
+    }
+}
+
 nlohmann::json readHeader(const std::string &path, const std::string &family)
 {
     torch::serialize::InputArchive archive;
-    try {
-        archive.load_from(path);
-    } catch (const c10::Error &e) {
-        const std::string what = e.what_without_backtrace();
-        throw InputError(path + ": not a readable checkpoint (" + what.substr(0, what.find('\n')) + ")");
-    }
+    openArchive(archive, path);
     c10::IValue header;
     if (!archive.try_read("placement_studio_header", header) || !header.isString())
         throw InputError(path + ": not a Placement Studio checkpoint (no header)");
-    const auto j = nlohmann::json::parse(header.toStringRef());
+    const auto j = nlohmann::json::parse(header.toStringRef(), nullptr, false);
+    if (!j.is_object())
+        throw InputError(path + ": a damaged checkpoint (its header is not JSON)");
     if (j.value("family", "") != family)
         throw InputError(path + ": a checkpoint of '" + j.value("family", "?") + "', not of '" + family + "'");
     if (j.value("feature_schema", "") != kFeatureSchema)
@@ -510,14 +517,20 @@ std::string loadCheckpoint(const std::string &path, const std::string &family, t
 {
     const auto header = readHeader(path, family);
     torch::serialize::InputArchive archive;
-    archive.load_from(path);
+    openArchive(archive, path);
     try {
         module.load(archive);
-    } catch (const c10::Error &e) {
-        const std::string what = e.what_without_backtrace();
-        throw InputError(path + ": does not fit this model (" + what.substr(0, what.find('\n')) + ")");
+    } catch (const std::exception &e) {
+        throw InputError(path + ": does not fit this model (" + firstLine(e) + ")");
     }
-    return header["params"].dump();
+    // Bytes flipped on disk turn weights into NaN or infinity (the archive keeps no checksum that
+    // LibTorch checks): every sample's probabilities were NaN, and LibTorch's multinomial said so
+    // with a stack trace.
+    torch::NoGradGuard noGrad;
+    for (const torch::Tensor &t : module.parameters())
+        if (!torch::isfinite(t).all().item<bool>())
+            throw InputError(path + ": a damaged checkpoint (its weights hold NaN or infinite values)");
+    return header.value("params", nlohmann::json::object()).dump();
 }
 
 PlacerResult warmStartPlacement(const PlacementProblem &problem, bool best, const RunClock &clock,
@@ -546,6 +559,9 @@ namespace ps::learn {
 torch::Tensor drawRows(const torch::Tensor &probs, const at::Generator &generator)
 {
     const torch::Tensor host = probs.is_cpu() ? probs : probs.cpu();
+    if (!torch::isfinite(host).all().item<bool>()) // LibTorch's own error is an internal one with its stack
+        throw InputError("the policy's probabilities are not finite numbers: its weights (a damaged checkpoint?) "
+                         "or the costs overflowed a float");
     const torch::Tensor choice = torch::multinomial(host, 1, false, generator).squeeze(-1);
     return probs.is_cpu() ? choice : choice.to(probs.device());
 }

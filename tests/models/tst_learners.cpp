@@ -5,6 +5,7 @@
 #include "common/Notes.h"
 #include "common/PresetProblem.h"
 #include "common/SeedPairs.h"
+#include "common/TestFiles.h"
 #include "core/InputError.h"
 #include "core/cluster/Cluster.h"
 #include "core/family/MachineMemory.h"
@@ -136,6 +137,16 @@ Cluster skewed()
 }
 
 const std::vector<std::string> kQuick = {"iterations=4", "samples=2", "hidden=16"};
+
+// A gdp policy trained a few quick iterations on `problem`, saved as `name` in `dir`; its path.
+std::string quickGdpCheckpoint(const QTemporaryDir &dir, const QString &name, const PlacementProblem &problem)
+{
+    const std::string path = dir.filePath(name).toStdString();
+    std::vector<std::string> train = kQuick;
+    train.push_back("save_checkpoint=" + path);
+    runPlacer(PlacerRegistry::builtin(), "gdp", problem, train, {});
+    return path;
+}
 
 // A data column "model" with one row per learned placer (and `more`).
 void addLearnerRows(std::initializer_list<const char *> more = {})
@@ -492,15 +503,51 @@ private Q_SLOTS:
         QCOMPARE(iterations.load(), 4);
     }
 
+    // A checkpoint damaged on disk (cut short, bytes overwritten, bytes flipped) is an InputError
+    // naming what is wrong. Before, flipped bytes gave NaN weights and LibTorch's "probability
+    // tensor contains either inf, nan or element < 0", or its JIT's "Unknown type name", each as
+    // an internal error with a C++ stack trace.
+    void damagedCheckpointsSaySo()
+    {
+        const Graph g = smallGraph();
+        const Cluster c = gpus(2);
+        const Constraints cons = Constraints::fromGraph(g, c);
+        const QByteArray intact = test::readFile(quickGdpCheckpoint(m_dir, "intact.ckpt", {g, c, cons, {}}));
+        std::vector<QByteArray> damaged = {intact.left(intact.size() / 2)};
+        for (double at : {0.3, 0.5, 0.6, 0.7, 0.8}) { // runs of 0xFF: NaN where they land in a tensor
+            QByteArray d = intact;
+            d.replace(static_cast<qsizetype>(at * d.size()), 64, QByteArray(64, '\xff'));
+            damaged.push_back(d);
+        }
+        std::mt19937 rng(1);
+        for (int copy = 0; copy < 6; ++copy) { // 20 random bytes each
+            QByteArray d = intact;
+            for (int i = 0; i < 20; ++i)
+                d[static_cast<qsizetype>(rng() % d.size())] = static_cast<char>(rng() % 256);
+            damaged.push_back(d);
+        }
+        for (size_t i = 0; i < damaged.size(); ++i) {
+            const std::string file = test::writeFile(m_dir, "damaged.ckpt", damaged[i]);
+            try {
+                const PlacerResult r = runPlacer(PlacerRegistry::builtin(), "gdp", {g, c, cons, {}},
+                                                 {"iterations=0", "samples=8", "checkpoint=" + file}, {});
+                QVERIFY(std::isfinite(r.score)); // a flip that changed nothing that matters
+            } catch (const InputError &e) {
+                const std::string what = e.what();
+                const bool named = what.find("checkpoint") != std::string::npos || what.find("damaged.ckpt") == 0 ||
+                                   what.find(file) == 0;
+                QVERIFY2(named && what.find("frame #") == std::string::npos,
+                         qPrintable(QString("damage %1: %2").arg(i).arg(e.what())));
+            }
+        }
+    }
+
     void checkpointsZeroShot()
     {
         const Graph g = smallGraph();
         const Cluster c = gpus(2);
         const Constraints cons = Constraints::fromGraph(g, c);
-        const std::string path = m_dir.filePath("gdp.ckpt").toStdString();
-        std::vector<std::string> train = kQuick;
-        train.push_back("save_checkpoint=" + path);
-        runPlacer(PlacerRegistry::builtin(), "gdp", {g, c, cons, {}}, train, {});
+        const std::string path = quickGdpCheckpoint(m_dir, "gdp.ckpt", {g, c, cons, {}});
         QVERIFY(QFile::exists(QString::fromStdString(path)));
         const std::vector<std::string> zeroShot = {"iterations=0", "checkpoint=" + path, "samples=8"};
         const PlacerResult a = runPlacer(PlacerRegistry::builtin(), "gdp", {g, c, cons, {}}, zeroShot, {});
