@@ -68,8 +68,8 @@ void compareWithLog(const std::vector<Candidate> &logged, const std::vector<Cand
     for (size_t i = 0; i < common && first == common; ++i) {
         const Candidate &a = logged[i], &b = now[i];
         if (!(a.spec == b.spec && a.params == b.params && a.seed == b.seed && a.refines == b.refines &&
-              a.partner == b.partner && a.hash == b.hash))
-            first = i;
+              a.partner == b.partner && a.hash == b.hash && a.devices == b.devices)) // (the placement: its
+            first = i; // hash alone let a log whose placements were edited "reproduce")
     }
     const bool same = first == common && logged.size() == now.size();
     report["reproduced"] = same;

@@ -372,6 +372,18 @@ private Q_SLOTS:
         QCOMPARE(first["replayed"].toObject()["seed"].toDouble(), seed.toDouble());
         QVERIFY2(differs.err.contains("replay: candidate #2 differs from the log"), differs.err.constData());
 
+        // A log whose placement of candidate 1 was edited (its hash kept) does not reproduce either.
+        QByteArray moved = ps::test::readFile(log.toStdString());
+        qsizetype p = moved.indexOf("\n \"candidates\": [");
+        for (int i = 0; i < 2; ++i)
+            p = moved.indexOf("\"placement\": [", p) + 14;
+        moved[p] = moved[p] == '0' ? '1' : '0';
+        auto edited = cli({"steer", kExample, kCluster, "--replay", file("moved.steer.json", moved)});
+        QCOMPARE(edited.exitCode, 1);
+        QCOMPARE(
+            QJsonDocument::fromJson(lastLine(edited.out)).object()["first_difference"].toObject()["candidate"].toInt(),
+            1);
+
         expectInputError({"steer", kExample, kCluster, "--families", "heft,nope"}, "unknown model 'nope'");
         expectInputError({"steer", kExample, kCluster, "--objective", "speed=2"}, "unknown objective weight 'speed'");
         expectInputError({"steer", kExample, kCluster, "--feedback",
