@@ -1,5 +1,6 @@
 #include "core/family/RunFingerprint.h"
 
+#include "core/Fnv1a.h"
 #include "core/InputError.h"
 
 #include <cstdint>
@@ -16,14 +17,11 @@ std::string digest(const std::string &path)
     std::ifstream in(path, std::ios::binary);
     if (!in)
         throw InputError(path + ": cannot read");
-    uint64_t h = 1469598103934665603ULL;
+    Fnv1a h;
     char buf[1 << 16];
     while (in.read(buf, sizeof buf) || in.gcount() > 0)
-        for (std::streamsize i = 0; i < in.gcount(); ++i)
-            h = (h ^ static_cast<unsigned char>(buf[i])) * 1099511628211ULL;
-    char text[17];
-    std::snprintf(text, sizeof text, "%016llx", static_cast<unsigned long long>(h));
-    return text;
+        h.add(buf, static_cast<size_t>(in.gcount()));
+    return h.hex();
 }
 
 } // namespace

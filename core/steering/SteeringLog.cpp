@@ -1,6 +1,7 @@
 #include "core/steering/SteeringLog.h"
 #include "core/io/JsonSplice.h"
 
+#include "core/Fnv1a.h"
 #include "core/InputError.h"
 #include "core/cluster/Cluster.h"
 #include "core/graph/Graph.h"
@@ -315,16 +316,9 @@ SteeringFeedback resolveFeedback(const FeedbackText &t, const Graph &graph, cons
 
 std::string graphContentHash(const Graph &graph)
 {
-    uint64_t h = 1469598103934665603ULL; // FNV-1a over bytes
-    auto bytes = [&h](const void *data, size_t size) {
-        const auto *p = static_cast<const unsigned char *>(data);
-        for (size_t i = 0; i < size; ++i) {
-            h ^= p[i];
-            h *= 1099511628211ULL;
-        }
-    };
-    auto text = [&](const std::string &s) { bytes(s.c_str(), s.size() + 1); }; // with its '\0': "ab","c" != "a","bc"
-    auto number = [&](double x) { bytes(&x, sizeof x); };
+    Fnv1a h;
+    auto text = [&](const std::string &s) { h.add(s.c_str(), s.size() + 1); }; // with its '\0': "ab","c" != "a","bc"
+    auto number = [&](double x) { h.add(&x, sizeof x); };
     for (int v = 0; v < graph.nodeCount(); ++v) {
         text(graph.id(v));
         text(graph.op(v));
@@ -337,13 +331,11 @@ std::string graphContentHash(const Graph &graph)
         const auto succ = graph.successors(v);
         const auto succBytes = graph.successorBytes(v);
         for (size_t i = 0; i < succ.size(); ++i) {
-            bytes(&succ[i], sizeof(int));
+            h.add(&succ[i], sizeof(int));
             number(succBytes[i]);
         }
     }
-    char hex[17];
-    std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(h));
-    return hex;
+    return h.hex();
 }
 
 SteeringLogDoc steeringLogDoc(const SteeringSession &session, const Graph &graph, const Cluster &cluster,
