@@ -67,9 +67,11 @@ void compareWithLog(const std::vector<Candidate> &logged, const std::vector<Cand
     size_t first = common;
     for (size_t i = 0; i < common && first == common; ++i) {
         const Candidate &a = logged[i], &b = now[i];
+        // The placement itself, not only its hash: a log whose placements were edited (hash kept)
+        // "reproduced".
         if (!(a.spec == b.spec && a.params == b.params && a.seed == b.seed && a.refines == b.refines &&
-              a.partner == b.partner && a.hash == b.hash && a.devices == b.devices)) // (the placement: its
-            first = i; // hash alone let a log whose placements were edited "reproduce")
+              a.partner == b.partner && a.hash == b.hash && a.devices == b.devices))
+            first = i;
     }
     const bool same = first == common && logged.size() == now.size();
     report["reproduced"] = same;

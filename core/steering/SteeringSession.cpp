@@ -535,12 +535,19 @@ std::vector<int> SteeringSession::runRound(const RunControl &control)
 
 namespace {
 
-// What a log's numbers refer to (candidates, devices) is there: an edited or damaged log is
-// refused as such instead of indexing past what it holds.
-void checkReferences(const SteeringLogDoc &doc, int ops, int devices)
+// The log was made for this graph and cluster (its devices, each placement's length), and what its
+// numbers refer to (candidates, devices) is there: an edited or damaged log is refused as such
+// instead of indexing past what it holds.
+void checkLogFits(const SteeringLogDoc &doc, const Graph &graph, const Cluster &cluster)
 {
-    const int count = static_cast<int>(doc.candidates.size());
+    std::vector<std::string> names;
+    for (int d = 0; d < cluster.deviceCount(); ++d)
+        names.push_back(cluster.device(d).name);
+    if (names != doc.deviceNames)
+        throw InputError("the steering log was made for another cluster (its devices differ)");
+    const int count = static_cast<int>(doc.candidates.size()), ops = graph.nodeCount(), devices = cluster.deviceCount();
     auto damaged = [](const std::string &what) { return InputError("the steering log is damaged: " + what); };
+    auto holds = [count](int id) { return id >= 0 && id < count; };
     // A candidate refines, duplicates or recombines with an earlier one only (a candidate that
     // refined itself sent the next round's proposals round a loop for ever).
     auto candidateOrNone = [&](int id, const Candidate &c, const char *what) {
@@ -554,7 +561,11 @@ void checkReferences(const SteeringLogDoc &doc, int ops, int devices)
                 throw damaged(whose + " places an op on device " + std::to_string(d) + " of " +
                               std::to_string(devices));
     };
-    for (const Candidate &c : doc.candidates) {
+    for (size_t i = 0; i < doc.candidates.size(); ++i) {
+        const Candidate &c = doc.candidates[i];
+        if (c.id != static_cast<int>(i) || (c.error.empty() && static_cast<int>(c.devices.size()) != ops))
+            throw InputError("the steering log was made for another graph (candidate " + std::to_string(i) +
+                             " does not fit it)");
         candidateOrNone(c.duplicateOf, c, "duplicate");
         candidateOrNone(c.refines, c, "start");
         candidateOrNone(c.partner, c, "partner");
@@ -562,7 +573,7 @@ void checkReferences(const SteeringLogDoc &doc, int ops, int devices)
     }
     for (size_t r = 0; r < doc.roundCandidates.size(); ++r)
         for (int id : doc.roundCandidates[r])
-            if (id < 0 || id >= count)
+            if (!holds(id))
                 throw damaged("round " + std::to_string(r + 1) + " lists candidate " + std::to_string(id) +
                               ", which it does not hold");
     if (doc.haveEnsemble) {
@@ -570,7 +581,7 @@ void checkReferences(const SteeringLogDoc &doc, int ops, int devices)
             throw damaged("its ensemble does not place every op");
         placesOnDevices(doc.ensemble.devices, "its ensemble");
         for (int id : doc.ensemble.members)
-            if (id < 0 || id >= count)
+            if (!holds(id))
                 throw damaged("its ensemble's member " + std::to_string(id) + " is a candidate it does not hold");
     }
 }
@@ -579,18 +590,7 @@ void checkReferences(const SteeringLogDoc &doc, int ops, int devices)
 
 void SteeringSession::restore(const SteeringLogDoc &doc, const Graph &graph, const Cluster &cluster)
 {
-    std::vector<std::string> names;
-    for (int d = 0; d < cluster.deviceCount(); ++d)
-        names.push_back(cluster.device(d).name);
-    if (names != doc.deviceNames)
-        throw InputError("the steering log was made for another cluster (its devices differ)");
-    for (size_t i = 0; i < doc.candidates.size(); ++i) {
-        const Candidate &c = doc.candidates[i];
-        if (c.id != static_cast<int>(i) || (c.error.empty() && static_cast<int>(c.devices.size()) != graph.nodeCount()))
-            throw InputError("the steering log was made for another graph (candidate " + std::to_string(i) +
-                             " does not fit it)");
-    }
-    checkReferences(doc, graph.nodeCount(), cluster.deviceCount());
+    checkLogFits(doc, graph, cluster);
     m_candidates = doc.candidates;
     m_rounds.clear();
     m_pending.clear();
