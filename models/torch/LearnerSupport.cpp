@@ -459,20 +459,17 @@ void RunClock::report(int iteration, const Judge *judge, const std::vector<doubl
 }
 
 namespace {
-// (A damaged archive fails in LibTorch's JIT as well as in c10: "Unknown type name ...".)
-void openArchive(torch::serialize::InputArchive &archive, const std::string &path)
+// Reads path into archive and checks its header (family, feature schema); returns the header's
+// hyperparameters. (A damaged archive fails in LibTorch's JIT as well as in c10: "Unknown type
+// name ...".)
+nlohmann::json openCheckpoint(torch::serialize::InputArchive &archive, const std::string &path,
+                              const std::string &family)
 {
     try {
         archive.load_from(path);
     } catch (const std::exception &e) {
         throw InputError(path + ": not a readable checkpoint (" + firstLine(e) + ")");
     }
-}
-
-nlohmann::json readHeader(const std::string &path, const std::string &family)
-{
-    torch::serialize::InputArchive archive;
-    openArchive(archive, path);
     c10::IValue header;
     if (!archive.try_read("placement_studio_header", header) || !header.isString())
         throw InputError(path + ": not a Placement Studio checkpoint (no header)");
@@ -484,7 +481,7 @@ nlohmann::json readHeader(const std::string &path, const std::string &family)
     if (j.value("feature_schema", "") != kFeatureSchema)
         throw InputError(path + ": its feature schema '" + j.value("feature_schema", "?") + "' is not " +
                          kFeatureSchema);
-    return j;
+    return j.value("params", nlohmann::json::object());
 }
 } // namespace
 
@@ -510,14 +507,14 @@ void saveCheckpoint(const std::string &path, const std::string &family, const st
 
 std::string checkpointParams(const std::string &path, const std::string &family)
 {
-    return readHeader(path, family)["params"].dump();
+    torch::serialize::InputArchive archive;
+    return openCheckpoint(archive, path, family).dump();
 }
 
 std::string loadCheckpoint(const std::string &path, const std::string &family, torch::nn::Module &module)
 {
-    const auto header = readHeader(path, family);
-    torch::serialize::InputArchive archive;
-    openArchive(archive, path);
+    torch::serialize::InputArchive archive; // read once: the header and the weights
+    const nlohmann::json params = openCheckpoint(archive, path, family);
     try {
         module.load(archive);
     } catch (const std::exception &e) {
@@ -530,7 +527,7 @@ std::string loadCheckpoint(const std::string &path, const std::string &family, t
     for (const torch::Tensor &t : module.parameters())
         if (!torch::isfinite(t).all().item<bool>())
             throw InputError(path + ": a damaged checkpoint (its weights hold NaN or infinite values)");
-    return header.value("params", nlohmann::json::object()).dump();
+    return params.dump();
 }
 
 PlacerResult warmStartPlacement(const PlacementProblem &problem, bool best, const RunClock &clock,
@@ -559,10 +556,13 @@ namespace ps::learn {
 torch::Tensor drawRows(const torch::Tensor &probs, const at::Generator &generator)
 {
     const torch::Tensor host = probs.is_cpu() ? probs : probs.cpu();
-    if (!torch::isfinite(host).all().item<bool>()) // LibTorch's own error is an internal one with its stack
-        throw InputError("the policy's probabilities are not finite numbers: its weights (a damaged checkpoint?) "
-                         "or the costs overflowed a float");
-    const torch::Tensor choice = torch::multinomial(host, 1, false, generator).squeeze(-1);
+    torch::Tensor choice;
+    try {
+        choice = torch::multinomial(host, 1, false, generator).squeeze(-1);
+    } catch (const c10::Error &e) { // NaN or infinite probabilities: said plainly, not with LibTorch's stack
+        throw InputError("the policy's probabilities cannot be sampled (" + firstLine(e) +
+                         "): its weights (a damaged checkpoint?) or the costs overflowed a float");
+    }
     return probs.is_cpu() ? choice : choice.to(probs.device());
 }
 
