@@ -254,6 +254,10 @@ PlacerOutput LocalSearchPlacer::placeAmong(const PlacementProblem &pb, const Par
         const double progress = std::max(double(spent()) / double(maxSearch), timeShare);
         if (progress >= 1 || control.cancelled())
             break;
+        if (judge.meetsFloor(bestScore, bestFits)) {
+            notes.push_back(ObjectiveJudge::floorNote("local-search", startsCost + spent()));
+            break;
+        }
         // Each segment cools through its own share of the budget, from its start.
         const auto [nowSegment, segmentSpent] = segmentAt(progress);
         if (nowSegment != segment) {

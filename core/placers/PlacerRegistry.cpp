@@ -170,6 +170,12 @@ PlacerResult runPlacer(const PlacerRegistry &registry, const std::string &spec, 
     std::vector<std::vector<int>> alternatives; // the previous stage's other placements
     for (size_t i = 0; i < stages.size(); ++i) {
         const Placer *stage = stages[i];
+        if (haveResult && judge.meetsFloor(result.score, result.feasible)) { // nothing left to find
+            result.notes.push_back("'" + stage->info().name +
+                                   "' was not run: the placement so far meets the lower bound, so no "
+                                   "placement can score lower");
+            break;
+        }
         const ParamValues values = ParamValues::parse(stage->info().params, paramsFor(*stage, params));
         RunControl stageControl = control;
         // A stage followed by others gets an equal share of what is left, so that one that spends
@@ -263,6 +269,7 @@ PlacerResult bestFastPlacement(const PlacementProblem &problem, const RunControl
     std::string why;
     long long spent = 0;
     size_t tried = 0;
+    bool atFloor = false; // a placer's placement met the lower bound: the others were not run
     const std::vector<std::string> &names = fastPlacers();
     // They run in kFastPlacers' order. A list scheduler that the limit stops leaves most ops to its
     // fallback rule and still pays its ranks and its judgement, so under a time limit one starts
@@ -298,6 +305,13 @@ PlacerResult bestFastPlacement(const PlacementProblem &problem, const RunControl
         if (placer.listScheduler)
             lastListS = secondsSince(t0) - start;
         spent += results.back().evaluations;
+        PlacerResult &r = results.back();
+        if (meetsScoreFloor(problem.objective, r.lowerBound, r.score, r.feasible)) { // none can beat it
+            atFloor = true;
+            if (tried < names.size())
+                r.notes.push_back(name + " met the lower bound: the other fast placers were not run");
+            break;
+        }
     }
     if (results.empty())
         throw InputError("no fast placer could place the graph: " + why);
@@ -308,7 +322,7 @@ PlacerResult bestFastPlacement(const PlacementProblem &problem, const RunControl
     PlacerResult best = std::move(results.front());
     if (others)
         others->assign(std::make_move_iterator(results.begin() + 1), std::make_move_iterator(results.end()));
-    if (tried < names.size())
+    if (tried < names.size() && !atFloor)
         best.notes.push_back("the budget let " + std::to_string(tried) + " of the " + std::to_string(names.size()) +
                              " fast placers run");
     best.evaluations = spent; // what finding it cost, all the placers' runs

@@ -117,6 +117,12 @@ double objectiveScore(const Objective &o, const ObjectiveTerms &t)
     return s;
 }
 
+std::string ObjectiveJudge::floorNote(const std::string &family, long long evaluations)
+{
+    return family + ": stopped after " + std::to_string(evaluations) +
+           " simulator runs: its best placement meets the lower bound, so no placement can score lower";
+}
+
 ObjectiveJudge::ObjectiveJudge(const Graph &graph, const Cluster &cluster, const Constraints &constraints,
                                const Objective &objective)
     : m_graph(graph), m_cluster(cluster), m_constraints(constraints), m_objective(objective), m_cost(graph, cluster),

@@ -82,6 +82,13 @@ struct ObjectiveTerms
 };
 
 double objectiveScore(const Objective &objective, const ObjectiveTerms &terms);
+// No placement scores below the makespan weight times the lower bound `bound` (spec section 7):
+// every other term is at least 0. One that fits and scores that (within the bound's rounding) is
+// optimal, and a search that reaches it has nothing left to find.
+inline bool meetsScoreFloor(const Objective &objective, double bound, double score, bool feasible)
+{
+    return feasible && score <= objective.makespanWeight * bound * (1 + 1e-9);
+}
 
 // Computes terms for one graph and cluster: from a full schedule, or piece by piece for searches
 // that update memory and busy time move by move.
@@ -97,6 +104,13 @@ public:
                          const std::vector<double> &busy, const std::vector<int> &devices,
                          bool checkFeasible = true) const;
     double score(const ObjectiveTerms &t) const { return objectiveScore(m_objective, t); }
+    // Whether a placement that scores `score` is optimal (meetsScoreFloor).
+    bool meetsFloor(double score, bool feasible) const
+    {
+        return meetsScoreFloor(m_objective, m_bound, score, feasible);
+    }
+    // What a search that stopped there says: "F: stopped after N simulator runs: ...".
+    static std::string floorNote(const std::string &family, long long evaluations);
     // Busy time per device: the compute time of its ops, summed in node order.
     std::vector<double> busyTime(const std::vector<int> &devices) const;
     double computeTime(int v, int d) const;

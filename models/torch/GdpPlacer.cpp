@@ -571,6 +571,7 @@ public:
         std::vector<TrainGraph> graphs;
         auto target = std::shared_ptr<const Graph>(&problem.graph, [](const Graph *) {});
         graphs.push_back(prepare(target, problem.cluster, &problem.constraints, problem.objective, clock));
+        clock.stopAtFloor(*graphs.front().judge);
         for (Graph &g : extra)
             graphs.push_back(
                 prepare(std::make_shared<const Graph>(std::move(g)), problem.cluster, nullptr, Objective{}, clock));
@@ -797,7 +798,7 @@ public:
         if (!saveTo.empty() && collective.leader())
             save();
         PlacerOutput out = learnerOutput("gdp", judge, clock, collective, !warmSpent);
-        if (warmSpent) // (a cancel says so itself)
+        if (warmSpent && !clock.atFloor()) // (a cancel and the floor say so themselves)
             out.notes.push_back(std::string("gdp: the warm start spent ") +
                                 (clock.runsSpent() ? "the run's simulator runs" : "the time limit") +
                                 "; it is the result, untrained");

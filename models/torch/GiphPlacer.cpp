@@ -234,6 +234,7 @@ public:
         const GraphData data = graphData(graph, device);
         const OptionFeatures options(graph, problem.cluster);
         Judge judge(graph, problem.cluster, problem.constraints, problem.objective, &clock);
+        clock.stopAtFloor(judge);
         std::vector<int> warmStart;
         if (!given && (params.choice("start") == "heft" || params.choice("start") == "best")) {
             const PlacerResult warm = warmStartPlacement(problem, params.choice("start") == "best", clock);

@@ -350,8 +350,20 @@ RunClock::RunClock(const RunControl &control, const ParamValues &params, bool si
                              (simulated && m_maxEvaluations != std::numeric_limits<long long>::max()))
                        ? params.integer("iterations")
                        : std::numeric_limits<int>::max()),
-      m_start(std::chrono::steady_clock::now())
+      m_start(std::chrono::steady_clock::now()),
+      m_savesPolicy(params.given("save_checkpoint") && !params.text("save_checkpoint").empty())
 {}
+
+void RunClock::stopAtFloor(const Judge &target)
+{
+    if (!m_savesPolicy)
+        m_floorTarget = &target;
+}
+
+bool RunClock::atFloor() const
+{
+    return m_floorTarget && m_floorTarget->bestAtFloor();
+}
 
 double RunClock::elapsed() const
 {
@@ -367,7 +379,7 @@ bool RunClock::next(int iteration) const
 
 bool RunClock::exhausted() const
 {
-    return m_control.exhausted(elapsed(), m_evaluations + m_elsewhere) || runsSpent();
+    return m_control.exhausted(elapsed(), m_evaluations + m_elsewhere) || runsSpent() || atFloor();
 }
 
 bool RunClock::inFinalShare(int iteration, double share) const
@@ -603,13 +615,16 @@ void shareResult(Collective &collective, Judge &judge, RunClock &clock)
     collective.barrier();
 }
 
-PlacerOutput judgedOutput(const std::string &family, const Judge &judge, long long evaluations, bool searched)
+PlacerOutput judgedOutput(const std::string &family, const Judge &judge, long long evaluations, bool searched,
+                          bool atFloor)
 {
     PlacerOutput out;
     out.placement = Placement(judge.best());
     out.evaluations = evaluations;
     if (!judge.bestFeasible())
         out.notes.push_back(family + " found no placement that fits memory and constraints");
+    else if (atFloor)
+        out.notes.push_back(ObjectiveJudge::floorNote(family, evaluations));
     else if (searched && judge.improvements().size() == 1 && evaluations > 1) // the start was never beaten
         out.notes.push_back(family + ": nothing it tried beat its start in " + std::to_string(evaluations) +
                             " simulator runs; the start is the result");
@@ -619,7 +634,7 @@ PlacerOutput judgedOutput(const std::string &family, const Judge &judge, long lo
 PlacerOutput learnerOutput(const std::string &family, const Judge &judge, const RunClock &clock,
                            const Collective &collective, bool searched)
 {
-    PlacerOutput out = judgedOutput(family, judge, clock.evaluations() + clock.elsewhere(), searched);
+    PlacerOutput out = judgedOutput(family, judge, clock.evaluations() + clock.elsewhere(), searched, clock.atFloor());
     if (collective.size() > 1)
         out.notes.insert(out.notes.begin(), collective.note());
     return out;

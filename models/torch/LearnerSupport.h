@@ -114,8 +114,15 @@ public:
     double elapsed() const;
     // False once cancelled, out of time, of evaluations or of iterations (waits while paused).
     bool next(int iteration) const;
-    // Cancelled, out of time or out of evaluations: stop before the next simulator run.
+    // Cancelled, out of time or out of evaluations, or the target's best meets the lower bound
+    // (stopAtFloor): stop before the next simulator run.
     bool exhausted() const;
+    // Ends the run once `target`'s best placement meets the score floor (no placement can score
+    // lower), unless the run saves its policy (save_checkpoint): that one trains its budget, as on
+    // one device. The judge must outlive the clock's use.
+    void stopAtFloor(const class Judge &target);
+    // Whether the run ended there (its note: ObjectiveJudge::floorNote).
+    bool atFloor() const;
     // Out of simulator runs (every rank's together), whatever the time.
     bool runsSpent() const { return m_evaluations + m_elsewhere >= m_maxEvaluations; }
     // Whether `iteration` (or the time or evaluations spent) lies in the last `share` of the run's
@@ -147,6 +154,8 @@ private:
     long long m_evaluations = 0, m_elsewhere = 0;
     std::vector<long long> m_ranks;
     mutable long long m_reported = 0; // this rank's runs at the last report
+    bool m_savesPolicy = false;
+    const class Judge *m_floorTarget = nullptr;
 };
 
 // Rank 0 of a data-parallel run saves its checkpoint every `everyS` seconds, so that a lost rank
@@ -195,6 +204,8 @@ public:
     bool lastFeasible() const { return m_lastFeasible; }
     const std::vector<int> &best() const { return m_best; }
     double bestMakespan() const { return m_bestMakespan; }
+    // Whether the best placement fits and scores the objective's floor: nothing can beat it.
+    bool bestAtFloor() const { return m_objective.meetsFloor(m_bestScore, m_bestFeasible); }
     bool bestFeasible() const { return m_bestFeasible; }
     // Every improvement of the best feasible placement, in order: (the run that found it, counted
     // as the run's clock counts, warm start included (without a clock, this judge's runs), and

@@ -33,8 +33,10 @@ std::vector<int> toVector(const torch::Tensor &choice);
 void shareResult(Collective &collective, Judge &judge, RunClock &clock);
 // A placer's output from its judge: the best placement, its simulator runs, a note when nothing
 // fit, and (when it `searched`) one when nothing it tried beat the start, the first placement it
-// judged (on 4,096 devices every learner hands back its warm start; the note says so).
-PlacerOutput judgedOutput(const std::string &family, const Judge &judge, long long evaluations, bool searched = true);
+// judged (on 4,096 devices every learner hands back its warm start; the note says so), or when it
+// stopped `atFloor` (RunClock::stopAtFloor), that one instead.
+PlacerOutput judgedOutput(const std::string &family, const Judge &judge, long long evaluations, bool searched = true,
+                          bool atFloor = false);
 // The same over every rank of a data-parallel run, with the collectives' cost.
 PlacerOutput learnerOutput(const std::string &family, const Judge &judge, const RunClock &clock,
                            const Collective &collective, bool searched = true);

@@ -216,6 +216,7 @@ public:
             fixedGroups = torch::from_blob(scopeGroup.data(), {graph.nodeCount()}, torch::kInt64).clone().to(device);
         }
         Judge judge(graph, problem.cluster, problem.constraints, problem.objective, &clock);
+        clock.stopAtFloor(judge);
         WarmPrior warmStart;
         if (warm != "none") {
             const PlacerResult r = warmStartPlacement(problem, warm == "best", clock);
@@ -313,7 +314,7 @@ public:
                 {"hidden", hidden}, {"groups", groups}, {"devices", k}, {"prior", prior}, {"warm_start", warm}};
             saveCheckpoint(params.text("save_checkpoint"), "rl-seq2seq", stored.dump(), *net);
         }
-        return judgedOutput("rl-seq2seq", judge, clock.evaluations());
+        return judgedOutput("rl-seq2seq", judge, clock.evaluations(), true, clock.atFloor());
     }
 };
 

@@ -116,6 +116,18 @@ Graph smallGraph()
     return b.build();
 }
 
+// Twelve equal ops in a chain: on equal GPUs, every op on one device is the best placement.
+Graph chainGraph()
+{
+    GraphBuilder b("chain");
+    for (int i = 0; i < 12; ++i) {
+        b.addNode({"op" + std::to_string(i), "MatMul", 1e10, 4e6, 0});
+        if (i > 0)
+            b.addEdge("op" + std::to_string(i - 1), "op" + std::to_string(i));
+    }
+    return b.build();
+}
+
 Cluster gpus(int k)
 {
     ClusterBuilder b("gpus");
@@ -915,19 +927,18 @@ private Q_SLOTS:
     void learnersSayWhenNothingBeatTheirStart()
     {
         QFETCH(QString, model);
-        GraphBuilder b("chain");
-        for (int i = 0; i < 12; ++i) {
-            b.addNode({"op" + std::to_string(i), "MatMul", 1e10, 4e6, 0});
-            if (i > 0)
-                b.addEdge("op" + std::to_string(i - 1), "op" + std::to_string(i));
-        }
-        const Graph g = b.build();
+        const Graph g = chainGraph();
         const Cluster c = gpus(3);
         const Constraints cons = Constraints::fromGraph(g, c);
         std::vector<std::string> small = {"iterations=4", "samples=4", "hidden=16"};
         if (model == "giph")
             small.push_back("episode_steps=3");
-        const PlacerResult r = runPlacer(PlacerRegistry::builtin(), model.toStdString(), {g, c, cons, {}}, small, {});
+        // The chain on one device is the best placement, but a slight weight on memory keeps its
+        // score above the floor (learnersStopAtTheLowerBound), so the learners search.
+        Objective memoryToo;
+        memoryToo.memoryWeight = 1e-6;
+        const PlacerResult r =
+            runPlacer(PlacerRegistry::builtin(), model.toStdString(), {g, c, cons, memoryToo}, small, {});
         QVERIFY(r.evaluations > 1);
         // (the count is the learner's; the result adds runPlacer's final judgement)
         const std::string note = model.toStdString() + ": nothing it tried beat its start in " +
@@ -939,6 +950,37 @@ private Q_SLOTS:
             runPlacer(PlacerRegistry::builtin(), model.toStdString(), {g, fast, Constraints::fromGraph(g, fast), {}},
                       withParams(small, {model == "giph" ? "start=random" : "warm_start=none"}), {});
         QVERIFY(!test::hasNote(gained, model.toStdString() + ": nothing it tried beat its start"));
+    }
+
+    // A learner whose best placement meets the lower bound stops there: nothing can score lower.
+    // A chain on equal GPUs, every op on one device (the warm start) is such a placement. A run
+    // that saves its policy trains its budget all the same.
+    void learnersStopAtTheLowerBound_data() { addLearnerRows(); }
+    void learnersStopAtTheLowerBound()
+    {
+        QFETCH(QString, model);
+        const std::string family = model.toStdString();
+        const Graph g = chainGraph();
+        const Cluster c = gpus(3);
+        const Constraints cons = Constraints::fromGraph(g, c);
+        const PlacementProblem problem{g, c, cons, {}};
+        std::vector<std::string> small = {"samples=4", "hidden=16", "evaluations=600"};
+        if (model == "giph")
+            small.push_back("episode_steps=3");
+        const PlacerResult r = runPlacer(PlacerRegistry::builtin(), family, problem, small, {});
+        QVERIFY(r.makespan <= r.lowerBound * (1 + 1e-9));
+        QVERIFY2(r.evaluations < 20, qPrintable(QString::number(r.evaluations)));
+        // (the count is the learner's; the result adds runPlacer's final judgement)
+        const std::string note = family + ": stopped after " + std::to_string(r.evaluations - 1) +
+                                 " simulator runs: its best placement meets the lower bound";
+        QVERIFY2(test::hasNote(r, note), qPrintable(QString::fromStdString(r.notes.empty() ? "" : r.notes.back())));
+        QVERIFY(!test::hasNote(r, "nothing it tried beat its start"));
+        const std::string saved = m_dir.filePath(model + "-floor.pt").toStdString();
+        const PlacerResult trained =
+            runPlacer(PlacerRegistry::builtin(), family, problem, withParams(small, {"save_checkpoint=" + saved}), {});
+        QVERIFY2(trained.evaluations >= 590, qPrintable(QString::number(trained.evaluations)));
+        QVERIFY(!test::hasNote(trained, "meets the lower bound"));
+        QCOMPARE(trained.placement.devices(), r.placement.devices());
     }
 
     // An evaluation budget holds too, all simulator runs counted (HEFT's for a warm start, the

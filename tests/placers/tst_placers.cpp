@@ -486,6 +486,44 @@ private Q_SLOTS:
         QVERIFY(run("round-robin+local-search", g, c).makespan < run("round-robin", g, c).makespan);
     }
 
+    // A search whose best placement meets the lower bound stops: no placement can score lower.
+    // A chain on two equal GPUs, every op on one device, is such a placement (its makespan is the
+    // critical path).
+    void searchesStopAtTheLowerBound()
+    {
+        GraphBuilder b("chain");
+        for (int i = 0; i < 8; ++i) {
+            b.addNode({"op" + std::to_string(i), "MatMul", 1e9, 1e6, 1e6});
+            if (i > 0)
+                b.addEdge(i - 1, i);
+        }
+        const Graph g = b.build();
+        const Cluster c = gpus(2, 1e9);
+        auto atBound = [](const PlacerResult &r) { return r.makespan <= r.lowerBound * (1 + 1e-9); };
+        // From round-robin's alternation the search finds the chain on one device, then stops.
+        const PlacerResult searched = run("round-robin+local-search", g, c, {"evaluations=5000"});
+        QVERIFY(atBound(searched));
+        QVERIFY2(searched.evaluations < 1000, qPrintable(QString::number(searched.evaluations)));
+        QVERIFY(test::hasNote(searched, "local-search: stopped after"));
+        // A start there already: the search is not run, and the fast placers stop at the first.
+        const PlacerResult heft = run("heft+local-search", g, c, {"evaluations=5000"});
+        QVERIFY(atBound(heft));
+        QVERIFY(test::hasNote(heft, "'local-search' was not run: the placement so far meets the lower bound"));
+        QCOMPARE(heft.evaluations, 1LL); // the judgement of HEFT's placement
+        const PlacerResult fast = run("best-fast", g, c);
+        QVERIFY(test::hasNote(fast, "met the lower bound: the other fast placers were not run"));
+        QCOMPARE(fast.evaluations, 2LL);
+        // Under a weight on memory every placement scores above the floor (its memory term is
+        // over 0): the search spends its budget.
+        Objective memoryToo;
+        memoryToo.memoryWeight = 1e-6;
+        const Constraints cons = Constraints::fromGraph(g, c);
+        const PlacerResult spent = runPlacer(PlacerRegistry::builtin(), "round-robin+local-search",
+                                             {g, c, cons, memoryToo}, {"evaluations=2000"}, RunControl{});
+        QVERIFY2(spent.evaluations >= 1990, qPrintable(QString::number(spent.evaluations)));
+        QVERIFY(!test::hasNote(spent, "lower bound"));
+    }
+
     void blockMovesLeaveALocalOptimumOfSingleMoves()
     {
         // m-ETF-c puts the 2-layer RNN LM where no single-node move or swap helps: local search
