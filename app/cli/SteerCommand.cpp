@@ -399,7 +399,10 @@ int rankCommand(const CliArgs &args, std::ostream &out, std::ostream &)
             return a->terms.feasible;
         return a->score != b->score ? a->score < b->score : a->id < b->id;
     });
-    const size_t top = static_cast<size_t>(args.integer("top").value_or(10));
+    const long long topGiven = args.integer("top").value_or(10);
+    if (topGiven < 1)
+        throw InputError("--top needs at least 1 candidate to list");
+    const size_t top = static_cast<size_t>(topGiven);
     Json rows = Json::array();
     for (size_t i = 0; i < std::min(top, usable.size()); ++i)
         rows.push_back(candidateRow(*usable[i], nullptr));

@@ -320,6 +320,11 @@ private Q_SLOTS:
         for (const auto &row : rows) // what each run cost in time, beside its simulator runs
             QVERIFY(row.toObject()["wall_s"].toDouble() > 0);
         QVERIFY(rows[0].toObject()["moved_bytes"].toDouble() <= rows[1].toObject()["moved_bytes"].toDouble());
+        for (const char *none : {"0", "-1"}) { // -1 listed every candidate (a size_t cast)
+            auto refused = cli({"rank", log, "--top", none});
+            QCOMPARE(refused.exitCode, 2);
+            QVERIFY(refused.err.contains("--top needs at least 1 candidate"));
+        }
 
         auto replay = cli({"steer", kExample, kCluster, "--replay", log});
         QCOMPARE(replay.exitCode, 0);
