@@ -170,7 +170,8 @@ public:
         const bool recursive = params.choice("method") == "recursive";
         std::vector<std::string> notes;
         std::vector<int> parts;
-        // Given a tolerance no partition meets (one op alone is more than it allows), METIS gave up
+        // Given a tolerance no partition meets (one op alone is more than it allows, or the ops cannot
+        // be split evenly enough: leastImbalance), METIS gave up
         // on balance: a 5-op chain in one part, where 1.5 was possible. Asked for 3% over what the
         // heaviest op allows, it cut 2.5-4x less on the Transformer at k = 8, 16 and 32, at the same
         // or a lower imbalance (2.088, 4.175, 8.35 against 2.088, 4.175, 9.418). Parts of given
@@ -182,7 +183,7 @@ public:
                 char note[160];
                 std::snprintf(note, sizeof note,
                               "metis: no partition meets the tolerance %.4g; METIS was asked for %.4g, 3%% over "
-                              "what the heaviest op allows",
+                              "the least any partition allows",
                               pb.imbalance, imbalance);
                 notes.push_back(note);
             }

@@ -58,9 +58,13 @@ Partition runPartitioner(const PartitionerRegistry &registry, const std::string 
             std::ostringstream note;
             note << std::setprecision(4) << "imbalance " << c.imbalance << " is over the tolerance "
                  << problem.imbalance;
-            if (c.lowest > problem.imbalance)
+            if (c.lowest > problem.imbalance && c.forcedBy == 1)
                 note << ": op '" << problem.graph.id(c.heaviestNode) << "' alone is " << c.lowest
                      << " times an even part, so no partition into " << problem.k << " parts meets it";
+            else if (c.lowest > problem.imbalance)
+                note << ": in any partition into " << problem.k << " parts, " << c.forcedBy << " of the "
+                     << (c.forcedBy - 1) * problem.k + 1 << " heaviest ops share a part of at least " << c.lowest
+                     << " times an even one, so none meets it";
             else
                 note << " (no single op forces it)";
             result.notes.push_back(note.str());

@@ -43,15 +43,30 @@ double imbalanceOf(const std::vector<double> &partWeight, double total, int k)
     return total > 0 ? *std::max_element(partWeight.begin(), partWeight.end()) / (total / k) : 1.0;
 }
 
-// The heaviest node alone over an even part (at least 1), and which node it is (-1: none weighs).
-double heaviestShare(const std::vector<double> &weight, double total, int k, int &node)
+// The least imbalance any partition into k parts can have (at least 1). By pigeonhole: of the
+// j*k + 1 heaviest nodes some part holds j + 1, so it weighs at least the j + 1 lightest of them;
+// j = 0 is the heaviest node alone. `node` is the heaviest node (-1: none weighs) and `count` the
+// j + 1 of the largest such bound (1: that node alone).
+double leastShare(const std::vector<double> &weight, double total, int k, int &node, int &count)
 {
     node = -1;
+    count = 1;
     if (total <= 0)
         return 1.0;
-    const auto heaviest = std::max_element(weight.begin(), weight.end());
-    node = static_cast<int>(heaviest - weight.begin());
-    return std::max(1.0, *heaviest / (total / k));
+    node = static_cast<int>(std::max_element(weight.begin(), weight.end()) - weight.begin());
+    std::vector<double> sorted(weight);
+    std::sort(sorted.begin(), sorted.end(), std::greater<>());
+    std::vector<double> prefix(sorted.size() + 1, 0.0);
+    std::partial_sum(sorted.begin(), sorted.end(), prefix.begin() + 1);
+    double least = sorted.front();
+    for (size_t j = 1; j * static_cast<size_t>(k) < sorted.size(); ++j) {
+        const size_t last = j * static_cast<size_t>(k), first = last - j; // the j + 1 lightest of the top j*k + 1
+        if (const double part = prefix[last + 1] - prefix[first]; part > least) {
+            least = part;
+            count = static_cast<int>(j + 1);
+        }
+    }
+    return std::max(1.0, least / (total / k));
 }
 
 } // namespace
@@ -59,8 +74,8 @@ double heaviestShare(const std::vector<double> &weight, double total, int k, int
 double leastImbalance(const Graph &g, int k)
 {
     const std::vector<double> weight = balanceWeights(g);
-    int node = -1;
-    return heaviestShare(weight, std::accumulate(weight.begin(), weight.end(), 0.0), k, node);
+    int node = -1, count = 1;
+    return leastShare(weight, std::accumulate(weight.begin(), weight.end(), 0.0), k, node, count);
 }
 
 ImbalanceCheck checkImbalance(const Graph &g, const std::vector<int> &parts, int k)
@@ -70,7 +85,7 @@ ImbalanceCheck checkImbalance(const Graph &g, const std::vector<int> &parts, int
     std::vector<double> partWeight;
     const double total = sumParts(weight, parts, k, partWeight);
     c.imbalance = imbalanceOf(partWeight, total, k);
-    c.lowest = heaviestShare(weight, total, k, c.heaviestNode);
+    c.lowest = leastShare(weight, total, k, c.heaviestNode, c.forcedBy);
     return c;
 }
 

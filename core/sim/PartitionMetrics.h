@@ -33,11 +33,14 @@ UndirectedGraph undirectedView(const Graph &graph);
 std::vector<double> balanceWeights(const Graph &graph);
 
 // A partition's imbalance (as partitionMetrics, without the edges) and the least any partition of
-// the graph into k parts can have: the heaviest node alone over an even part (at least 1).
+// the graph into k parts can have (at least 1): the heaviest node alone over an even part, or more
+// where the nodes cannot be split evenly (5 equal ones in 2 parts: 3 share one, 1.2). `forcedBy`
+// ops share the part that bound is of (1: the heaviest node alone).
 struct ImbalanceCheck
 {
     double imbalance = 1, lowest = 1;
     int heaviestNode = -1;
+    int forcedBy = 1;
 };
 ImbalanceCheck checkImbalance(const Graph &graph, const std::vector<int> &parts, int k);
 // The least imbalance any partition of the graph into k parts can have (checkImbalance's `lowest`).
