@@ -3,6 +3,7 @@
 #include "core/cluster/Cluster.h"
 #include "core/graph/Graph.h"
 
+#include <algorithm>
 #include <set>
 
 namespace ps {
@@ -59,6 +60,24 @@ void enforceConstraints(const Constraints &constraints, std::vector<int> &device
         for (int u : members)
             deviceOfNode[u] = device;
     }
+}
+
+std::vector<int> freeChoices(const Constraints &constraints, int nodeCount)
+{
+    std::vector<int> free;
+    for (int v = 0; v < nodeCount; ++v) {
+        const int g = constraints.groupOf(v);
+        if (g < 0) {
+            if (constraints.pinnedDevice(v) < 0)
+                free.push_back(v);
+            continue;
+        }
+        const std::vector<int> &members = constraints.groupMembers(g);
+        if (members.front() == v &&
+            std::none_of(members.begin(), members.end(), [&](int u) { return constraints.pinnedDevice(u) >= 0; }))
+            free.push_back(v);
+    }
+    return free;
 }
 
 std::vector<std::string> constraintViolations(const Graph &graph, const Cluster &cluster,

@@ -40,6 +40,10 @@ private:
 // of its first member). Pins naming an unknown device are left for the report below.
 void enforceConstraints(const Constraints &constraints, std::vector<int> &deviceOfNode);
 
+// The nodes whose devices decide a placement under these constraints: each colocation group's
+// first member and each node outside a group, less those pinned (a group is when a member is).
+// Any placement is these nodes' devices followed by enforceConstraints.
+std::vector<int> freeChoices(const Constraints &constraints, int nodeCount);
 // Per colocation group: whether its members sit on more than one device.
 std::vector<char> splitGroups(const Constraints &constraints, const std::vector<int> &deviceOfNode);
 

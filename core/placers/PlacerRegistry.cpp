@@ -12,6 +12,7 @@
 #include <cmath>
 #include <iterator>
 #include <limits>
+#include <optional>
 
 namespace ps {
 
@@ -123,6 +124,24 @@ bool betterResult(const PlacerResult &a, const PlacerResult &b)
     return (a.feasible && !b.feasible) || (a.feasible == b.feasible && a.score < b.score);
 }
 
+namespace {
+
+// The one placement there is when the cluster has one device or the pins and colocation groups
+// fix every op (freeChoices is empty), judged, with a note; else nothing.
+std::optional<PlacerResult> onlyPlacement(const PlacementProblem &problem, Simulator &sim, const ObjectiveJudge &judge,
+                                          const std::string &spec)
+{
+    const int n = problem.graph.nodeCount(), k = problem.cluster.deviceCount();
+    if (k > 1 && !freeChoices(problem.constraints, n).empty())
+        return std::nullopt;
+    PlacerResult only = judgePlacement(problem, sim, judge, std::vector<int>(static_cast<size_t>(n), 0));
+    only.notes.push_back((k == 1 ? "one device: every op goes on it" : "the pins and colocation groups fix every op") +
+                         std::string(" ('") + spec + "' was not run)");
+    return only;
+}
+
+} // namespace
+
 PlacerResult runPlacer(const PlacerRegistry &registry, const std::string &spec, const PlacementProblem &problem,
                        const std::vector<std::string> &params, const RunControl &control, const Placement *start)
 {
@@ -142,16 +161,16 @@ PlacerResult runPlacer(const PlacerRegistry &registry, const std::string &spec, 
 
     Simulator sim(problem.graph, problem.cluster);
     const ObjectiveJudge judge(problem.graph, problem.cluster, problem.constraints, problem.objective);
-    // One device leaves one placement, every op on it: no family can find another, so none is run
-    // (gdp trained 47 s on GNMT x one GPU to hand back its start). A learner asked to save its
-    // policy still trains.
-    if (problem.cluster.deviceCount() == 1 && !savesAPolicy(params)) {
-        PlacerResult only = judgePlacement(problem, sim, judge, std::vector<int>(problem.graph.nodeCount(), 0));
-        only.evaluations = sim.evaluations();
-        only.notes.push_back("one device: every op goes on it ('" + spec + "' was not run)");
-        stampProvenance(only, spec, params, control.seed, problem, secondsSince(t0));
-        return only;
-    }
+    // One placement to choose from (one device, or every op pinned or colocated with a pinned op):
+    // no family can find another, so none is run (gdp trained 47 s on GNMT x one GPU to hand back
+    // its start, and every search spent its time limit on a graph pinned throughout). A learner
+    // asked to save its policy still trains.
+    if (!savesAPolicy(params))
+        if (std::optional<PlacerResult> only = onlyPlacement(problem, sim, judge, spec)) {
+            only->evaluations = sim.evaluations();
+            stampProvenance(*only, spec, params, control.seed, problem, secondsSince(t0));
+            return *only;
+        }
     PlacerResult result;
     bool haveResult = false;
     auto judgeAndKeep = [&](std::vector<int> devices) {

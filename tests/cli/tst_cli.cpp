@@ -196,7 +196,7 @@ private Q_SLOTS:
         QCOMPARE(part.exitCode, 0);
         const QJsonObject p = QJsonDocument::fromJson(part.out).object();
         for (const QJsonValue &note : p["notes"].toArray()) // METIS finished (in a child process: a limit is set)
-            QVERIFY2(note.toString().startsWith("imbalance "), qPrintable(note.toString()));
+            QVERIFY2(!note.toString().contains("stopped"), qPrintable(note.toString()));
         auto metrics = cli({"metrics", kExample, parts});
         QCOMPARE(QJsonDocument::fromJson(metrics.out).object()["edge_cut"].toDouble(), p["edge_cut"].toDouble());
 

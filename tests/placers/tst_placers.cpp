@@ -488,11 +488,11 @@ private Q_SLOTS:
 
     // A search whose best placement meets the lower bound stops: no placement can score lower.
     // A chain on two equal GPUs, every op on one device, is such a placement (its makespan is the
-    // critical path).
+    // critical path). Sixteen ops: too many placements to judge them all (fewPlacementsAreAllJudged).
     void searchesStopAtTheLowerBound()
     {
         GraphBuilder b("chain");
-        for (int i = 0; i < 8; ++i) {
+        for (int i = 0; i < 16; ++i) {
             b.addNode({"op" + std::to_string(i), "MatMul", 1e9, 1e6, 1e6});
             if (i > 0)
                 b.addEdge(i - 1, i);
@@ -522,6 +522,40 @@ private Q_SLOTS:
                                              {g, c, cons, memoryToo}, {"evaluations=2000"}, RunControl{});
         QVERIFY2(spent.evaluations >= 1990, qPrintable(QString::number(spent.evaluations)));
         QVERIFY(!test::hasNote(spent, "lower bound"));
+    }
+
+    // Where the pins and colocation groups fix every op there is one placement: every family hands
+    // it back at once (before, each search spent its time limit there). One op left free, and the
+    // families run.
+    void aGraphPinnedThroughoutRunsNothing()
+    {
+        GraphBuilder b("pinned");
+        for (int i = 0; i < 6; ++i) {
+            GraphBuilder::NodeSpec s{"v" + std::to_string(i), "MatMul", 1e9, 1e6, 1e6};
+            if (i == 1 || i == 2)
+                s.colocate = "pair";
+            if (i != 2 && i != 5) // the pair follows v1's pin
+                s.pin = "g" + std::to_string(i % 3);
+            b.addNode(s);
+            if (i > 0)
+                b.addEdge(i - 1, i);
+        }
+        const Graph g = b.build();
+        const Cluster c = gpus(3, 1e9);
+        const Constraints cons = Constraints::fromGraph(g, c);
+        QCOMPARE(freeChoices(cons, g.nodeCount()), std::vector<int>{5});
+        for (const char *model : {"heft", "local-search", "best-fast+local-search"}) {
+            const PlacerResult free = run(model, g, c, {});
+            QVERIFY(!test::hasNote(free, "was not run"));
+            Constraints all = cons;
+            all.pin(5, 2);
+            const PlacerResult r =
+                runPlacer(PlacerRegistry::builtin(), model, {g, c, all, Objective{}}, {}, RunControl{});
+            QCOMPARE(r.placement.devices(), (std::vector<int>{0, 1, 1, 0, 1, 2}));
+            QCOMPARE(r.evaluations, 1LL);
+            QVERIFY(test::hasNote(r, "the pins and colocation groups fix every op ('" + std::string(model) +
+                                         "' was not run)"));
+        }
     }
 
     void blockMovesLeaveALocalOptimumOfSingleMoves()
