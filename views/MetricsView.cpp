@@ -1,5 +1,6 @@
 #include "views/MetricsView.h"
 
+#include "core/sim/Objective.h"
 #include "views/DeviceColors.h"
 #include "views/Format.h"
 
@@ -128,11 +129,14 @@ void MetricsView::setState(const Cluster &cluster, const Schedule *s, const std:
     };
     row(tr("Makespan"), formatSeconds(s->makespan));
     row(tr("Lower bound"), formatSeconds(s->lowerBound.bound));
-    row(tr("Ratio to bound"), QString::number(s->ratio(), 'f', 3) + "×");
-    row(tr("Bytes moved"), formatBytes(s->movedBytes));
-    row(tr("Transfers"), QString::number(s->transferCount));
     const std::vector<std::string> &violations = s->violations;
     const bool feasible = violations.empty();
+    // At the bound, no placement has a shorter makespan: the searches stop there, and so may the person.
+    const bool optimal =
+        s->lowerBound.bound > 0 && meetsScoreFloor(Objective{}, s->lowerBound.bound, s->makespan, feasible);
+    row(tr("Ratio to bound"), QString::number(s->ratio(), 'f', 3) + "×" + (optimal ? tr(" (optimal)") : QString()));
+    row(tr("Bytes moved"), formatBytes(s->movedBytes));
+    row(tr("Transfers"), QString::number(s->transferCount));
     row(tr("Feasible"),
         feasible ? tr("<span style='color:#2a7a2a'>yes</span>") : tr("<span style='color:#c00'>no</span>"));
     html += "</table>";

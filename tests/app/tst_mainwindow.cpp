@@ -292,6 +292,27 @@ private Q_SLOTS:
 #endif
     }
 
+    // A placement at the lower bound is marked optimal in the Metrics dock (VGG-16, a chain, every
+    // op on one GPU); one op moved off it, and the mark goes.
+    void metricsMarkAPlacementAtTheBound()
+    {
+        const QString cluster = writeGpuCluster("four.cluster.json", 4);
+        const QString graph = m_dir.filePath("metrics-vgg.graph.json");
+        writeGraphJson(graph.toStdString(), generate("vgg-16", std::map<std::string, double>{}, 1));
+        MainWindow w;
+        dropFiles(&w, {cluster, graph});
+        waitIdle(w);
+        Document &d = *w.document();
+        const int n = d.graph()->nodeCount();
+        std::vector<int> all(n);
+        std::iota(all.begin(), all.end(), 0);
+        d.setDevices(all, std::vector<int>(n, 0));
+        QVERIFY2(w.metricsView()->text().contains("1.000× (optimal)"), qPrintable(w.metricsView()->text()));
+        d.setDevices({n / 2}, {1});
+        QVERIFY(d.schedule()->ratio() > 1.0);
+        QVERIFY2(!w.metricsView()->text().contains("optimal"), qPrintable(w.metricsView()->text()));
+    }
+
     // 1,000 devices and thousands of violations: the Metrics dock lists the first violations and
     // how many more, and the balance in a table (a row per device, sorted by a column). As one
     // rich-text label its layout took 1.1-1.3 s after every edit with 1,000 devices.
