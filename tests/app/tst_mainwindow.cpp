@@ -145,6 +145,21 @@ class TestMainWindow : public QObject
     // folder as `file`.
     // `count` identical GPUs on the default link, or (`everyPair`) with an explicit link for each
     // pair, as a cluster file exported from a measured topology has: fast within groups of 8.
+    // Opens the built-in `generator`'s graph (its defaults) on `gpus` GPUs in w and waits until it
+    // is idle; every node's index, for edits of all of them.
+    std::vector<int> openGenerated(MainWindow &w, const std::string &generator, int gpus)
+    {
+        const QString name = QString::fromStdString(generator);
+        const QString cluster = writeGpuCluster(name + "-gpus.cluster.json", gpus);
+        const QString graph = m_dir.filePath(name + "-generated.graph.json");
+        writeGraphJson(graph.toStdString(), generate(generator, std::map<std::string, double>{}, 1));
+        dropFiles(&w, {cluster, graph});
+        waitIdle(w);
+        std::vector<int> all(static_cast<size_t>(w.document()->graph()->nodeCount()));
+        std::iota(all.begin(), all.end(), 0);
+        return all;
+    }
+
     QString writeGpuCluster(const QString &file, int count, bool everyPair = false)
     {
         ClusterBuilder b(std::to_string(count) + " GPUs");
@@ -296,16 +311,10 @@ private Q_SLOTS:
     // op on one GPU); one op moved off it, and the mark goes.
     void metricsMarkAPlacementAtTheBound()
     {
-        const QString cluster = writeGpuCluster("four.cluster.json", 4);
-        const QString graph = m_dir.filePath("metrics-vgg.graph.json");
-        writeGraphJson(graph.toStdString(), generate("vgg-16", std::map<std::string, double>{}, 1));
         MainWindow w;
-        dropFiles(&w, {cluster, graph});
-        waitIdle(w);
+        const std::vector<int> all = openGenerated(w, "vgg-16", 4);
         Document &d = *w.document();
         const int n = d.graph()->nodeCount();
-        std::vector<int> all(n);
-        std::iota(all.begin(), all.end(), 0);
         d.setDevices(all, std::vector<int>(n, 0));
         QVERIFY2(w.metricsView()->text().contains("1.000× (optimal)"), qPrintable(w.metricsView()->text()));
         d.setDevices({n / 2}, {1});
@@ -318,17 +327,11 @@ private Q_SLOTS:
     // rich-text label its layout took 1.1-1.3 s after every edit with 1,000 devices.
     void metricsListManyDevicesAndViolations()
     {
-        const QString cluster = writeGpuCluster("thousand.cluster.json", 1000);
-        const QString graph = m_dir.filePath("metrics-rnnlm.graph.json");
-        writeGraphJson(graph.toStdString(), generate("rnnlm", std::map<std::string, double>{}, 1));
         MainWindow w;
-        dropFiles(&w, {cluster, graph});
-        waitIdle(w);
+        const std::vector<int> all = openGenerated(w, "rnnlm", 1000);
         Document &d = *w.document();
         QCOMPARE(d.cluster().deviceCount(), 1000);
         const int n = d.graph()->nodeCount();
-        std::vector<int> all(n);
-        std::iota(all.begin(), all.end(), 0);
         d.setPins(all, std::vector<int>(n, 0));
         d.setDevices(all, std::vector<int>(n, 1)); // every op off its pinned device
         QCOMPARE(static_cast<int>(d.schedule()->violations.size()), n);
