@@ -252,8 +252,12 @@ void SteeringController::runRounds(int rounds, int perRound, long long evaluatio
         // round leaves (or a learned candidate's longer run takes) moves the later rounds' budgets.
         const long long total = evaluations * rounds, before = session->evaluationsSpent();
         for (int r = 0; r < rounds && !control.cancelled(); ++r) {
-            if (!session->shareLeft(total - (session->evaluationsSpent() - before), rounds - r)) {
-                const QString note = QString::fromStdString(SteeringSession::spentNote(total, r, rounds));
+            // A round always runs when asked for; Auto-steer's later ones stop where the best
+            // candidate is optimal under the weights (the person's feedback comes between runs).
+            const bool atFloor = r > 0 && session->bestMeetsFloor();
+            if (atFloor || !session->shareLeft(total - (session->evaluationsSpent() - before), rounds - r)) {
+                const QString note = QString::fromStdString(atFloor ? SteeringSession::floorNote(r, rounds)
+                                                                    : SteeringSession::spentNote(total, r, rounds));
                 QMetaObject::invokeMethod(
                     this,
                     [self = QPointer<SteeringController>(this), note] {

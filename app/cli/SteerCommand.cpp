@@ -283,7 +283,7 @@ int steerCommand(const CliArgs &args, std::ostream &out, std::ostream &err)
     control.cancel = watchInterrupts(); // Ctrl-C ends the round under way and skips the rest
     ProgressBar bar(err, "steer");
     Json roundsOut = Json::array();
-    std::string spentEarly; // the rounds the budget left out, said in the report
+    std::string spentEarly; // the rounds the budget or the lower bound left out, said in the report
     for (int r = 1; r <= rounds && !control.cancelled(); ++r) {
         for (const FeedbackText &f : feedback)
             if (f.round == r)
@@ -305,10 +305,18 @@ int steerCommand(const CliArgs &args, std::ostream &out, std::ostream &err)
         if (!ranked.empty())
             row["best"] = candidateRow(session.candidate(ranked.front()), &session);
         roundsOut.push_back(row);
+        // Optimal under the objective, and no feedback to come that could change it: the rounds
+        // left could not beat it (a replay runs the rounds its log holds).
+        if (!replay && r < rounds && session.bestMeetsFloor() &&
+            std::none_of(feedback.begin(), feedback.end(), [r](const FeedbackText &f) { return f.round > r; })) {
+            spentEarly = SteeringSession::floorNote(r, rounds);
+            break;
+        }
     }
     EnsembleResult ensemble;
+    // (None where the best meets the lower bound: a consensus cannot score lower.)
     const bool haveEnsemble = ensembleSize > 0 && !session.ranking().empty() && !control.cancelled() &&
-                              (replay || session.evaluationsSpent() < evaluations);
+                              (replay || session.evaluationsSpent() < evaluations) && !session.bestMeetsFloor();
     if (haveEnsemble)
         ensemble = session.ensemble(
             static_cast<int>(ensembleSize),

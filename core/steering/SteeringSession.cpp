@@ -282,6 +282,15 @@ void SteeringSession::rescore(bool terms)
     }
 }
 
+bool SteeringSession::bestMeetsFloor() const
+{
+    const std::vector<int> ranked = ranking();
+    if (ranked.empty())
+        return false;
+    const Candidate &best = candidate(ranked.front());
+    return meetsScoreFloor(m_objective, best.terms.bound, best.score, best.terms.feasible);
+}
+
 std::vector<int> SteeringSession::ranking() const
 {
     std::vector<int> ids;

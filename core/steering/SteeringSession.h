@@ -89,6 +89,16 @@ public:
         setRoundEvaluations(std::max(1LL, left / std::max(1, roundsLeft)), left);
         return true;
     }
+    // Whether the best candidate fits and meets the score floor under the current objective
+    // (meetsScoreFloor): no later candidate can score lower, so rounds run in a row (the CLI's,
+    // Auto-steer's) stop there unless feedback is still to come.
+    bool bestMeetsFloor() const;
+    // What such a stop says.
+    static std::string floorNote(int roundsRun, int rounds)
+    {
+        return "the best candidate meets the lower bound after " + std::to_string(roundsRun) + " of " +
+               std::to_string(rounds) + " rounds: no placement can score lower, so the rest were not run";
+    }
     // What a session with a total says when shareLeft() ended its rounds early.
     static std::string spentNote(long long total, int roundsRun, int rounds)
     {

@@ -1439,6 +1439,25 @@ private Q_SLOTS:
         QTRY_VERIFY2(w.logText().contains("the budget of 30 simulator runs was spent after"), qPrintable(w.logText()));
     }
 
+    // Auto-steer stops where the best candidate meets the lower bound (VGG-16 on 4 GPUs: the first
+    // round's fast placers put the chain on one GPU) and the Log says so; Run round still runs one.
+    void autoSteerStopsAtTheLowerBound()
+    {
+        MainWindow w;
+        openGenerated(w, "vgg-16", 4);
+        SteeringPanel *panel = w.steeringPanel();
+        panel->runRounds(5);
+        waitIdle(w);
+        const SteeringSession *s = panel->controller()->session();
+        QVERIFY(s->bestMeetsFloor());
+        QCOMPARE(static_cast<int>(s->rounds().size()), 1);
+        QTRY_VERIFY2(w.logText().contains("the best candidate meets the lower bound after 1 of 5 rounds"),
+                     qPrintable(w.logText()));
+        panel->runRounds(1);
+        waitIdle(w);
+        QCOMPARE(static_cast<int>(s->rounds().size()), 2);
+    }
+
     // Steering rounds and model runs are work a saved session does not hold until it is saved
     // again: the title says so, the autosave writes them, and a session saved while a round runs
     // keeps the rounds that ended (the log was left out whole while steering ran).

@@ -19,6 +19,12 @@ ps::test::ProcessResult cli(const QStringList &args)
     return ps::test::runProgram(PS_CLI_PATH, args);
 }
 
+// A command's last line of output: its report, after any progress.
+QByteArray lastLine(const QByteArray &out)
+{
+    return out.trimmed().split('\n').last();
+}
+
 } // namespace
 
 class TestCli : public QObject
@@ -240,6 +246,30 @@ private Q_SLOTS:
         QVERIFY2(QJsonDocument::fromJson(r.out).isObject(), r.out.constData());
     }
 
+    // Steering stops where its best candidate meets the lower bound (VGG-16, a chain, on 4 GPUs:
+    // the first round's fast placers put it on one GPU), with no ensemble after, unless feedback is
+    // still to come; the log replays.
+    void steerStopsAtTheLowerBound()
+    {
+        const QString vgg = m_dir.filePath("steer-vgg.graph.json");
+        QCOMPARE(cli({"generate", "vgg-16", "--out", vgg}).exitCode, 0);
+        const QString log = m_dir.filePath("steer-vgg.log.json");
+        const auto r = cli({"steer", vgg, kCluster, "--rounds", "5", "--evaluations", "5000", "--log", log});
+        QCOMPARE(r.exitCode, 0);
+        const QJsonObject report = QJsonDocument::fromJson(lastLine(r.out)).object();
+        QCOMPARE(report["rounds"].toArray().size(), 1);
+        QCOMPARE(report["best"].toObject()["ratio"].toDouble(), 1.0);
+        QVERIFY(!report.contains("ensemble"));
+        QCOMPARE(report["notes"].toArray().first().toString(),
+                 QString("the best candidate meets the lower bound after 1 of 5 rounds: no placement can score "
+                         "lower, so the rest were not run"));
+        const auto replay = cli({"steer", vgg, kCluster, "--replay", log});
+        QVERIFY(QJsonDocument::fromJson(lastLine(replay.out)).object()["reproduced"].toBool());
+        const QString later = file("later.json", R"([{"round": 3, "objective": "makespan=1,bytes=0.5"}])");
+        const auto fed = cli({"steer", vgg, kCluster, "--rounds", "5", "--evaluations", "5000", "--feedback", later});
+        QCOMPARE(QJsonDocument::fromJson(lastLine(fed.out)).object()["rounds"].toArray().size(), 3);
+    }
+
     // A budget smaller than the first round (each fast family runs once there) is kept: `steer
     // --evaluations 10` spent 94 simulator runs in five rounds. The report says the rounds ended early.
     void steerKeepsABudgetSmallerThanItsFirstRound()
@@ -248,7 +278,7 @@ private Q_SLOTS:
         for (int budget : {10, 3}) {
             const auto r = cli({"steer", kExample, kCluster, "--evaluations", QString::number(budget), "--seed", "1"});
             QCOMPARE(r.exitCode, 0);
-            const QJsonObject report = QJsonDocument::fromJson(r.out.trimmed().split('\n').last()).object();
+            const QJsonObject report = QJsonDocument::fromJson(lastLine(r.out)).object();
             QVERIFY2(report["evaluations"].toInt() <= budget, r.out.constData());
             QVERIFY(report["best"].toObject()["feasible"].toBool());
             QCOMPARE(report["rounds"].toArray().size(), 1);
@@ -273,7 +303,6 @@ private Q_SLOTS:
             {"round": 3, "reject": ["best"], "family_weights": {"cpop": 0}}
         ])");
         const QString log = m_dir.filePath("steer.json"), best = m_dir.filePath("best.placement.json");
-        auto lastLine = [](const QByteArray &out) { return out.trimmed().split('\n').last(); };
         auto steer = cli({"steer", kExample, kCluster, "--rounds", "3", "--per-round", "4", "--evaluations", "600",
                           "--pins", pins, "--feedback", feedback, "--seed", "5", "--out", best, "--log", log});
         QCOMPARE(steer.exitCode, 0);
