@@ -224,10 +224,11 @@ public:
         }
         // METIS may leave parts empty and the rest over the tolerance it was asked for, on a small
         // graph (the 23-op example at k = 4: 2 parts at 2.48, where 1.40 is possible): then the
-        // parts are rebalanced and refined as with refine=true (1.41 there).
+        // parts are rebalanced and refined as with refine=true (1.41 there). Not with a memory
+        // balance, which the refinement would not keep (nor would the note then be true).
         bool refine = params.flag("refine");
         if (const int used = Partition(pb.k, parts).partsUsed();
-            !refine && pb.targetShares.empty() && used < pb.k &&
+            !refine && !withMemory && pb.targetShares.empty() && used < pb.k &&
             checkImbalance(pb.graph, parts, pb.k).imbalance > imbalance * (1 + 1e-9)) {
             refine = true;
             char note[200];

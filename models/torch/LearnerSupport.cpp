@@ -350,8 +350,7 @@ RunClock::RunClock(const RunControl &control, const ParamValues &params, bool si
                              (simulated && m_maxEvaluations != std::numeric_limits<long long>::max()))
                        ? params.integer("iterations")
                        : std::numeric_limits<int>::max()),
-      m_start(std::chrono::steady_clock::now()),
-      m_savesPolicy(params.given("save_checkpoint") && !params.text("save_checkpoint").empty())
+      m_start(std::chrono::steady_clock::now()), m_savesPolicy(!params.text("save_checkpoint").empty())
 {}
 
 void RunClock::stopAtFloor(const Judge &target)
