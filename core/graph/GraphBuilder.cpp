@@ -1,6 +1,7 @@
 #include "core/graph/GraphBuilder.h"
 
 #include "core/InputError.h"
+#include "core/Utf8.h"
 
 #include <algorithm>
 #include <cmath>
@@ -13,6 +14,16 @@ namespace {
 std::string quoted(const std::string &s)
 {
     return "'" + s + "'";
+}
+
+// Names are written into JSON again: text that is not UTF-8 would make a file no reader accepts.
+void requireUtf8(const std::string &text, const std::string &what)
+{
+    const size_t bad = firstInvalidUtf8(text);
+    if (bad == std::string::npos)
+        return;
+    throw InputError(what + " is not UTF-8 text ('" + printableUtf8(text) + "', byte " + hexByte(text[bad]) +
+                     " at position " + std::to_string(bad) + ")");
 }
 } // namespace
 
@@ -44,13 +55,19 @@ int GraphBuilder::addNode(NodeSpec spec)
     Graph &g = m_graph;
     if (spec.id.empty())
         throw InputError("a node has an empty id");
+    requireUtf8(spec.id, "the node id");
     const std::string who = "of node " + quoted(spec.id);
+    requireUtf8(spec.op, "the op " + who);
+    requireUtf8(spec.scope, "the scope " + who);
+    requireUtf8(spec.colocate.value_or(""), "the colocation group " + who);
+    requireUtf8(spec.pin.value_or(""), "the pin " + who);
     double flops = checkedNumber(spec.flops, "'flops' " + who);
     double outBytes = checkedNumber(spec.outBytes, "'out_bytes' " + who);
     double paramBytes = checkedNumber(spec.paramBytes, "'param_bytes' " + who);
     double memBytes = spec.memBytes ? checkedNumber(*spec.memBytes, "'mem_bytes' " + who) : paramBytes + outBytes;
     std::vector<Graph::ComputeOverride> overrides;
     for (const auto &[type, seconds] : spec.computeS) {
+        requireUtf8(type, "the device type in 'compute_s' " + who);
         checkedNumber(seconds, "'compute_s." + type + "' " + who);
         int t = internString(g.m_typeNames, m_typeIndex, type);
         auto same = [t](const Graph::ComputeOverride &o) { return o.deviceType == t; };
@@ -240,6 +257,7 @@ void GraphBuilder::throwCycle(const std::vector<int> &indegree) const
 
 Graph GraphBuilder::build()
 {
+    requireUtf8(m_graph.m_name, "the graph's name");
     resolveEdges();
     buildAdjacency();
     computeRanks();

@@ -1,6 +1,7 @@
 #pragma once
-// Builds a Graph and validates it: duplicate or empty ids, negative or non-finite numbers,
-// edges naming unknown nodes, self-loops, and cycles (with the cycle named in the error).
+// Builds a Graph and validates it: duplicate or empty ids, names that are not UTF-8, negative or
+// non-finite numbers, edges naming unknown nodes, self-loops, and cycles (with the cycle named in
+// the error).
 #include "core/graph/Graph.h"
 
 #include <optional>

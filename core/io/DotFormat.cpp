@@ -1,6 +1,7 @@
 #include "core/io/DotFormat.h"
 
 #include "core/InputError.h"
+#include "core/Utf8.h"
 #include "core/cluster/Cluster.h"
 #include "core/graph/GraphBuilder.h"
 #include "core/io/FileBytes.h"
@@ -10,9 +11,11 @@
 #include <graphviz/cgraph.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <cstdlib>
 #include <mutex>
+#include <unordered_map>
 
 namespace ps {
 
@@ -56,7 +59,7 @@ std::optional<double> numberAttribute(void *object, const char *name, const std:
     char *end = nullptr;
     double value = std::strtod(text.c_str(), &end);
     if (end == text.c_str() || *end != '\0' || errno == ERANGE)
-        throw InputError(who + ": attribute " + name + "=\"" + text + "\" is not a number");
+        throw InputError(who + ": attribute " + name + "=\"" + printableUtf8(text) + "\" is not a number");
     return GraphBuilder::checkedNumber(value, who + ": '" + name + "'");
 }
 
@@ -81,6 +84,66 @@ std::vector<std::pair<std::string, double>> parseComputeS(const std::string &tex
     return result;
 }
 
+// cgraph reads a name that begins with '%' as an anonymous object's and forgets it, calling the
+// object "%<its internal number>"; our writer gives such a node or graph its name again in the
+// standard attribute id.
+bool isInternalName(const char *name)
+{
+    return !name || name[0] == '%';
+}
+
+// The object's name as the file gave it, if cgraph kept it or the attribute id gives it.
+std::optional<std::string> givenName(void *object)
+{
+    const char *name = agnameof(object);
+    if (!isInternalName(name))
+        return std::string(name);
+    std::string id = attribute(object, "id");
+    return id.empty() ? std::nullopt : std::optional<std::string>(std::move(id));
+}
+
+// Text from the file as UTF-8. A file that says charset=latin1 is read as Latin-1 throughout; in
+// another, bytes that are not UTF-8 are read as Latin-1 too (as Graphviz does), and counted.
+class DotText
+{
+public:
+    explicit DotText(Agraph_t *g)
+    {
+        std::string charset = attribute(g, "charset");
+        std::transform(charset.begin(), charset.end(), charset.begin(),
+                       [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+        for (const char *name : {"latin1", "latin-1", "l1", "iso-8859-1", "iso_8859-1", "iso8859-1", "iso-ir-100"})
+            m_latin1 = m_latin1 || charset == name;
+    }
+
+    std::string operator()(const std::string &raw)
+    {
+        if (m_latin1)
+            return latin1AsUtf8(raw, true);
+        if (firstInvalidUtf8(raw) == std::string::npos)
+            return raw;
+        std::string text = latin1AsUtf8(raw);
+        if (m_recoded++ == 0)
+            m_example = text;
+        return text;
+    }
+
+    // What a warning says of the text read as Latin-1 in a file that did not say so, if any.
+    std::string warning() const
+    {
+        if (m_recoded == 0)
+            return {};
+        return std::to_string(m_recoded) + " name(s) or attribute(s) are not UTF-8 ('" + m_example +
+               "', ...): read as Latin-1, as Graphviz does (a file in Latin-1 says so with the graph attribute "
+               "charset=latin1)";
+    }
+
+private:
+    bool m_latin1 = false;
+    int m_recoded = 0;
+    std::string m_example;
+};
+
 struct GraphCloser
 {
     void operator()(Agraph_t *g) const { agclose(g); }
@@ -88,7 +151,7 @@ struct GraphCloser
 
 } // namespace
 
-Graph parseDot(std::string_view text, const std::string &source)
+Graph parseDot(std::string_view text, const std::string &source, std::vector<std::string> *warnings)
 {
     if (text.find('\0') != std::string_view::npos)
         throw InputError(source + ": binary data, not DOT text");
@@ -105,47 +168,61 @@ Graph parseDot(std::string_view text, const std::string &source)
     if (!agisdirected(g.get()))
         throw InputError(source + ": the graph is undirected; only digraphs can be read");
 
-    // cgraph names an anonymous graph "%1" (its internal id): no name, not that.
-    const char *name = agnameof(g.get());
-    GraphBuilder builder(name && name[0] != '%' ? name : "");
+    DotText read(g.get());
+    // An anonymous graph has no name (not cgraph's "%1").
+    GraphBuilder builder(read(givenName(g.get()).value_or("")));
     std::vector<Agedge_t *> edges;
+    std::vector<std::string> ids, renamed;
+    std::unordered_map<Agnode_t *, int> index;
     try {
         for (Agnode_t *n = agfstnode(g.get()); n; n = agnxtnode(g.get(), n)) {
             GraphBuilder::NodeSpec spec;
-            spec.id = agnameof(n);
+            const std::optional<std::string> given = givenName(n);
+            spec.id = read(given.value_or(agnameof(n)));
+            if (!given)
+                renamed.push_back(spec.id);
             const std::string who = "node '" + spec.id + "'";
-            spec.op = attribute(n, "op");
+            spec.op = read(attribute(n, "op"));
             if (spec.op.empty())
                 spec.op = "unknown";
             spec.flops = numberAttribute(n, "flops", who).value_or(0);
             spec.outBytes = numberAttribute(n, "out_bytes", who).value_or(0);
             spec.paramBytes = numberAttribute(n, "param_bytes", who).value_or(0);
             spec.memBytes = numberAttribute(n, "mem_bytes", who);
-            spec.scope = attribute(n, "scope");
-            spec.computeS = parseComputeS(attribute(n, "compute_s"), who);
-            if (std::string c = attribute(n, "colocate"); !c.empty())
+            spec.scope = read(attribute(n, "scope"));
+            spec.computeS = parseComputeS(read(attribute(n, "compute_s")), who);
+            if (std::string c = read(attribute(n, "colocate")); !c.empty())
                 spec.colocate = c;
-            if (std::string p = attribute(n, "pin"); !p.empty())
+            if (std::string p = read(attribute(n, "pin")); !p.empty())
                 spec.pin = p;
-            builder.addNode(std::move(spec));
+            ids.push_back(spec.id);
+            index.emplace(n, builder.addNode(std::move(spec)));
             for (Agedge_t *e = agfstout(g.get(), n); e; e = agnxtout(g.get(), e))
                 edges.push_back(e);
         }
         // Edges in the order the file wrote them.
         std::sort(edges.begin(), edges.end(), [](Agedge_t *a, Agedge_t *b) { return AGSEQ(a) < AGSEQ(b); });
         for (Agedge_t *e : edges) {
-            std::string src = agnameof(agtail(e)), dst = agnameof(aghead(e));
-            builder.addEdge(src, dst, numberAttribute(e, "bytes", "edge '" + src + "'->'" + dst + "'"));
+            const int src = index.at(agtail(e)), dst = index.at(aghead(e));
+            builder.addEdge(src, dst, numberAttribute(e, "bytes", "edge '" + ids[src] + "'->'" + ids[dst] + "'"));
         }
+        if (!renamed.empty() && warnings)
+            warnings->push_back(std::to_string(renamed.size()) +
+                                " node name(s) begin with '%', which Graphviz reads as anonymous and forgets: "
+                                "they are called " +
+                                renamed.front() + (renamed.size() > 1 ? ", ... here" : " here") +
+                                " (give each node its name in the attribute id)");
+        if (const std::string recoded = read.warning(); !recoded.empty() && warnings)
+            warnings->push_back(recoded);
         return builder.build();
     } catch (const InputError &e) {
         rethrowWithContext(e, source);
     }
 }
 
-Graph readDot(const std::string &path)
+Graph readDot(const std::string &path, std::vector<std::string> *warnings)
 {
-    return parseDot(readFileBytes(path), path);
+    return parseDot(readFileBytes(path), path, warnings);
 }
 
 std::string deviceColor(int device)
@@ -157,8 +234,48 @@ std::string deviceColor(int device)
 
 namespace {
 
+// Whether cgraph reads `text` back as it is when written between quotes with each '"' as \".
+// Inside quotes cgraph keeps a pair of backslashes as both, turns \" into a quote and drops a
+// backslash before a line break, so a run of an odd number of backslashes must not come before a
+// quote, a line break or the end.
+bool quotable(const std::string &text)
+{
+    size_t run = 0;
+    for (size_t i = 0; i <= text.size(); ++i) {
+        const char c = i < text.size() ? text[i] : '"';
+        if (c == '\\') {
+            ++run;
+            continue;
+        }
+        if ((c == '"' || c == '\n') && run % 2 == 1)
+            return false;
+        run = 0;
+    }
+    return true;
+}
+
+// Whether `text` can be written as an HTML-like string <text>, which cgraph keeps as it is (its
+// angle brackets must nest).
+bool nestsAngles(const std::string &text)
+{
+    int depth = 0;
+    for (char c : text) {
+        depth += c == '<' ? 1 : c == '>' ? -1 : 0;
+        if (depth < 0)
+            return false;
+    }
+    return depth == 0;
+}
+
 void appendDotId(std::string &out, const std::string &id)
 {
+    if (!quotable(id)) {
+        if (!nestsAngles(id))
+            throw InputError("'" + id + "' cannot be written in DOT: it has a backslash that would escape what " +
+                             "follows it, and angle brackets that do not nest");
+        out += '<' + id + '>';
+        return;
+    }
     out += '"';
     for (char c : id) {
         if (c == '"')
@@ -189,6 +306,8 @@ void appendNode(std::string &out, const Graph &g, int v, const std::string &fill
     out += "  ";
     appendDotId(out, g.id(v));
     bool first = true;
+    if (isInternalName(g.id(v).c_str()))
+        appendAttr(out, "id", g.id(v), first);
     appendAttr(out, "op", g.op(v), first);
     if (g.flops(v) != 0)
         appendAttr(out, "flops", numberText(g.flops(v)), first);
@@ -220,7 +339,13 @@ std::string graphToDot(const Graph &g, const Cluster *cluster, const Placement *
 {
     std::string out = "digraph ";
     appendDotId(out, g.name());
-    out += " {\n  node [shape=box, style=\"rounded,filled\", fillcolor=\"#ffffff\"];\n";
+    out += " {\n";
+    if (!g.name().empty() && isInternalName(g.name().c_str())) {
+        out += "  id=";
+        appendDotId(out, g.name());
+        out += ";\n";
+    }
+    out += "  node [shape=box, style=\"rounded,filled\", fillcolor=\"#ffffff\"];\n";
     const bool placed = cluster && placement;
     // Nodes first, in file order, so that reading the file back keeps their order and ranks;
     // the device subgraphs then only name their members.
@@ -258,7 +383,13 @@ std::string graphToDot(const Graph &g, const Cluster *cluster, const Placement *
 
 void writeDot(const std::string &path, const Graph &graph, const Cluster *cluster, const Placement *placement)
 {
-    writeFileAtomic(path, graphToDot(graph, cluster, placement));
+    std::string text;
+    try {
+        text = graphToDot(graph, cluster, placement);
+    } catch (const InputError &e) {
+        rethrowWithContext(e, path);
+    }
+    writeFileAtomic(path, text);
 }
 
 } // namespace ps

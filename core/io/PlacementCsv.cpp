@@ -1,8 +1,10 @@
 #include "core/io/PlacementCsv.h"
 
 #include "core/InputError.h"
+#include "core/Utf8.h"
 #include "core/io/FileBytes.h"
 
+#include <algorithm>
 #include <unordered_set>
 
 namespace ps {
@@ -74,6 +76,11 @@ PlacementDoc parsePlacementCsv(std::string_view text, const std::string &source)
         throw InputError(source + ": binary data, not CSV text");
     if (text.substr(0, 3) == "\xEF\xBB\xBF")
         text.remove_prefix(3); // a BOM from spreadsheet programs
+    if (const size_t bad = firstInvalidUtf8(text); bad != std::string_view::npos) {
+        const auto line = std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(bad), '\n') + 1;
+        throw InputError(source + ":" + std::to_string(line) + ": not UTF-8 text (byte " + hexByte(text[bad]) +
+                         "); save the file as UTF-8");
+    }
     size_t pos = 0, lineNo = 1;
     std::vector<std::string> header = readRecord(text, pos, lineNo, source);
     if (header.size() != 2 || header[0] != "node" || header[1] != "device")

@@ -186,6 +186,13 @@ private Q_SLOTS:
         QTest::newRow("self-loop") << 5 << "self-loop on 'a'";
         QTest::newRow("infinite compute_s") << 6 << "'compute_s.gpu' of node 'n' must be a finite";
         QTest::newRow("negative edge bytes") << 7 << "edge #0: 'bytes' must be non-negative";
+        // Text that is not UTF-8 (a Latin-1 byte, an overlong '/', a surrogate): JSON written from it
+        // would not read back.
+        QTest::newRow("latin-1 id") << 8 << "the node id is not UTF-8 text ('caf\\xE9', byte 0xE9 at position 3)";
+        QTest::newRow("overlong scope")
+            << 9 << "the scope of node 'n' is not UTF-8 text ('a\\xC0\\xAF', byte 0xC0 at position 1)";
+        QTest::newRow("surrogate op")
+            << 10 << "the op of node 'n' is not UTF-8 text ('x\\xED\\xA0\\x80', byte 0xED at position 1)";
     }
 
     void builderRejectsBadInput()
@@ -196,7 +203,11 @@ private Q_SLOTS:
         QString message;
         try {
             b.addNode(node("a"));
-            auto n = node(which == 3 ? "" : (which == 0 ? "a" : "n"));
+            auto n = node(which == 3 ? "" : which == 0 ? "a" : which == 8 ? "caf\xE9" : "n");
+            if (which == 9)
+                n.scope = "a\xC0\xAF";
+            if (which == 10)
+                n.op = "x\xED\xA0\x80";
             if (which == 1)
                 n.flops = -1;
             if (which == 2)

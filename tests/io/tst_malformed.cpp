@@ -159,6 +159,8 @@ std::vector<Case> malformedCases()
         {"csv unterminated", "p.csv", QByteArray("node,device\n\"a,g\n"), "unterminated quoted field"},
         {"csv duplicate", "p.csv", QByteArray("node,device\na,g\na,h\n"), "p.csv:3: node 'a' appears twice"},
         {"csv fields", "p.csv", QByteArray("node,device\na,g,h\n"), "expected 2 fields"},
+        {"csv latin-1", "p.csv", QByteArray("node,device\na,g\ncaf\xE9,h\n"),
+         "p.csv:3: not UTF-8 text (byte 0xE9); save the file as UTF-8"},
         {"unknown type", "x.txt", QByteArray("hello"), "unknown file type"},
         {"unknown json", "x.json", QByteArray(R"({"format": "other"})"), "without a known \"format\""},
     };

@@ -200,6 +200,87 @@ private Q_SLOTS:
         QVERIFY(loadFile(path("rich.dot")).warnings.empty());
     }
 
+    // Ids that quotes cannot hold in DOT (a backslash that would escape the closing quote, a quote
+    // or a line break: the file did not read back, or read back other ids) and names beginning
+    // with '%' (which cgraph forgets: they read back as "%1", "%3", ...) read back as written.
+    void dotKeepsIdsGraphvizWouldChange()
+    {
+        const std::vector<std::string> ids = {"end\\", "q\\\"x", "bs\\\nnl", "two\\\\", "%pct",
+                                              "%h\\",  "x<y>\\", "a\\b",     "\""};
+        GraphBuilder b("%model\\");
+        for (const std::string &id : ids) {
+            GraphBuilder::NodeSpec s;
+            s.id = id;
+            s.op = "Op\\";
+            s.flops = 1e9;
+            s.scope = "scope\\";
+            b.addNode(s);
+        }
+        for (size_t i = 0; i + 1 < ids.size(); ++i)
+            b.addEdge(ids[i], ids[i + 1]);
+        const Graph g = b.build();
+        const Cluster c = twoGpus();
+        Placement p(std::vector<int>(ids.size(), 1));
+        writeDot(path("awkward.dot"), g, &c, &p);
+        const LoadedFile file = loadFile(path("awkward.dot"));
+        expectSameGraph(g, *file.graph);
+        QVERIFY(file.warnings.empty());
+
+        // Neither form holds a backslash before the end beside angle brackets that do not nest.
+        GraphBuilder bad("bad");
+        GraphBuilder::NodeSpec s;
+        s.id = "x>\\";
+        s.op = "Op";
+        bad.addNode(s);
+        const QByteArray before = test::readFile(path("awkward.dot"));
+        try {
+            writeDot(path("awkward.dot"), bad.build());
+            QFAIL("an id DOT cannot hold was written");
+        } catch (const InputError &e) {
+            QVERIFY2(std::string(e.what()).find("'x>\\' cannot be written in DOT") != std::string::npos, e.what());
+            QVERIFY2(std::string(e.what()).find("awkward.dot") != std::string::npos, e.what());
+        }
+        QCOMPARE(test::readFile(path("awkward.dot")), before); // the file is left as it was
+
+        // Another tool's '%' names are read as cgraph calls them, and said.
+        const std::string foreign =
+            test::writeFile(m_dir, "percent.dot", "digraph { \"%a\" -> \"%b\" [bytes=1]; \"%b\" [flops=1]; }");
+        const LoadedFile read = loadFile(foreign);
+        QCOMPARE(read.graph->nodeCount(), 2);
+        QVERIFY(read.graph->id(0).front() == '%' && read.graph->id(0) != "%a");
+        QCOMPARE(static_cast<int>(read.warnings.size()), 1);
+        QVERIFY2(read.warnings[0].find("2 node name(s) begin with '%'") != std::string::npos, read.warnings[0].c_str());
+    }
+
+    // DOT does not promise UTF-8. Bytes that are not are read as Latin-1, as Graphviz reads them,
+    // and said; a file that says charset=latin1 is read so throughout (its UTF-8-looking pairs
+    // too), silently. Before, such names went into JSON as they were: `info` failed with an
+    // internal error and a converted .graph.json did not read back.
+    void dotInLatin1IsReadAsGraphvizReadsIt()
+    {
+        const std::string text = "digraph \"caf\xE9\" {\n%1  \"na\xEFve\" [flops=\"1e9\", scope=\"s\xC3\xA9/x\"];\n"
+                                 "  \"na\xEFve\" -> b;\n}\n";
+        const auto load = [&](const std::string &name, const std::string &charset) {
+            std::string file = text;
+            file.replace(file.find("%1"), 2, charset);
+            return loadFile(test::writeFile(m_dir, name.c_str(), QByteArray::fromStdString(file)));
+        };
+        const LoadedFile guessed = load("guessed.dot", "");
+        QCOMPARE(guessed.graph->name(), std::string("caf\u00e9"));
+        QCOMPARE(guessed.graph->id(0), std::string("na\u00efve"));
+        QCOMPARE(guessed.graph->scope(0), std::string("s\u00e9/x")); // UTF-8 already
+        QCOMPARE(static_cast<int>(guessed.warnings.size()), 1);
+        QVERIFY2(guessed.warnings[0].find("2 name(s) or attribute(s) are not UTF-8") != std::string::npos,
+                 guessed.warnings[0].c_str());
+        writeGraphJson(path("latin1.graph.json"), *guessed.graph);
+        expectSameGraph(*guessed.graph, loadGraph(path("latin1.graph.json")));
+
+        const LoadedFile said = load("said.dot", "  charset=\"ISO-8859-1\";\n");
+        QCOMPARE(said.graph->id(0), std::string("na\u00efve"));
+        QCOMPARE(said.graph->scope(0), std::string("s\u00c3\u00a9/x"));
+        QVERIFY(said.warnings.empty());
+    }
+
     void dotWithPlacementShowsDevices()
     {
         const Graph g = richGraph();
