@@ -192,6 +192,15 @@ void Document::setPinned(const std::vector<int> &nodes, bool pinned)
     std::vector<int> pins;
     for (int v : nodes)
         pins.push_back(pinned ? m_placement[v] : -1);
+    if (pinned) { // pins that contradict a colocation group are refused, not run into by every model
+        Constraints tentative = constraints();
+        for (size_t i = 0; i < nodes.size(); ++i)
+            tentative.pin(nodes[i], pins[i]);
+        if (const std::string why = tentative.contradiction(*m_graph, *m_cluster); !why.empty()) {
+            Q_EMIT message(tr("Not pinned: %1").arg(QString::fromStdString(why)));
+            return;
+        }
+    }
     m_undo.push(new PinNodesCommand(this, nodes, pins,
                                     pinned ? tr("Pin %n op(s)", nullptr, static_cast<int>(nodes.size()))
                                            : tr("Unpin %n op(s)", nullptr, static_cast<int>(nodes.size()))));

@@ -14,11 +14,14 @@ namespace {
 
 void checkPins(const Graph &graph, const Cluster &cluster, const std::string &graphFile, const std::string &clusterFile)
 {
-    std::vector<int> unknown = Constraints::fromGraph(graph, cluster).unknownPins();
+    const Constraints constraints = Constraints::fromGraph(graph, cluster);
+    std::vector<int> unknown = constraints.unknownPins();
     if (!unknown.empty())
         throw InputError(graphFile + ": node '" + graph.id(unknown[0]) + "' is pinned to '" +
                          graph.pinNames()[graph.pin(unknown[0])] + "', which " + clusterFile + " lacks (" +
                          std::to_string(unknown.size()) + " such pins)");
+    if (const std::string why = constraints.contradiction(graph, cluster); !why.empty())
+        throw InputError(graphFile + ": " + why);
 }
 
 } // namespace

@@ -41,6 +41,25 @@ std::vector<int> Constraints::unknownPins() const
     return nodes;
 }
 
+std::string Constraints::contradiction(const Graph &graph, const Cluster &cluster) const
+{
+    for (int g = 0; g < groupCount(); ++g) {
+        int first = -1;
+        for (int v : m_groups[g]) {
+            const int d = pinnedDevice(v);
+            if (d < 0)
+                continue;
+            if (first < 0)
+                first = v;
+            else if (d != pinnedDevice(first))
+                return "colocation group '" + m_groupNames[g] + "' keeps '" + graph.id(first) + "' and '" +
+                       graph.id(v) + "' together, but they are pinned to " + cluster.device(pinnedDevice(first)).name +
+                       " and " + cluster.device(d).name + ": no placement honours both";
+        }
+    }
+    return {};
+}
+
 void enforceConstraints(const Constraints &constraints, std::vector<int> &deviceOfNode)
 {
     const int n = static_cast<int>(deviceOfNode.size());

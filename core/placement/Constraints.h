@@ -22,6 +22,9 @@ public:
     void pin(int v, int device) { m_pin[v] = device; }
     // Nodes whose pin names no device of the cluster.
     std::vector<int> unknownPins() const;
+    // Why no placement can honour these constraints (a colocation group whose members are pinned to
+    // two devices), or empty. Names the group, the two ops and their devices.
+    std::string contradiction(const Graph &graph, const Cluster &cluster) const;
 
     int groupCount() const { return static_cast<int>(m_groups.size()); }
     const std::vector<int> &groupMembers(int g) const { return m_groups[g]; }

@@ -57,6 +57,8 @@ SteeringSession::SteeringSession(const Graph &graph, const Cluster &cluster, con
     if (!m_constraints.unknownPins().empty())
         throw InputError("node '" + graph.id(m_constraints.unknownPins().front()) +
                          "' is pinned to a device the cluster lacks");
+    if (const std::string why = m_constraints.contradiction(graph, cluster); !why.empty())
+        throw InputError(why);
     // By default: every classical constructive family and local search, gdp, and the other learned
     // placers with a weight of 0 (listed, so that a person can weigh them in, but never proposed
     // until then: a candidate of theirs costs seconds where a classical one costs milliseconds).
@@ -167,12 +169,20 @@ bool SteeringSession::applyFeedback(const SteeringFeedback &f)
         if (id < 0 || id >= static_cast<int>(m_candidates.size()))
             throw InputError("feedback names candidate " + std::to_string(id) + ", which does not exist");
     };
+    std::vector<int> personPins = m_personPins;
     for (const auto &[v, d] : f.pins) {
         checkNode(v);
         checkDevice(d, true);
         if (d < 0 && m_graph.pin(v) >= 0)
             throw InputError("node '" + m_graph.id(v) + "' is pinned by the graph file and cannot be unpinned");
+        personPins[v] = d;
     }
+    Constraints constraints = Constraints::fromGraph(m_graph, m_cluster);
+    for (int v = 0; v < n; ++v)
+        if (personPins[v] >= 0)
+            constraints.pin(v, personPins[v]);
+    if (const std::string why = constraints.contradiction(m_graph, m_cluster); !why.empty())
+        throw InputError(why);
     for (const auto &[v, d] : f.prefer) {
         checkNode(v);
         checkDevice(d, true);
@@ -206,12 +216,8 @@ bool SteeringSession::applyFeedback(const SteeringFeedback &f)
         m_objective.preferences = std::move(keep);
     }
     if (!f.pins.empty()) {
-        for (const auto &[v, d] : f.pins)
-            m_personPins[v] = d;
-        m_constraints = Constraints::fromGraph(m_graph, m_cluster);
-        for (int v = 0; v < n; ++v)
-            if (m_personPins[v] >= 0)
-                m_constraints.pin(v, m_personPins[v]);
+        m_personPins = std::move(personPins);
+        m_constraints = std::move(constraints);
     }
     // One pass each, as if applied entry by entry (a node's last word wins and goes last): an
     // erase per entry was quadratic with tens of thousands of them.

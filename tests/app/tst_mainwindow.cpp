@@ -711,6 +711,34 @@ private Q_SLOTS:
         QVERIFY(w.runsPanel()->placementOf(run2)[v] != 3 || d.cluster().devicesBySpeed()[0] == 3);
     }
 
+    // A pin that contradicts a colocation group (its other member pinned elsewhere by the graph
+    // file) is refused with the reason, as no model could honour both; nothing is pushed.
+    void pinsThatSplitAColocationGroupAreRefused()
+    {
+        MainWindow w;
+        const std::string graph = test::writeFile(
+            m_dir, "pair.graph.json",
+            "{\"format\": \"placement-graph\", \"version\": 1, \"nodes\": ["
+            "{\"id\": \"a\", \"op\": \"MatMul\", \"flops\": 1e9, \"colocate\": \"pair\", \"pin\": \"gpu:0\"},"
+            "{\"id\": \"b\", \"op\": \"MatMul\", \"flops\": 1e9, \"colocate\": \"pair\"},"
+            "{\"id\": \"c\", \"op\": \"MatMul\", \"flops\": 1e9}],"
+            "\"edges\": [{\"src\": \"a\", \"dst\": \"b\"}, {\"src\": \"b\", \"dst\": \"c\"}]}");
+        dropFiles(&w, {kCluster, QString::fromStdString(graph)});
+        waitIdle(w);
+        Document &d = *w.document();
+        QVERIFY(d.ready());
+        const int steps = d.undoStack()->count();
+        d.assign({1}, 2); // b off its group's device: flagged, allowed
+        d.setPinned({1}, true);
+        QCOMPARE(d.pins()[1], -1);
+        QCOMPARE(d.undoStack()->count(), steps + 1); // the move only
+        QVERIFY2(w.logText().contains("Not pinned: colocation group 'pair' keeps 'a' and 'b' together, but they are "
+                                      "pinned to gpu:0 and gpu:2"),
+                 qPrintable(w.logText()));
+        d.setPinned({2}, true); // an op outside the group pins as before
+        QCOMPARE(d.pins()[2], d.placement()[2]);
+    }
+
     // A learner started on two processes: one run with one curve, each process's throughput shown,
     // and a family that trains in one process refused with the reason.
     void learnerRunsOnTwoProcesses()

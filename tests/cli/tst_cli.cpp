@@ -129,6 +129,15 @@ private Q_SLOTS:
             "devices": [{"name": "gpu:0", "type": "gpu", "flops_per_s": 1, "memory_bytes": 1}]})");
         expectInputError({"validate", g, two}, "node 'b' is pinned to 'gpu:3', which");
         expectInputError({"validate", m_dir.filePath("absent.graph.json")}, "cannot open");
+
+        // Pins that split a colocation group: validate says so, and place runs nothing.
+        QString pair = file("pair.graph.json", R"({"format": "placement-graph", "version": 1, "nodes": [
+            {"id": "a", "op": "x", "colocate": "g", "pin": "gpu:0"}, {"id": "b", "op": "y", "colocate": "g", "pin": "gpu:1"}]})");
+        const char *why = "colocation group 'g' keeps 'a' and 'b' together, but they are pinned to gpu:0 and gpu:1: "
+                          "no placement honours both";
+        expectInputError({"validate", pair, kCluster}, QString("pair.graph.json: ") + why);
+        expectInputError({"place", pair, kCluster, "--model", "gdp", "--out", m_dir.filePath("pair.placement.json")},
+                         why);
     }
 
     // A budget below what any run of the family costs is refused, naming that cost (gdp spent 3

@@ -19,9 +19,9 @@ namespace {
 
 const QString kCluster = PS_SOURCE_DIR "/resources/clusters/4gpu.cluster.json";
 
-ps::test::ProcessResult cli(const QStringList &args)
+ps::test::ProcessResult cli(const QStringList &args, int timeoutMs = 60000)
 {
-    return ps::test::runProgram(PS_CLI_PATH, args);
+    return ps::test::runProgram(PS_CLI_PATH, args, timeoutMs);
 }
 
 // A loopback port nobody listens on now.
@@ -343,7 +343,8 @@ private Q_SLOTS:
                                 "12000",
                                 "--seed",
                                 "4"};
-        const auto one = cli(steer + QStringList{"--log", path("learned-one.steer.json")});
+        // 18 s alone; past a minute once beside a fuzzer and the learners' tests on two cores.
+        const auto one = cli(steer + QStringList{"--log", path("learned-one.steer.json")}, 180000);
         QVERIFY2(one.exitCode == 0, one.err.constData());
         const QStringList expected = candidates(path("learned-one.steer.json"));
         int continued = 0;

@@ -558,6 +558,42 @@ private Q_SLOTS:
         }
     }
 
+    // A colocation group whose members are pinned to two devices: no placement honours both, so
+    // no family is run (gdp spent its whole time limit and 54,794 simulator runs on three ops,
+    // and every family handed back a placement breaking a pin). The same pins on ops outside
+    // any group, or on one device, are fine.
+    void contradictoryPinsAreRefused()
+    {
+        GraphBuilder b("contradiction");
+        for (int i = 0; i < 3; ++i) {
+            GraphBuilder::NodeSpec s{"v" + std::to_string(i), "MatMul", 1e9, 1e6, 1e6};
+            if (i < 2)
+                s.colocate = "pair";
+            b.addNode(s);
+            if (i > 0)
+                b.addEdge(i - 1, i);
+        }
+        const Graph g = b.build();
+        const Cluster c = gpus(3, 1e9);
+        Constraints cons = Constraints::fromGraph(g, c);
+        cons.pin(0, 1);
+        cons.pin(1, 1);
+        QCOMPARE(cons.contradiction(g, c), std::string());
+        QVERIFY(runPlacer(PlacerRegistry::builtin(), "heft", {g, c, cons, Objective{}}, {}, RunControl{}).feasible);
+        cons.pin(1, 2);
+        const std::string why = "colocation group 'pair' keeps 'v0' and 'v1' together, but they are pinned to g1 "
+                                "and g2: no placement honours both";
+        QCOMPARE(cons.contradiction(g, c), why);
+        for (const char *model : {"heft", "local-search", "best-fast+local-search"}) {
+            try {
+                runPlacer(PlacerRegistry::builtin(), model, {g, c, cons, Objective{}}, {}, RunControl{});
+                QFAIL(model);
+            } catch (const InputError &e) {
+                QCOMPARE(std::string(e.what()), why);
+            }
+        }
+    }
+
     void blockMovesLeaveALocalOptimumOfSingleMoves()
     {
         // m-ETF-c puts the 2-layer RNN LM where no single-node move or swap helps: local search

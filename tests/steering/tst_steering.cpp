@@ -692,6 +692,44 @@ private Q_SLOTS:
         QCOMPARE(s.agreement(s.candidate(ranked.front()).devices), 1.0);
     }
 
+    // Pins that split a colocation group are refused as feedback (nothing applied), and a session
+    // on a graph whose own pins do so is not started: no candidate could honour them.
+    void pinsThatSplitAColocationGroupAreRefused()
+    {
+        GraphBuilder b("pair");
+        for (const char *id : {"a", "b", "c"}) {
+            GraphBuilder::NodeSpec s{id, "MatMul", 1e9, 1e6, 1e6};
+            if (id[0] != 'c')
+                s.colocate = "pair";
+            if (id[0] == 'a')
+                s.pin = "g0";
+            b.addNode(s);
+        }
+        b.addEdge("a", "b");
+        b.addEdge("b", "c");
+        const Graph g = b.build();
+        const Cluster c = gpus(4);
+        SteeringSession s(g, c, PlacerRegistry::builtin(), small());
+        SteeringFeedback f;
+        f.pins = {{2, 3}, {1, 1}};
+        try {
+            s.apply(f);
+            QFAIL("contradicting pins were applied");
+        } catch (const InputError &e) {
+            QCOMPARE(std::string(e.what()), std::string("colocation group 'pair' keeps 'a' and 'b' together, but "
+                                                        "they are pinned to g0 and g1: no placement honours both"));
+        }
+        QCOMPARE(s.personPins()[2], -1); // nothing of the feedback applied
+        f.pins = {{2, 3}, {1, 0}};
+        s.apply(f);
+        QCOMPARE(s.personPins()[2], 3);
+
+        GraphBuilder split("split");
+        split.addNode({"a", "MatMul", 1e9, 1e6, 1e6, {}, "", {}, "pair", "g0"});
+        split.addNode({"b", "MatMul", 1e9, 1e6, 1e6, {}, "", {}, "pair", "g1"});
+        QVERIFY_EXCEPTION_THROWN(SteeringSession(split.build(), c, PlacerRegistry::builtin(), small()), InputError);
+    }
+
     void weightsReRankWithoutSimulating()
     {
         const Graph g = layered(100);
