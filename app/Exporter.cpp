@@ -3,6 +3,7 @@
 #include "app/Document.h"
 #include "core/InputError.h"
 #include "core/io/FileKind.h"
+#include "core/io/JsonText.h"
 #include "core/io/OrderedObject.h"
 #include "core/io/PlacementCsv.h"
 #include "core/io/PlacementJson.h"
@@ -147,7 +148,7 @@ void exportTorchDeviceMap(const QString &path, const Document &d)
                 best = device;
         map[module] = torchDeviceName(d, best).toStdString();
     }
-    writeText(path, map.dump(2) + "\n");
+    writeText(path, jsonText(map, 2) + "\n");
 }
 
 void exportTensorFlowDevices(const QString &path, const Document &d)
@@ -161,7 +162,7 @@ void exportTensorFlowDevices(const QString &path, const Document &d)
     map.reserve(static_cast<size_t>(g.nodeCount()));
     for (int v = 0; v < g.nodeCount(); ++v)
         map.emplace_back(g.id(v), names[static_cast<size_t>(d.placement()[v])]);
-    writeText(path, orderedObject(std::move(map)).dump(1) + "\n");
+    writeText(path, jsonText(orderedObject(std::move(map)), 1) + "\n");
 }
 
 void exportWidgetImage(const QString &path, QWidget *widget)

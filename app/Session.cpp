@@ -7,6 +7,7 @@
 #include "core/io/GraphJson.h"
 #include "core/io/JsonError.h"
 #include "core/io/JsonSplice.h"
+#include "core/io/JsonText.h"
 #include "core/placement/Placement.h"
 
 #include <QDir>
@@ -97,7 +98,7 @@ void saveSession(const QString &path, const SessionData &s)
     if (s.steering)
         j["steering"] = splice.hold(steeringLogJson(*s.steering));
     QSaveFile file(path);
-    const std::string text = splice.fill(j.dump(1));
+    const std::string text = splice.fill(jsonText(j, 1));
     if (!file.open(QIODevice::WriteOnly) || file.write(text.data(), static_cast<qint64>(text.size())) < 0 ||
         !file.commit())
         throw InputError(path.toStdString() + ": cannot write: " + file.errorString().toStdString());

@@ -48,26 +48,43 @@ size_t firstInvalidUtf8(std::string_view text)
     return std::string_view::npos;
 }
 
-std::string latin1AsUtf8(std::string_view text, bool allLatin1)
+namespace {
+
+// `text` with its well-formed sequences kept and each other byte written by `other`.
+template <class Other>
+std::string rewriteInvalid(std::string_view text, bool allInvalid, Other other)
 {
     std::string out;
     out.reserve(text.size());
     for (size_t pos = 0; pos < text.size();) {
-        const size_t length = allLatin1 ? 0 : sequenceAt(text, pos);
+        const size_t length = allInvalid ? 0 : sequenceAt(text, pos);
         if (length > 0) {
             out.append(text, pos, length);
             pos += length;
-            continue;
-        }
-        const auto c = static_cast<unsigned char>(text[pos++]);
-        if (c < 0x80) {
-            out += static_cast<char>(c);
         } else {
-            out += static_cast<char>(0xC0 | (c >> 6));
-            out += static_cast<char>(0x80 | (c & 0x3F));
+            other(out, static_cast<unsigned char>(text[pos++]));
         }
     }
     return out;
+}
+
+} // namespace
+
+std::string latin1AsUtf8(std::string_view text, bool allLatin1)
+{
+    return rewriteInvalid(text, allLatin1, [](std::string &out, unsigned char c) {
+        if (c < 0x80) {
+            out += static_cast<char>(c);
+            return;
+        }
+        out += static_cast<char>(0xC0 | (c >> 6));
+        out += static_cast<char>(0x80 | (c & 0x3F));
+    });
+}
+
+std::string replaceInvalidUtf8(std::string_view text)
+{
+    return rewriteInvalid(text, false, [](std::string &out, unsigned char) { out += "\xEF\xBF\xBD"; });
 }
 
 std::string hexByte(char byte)
@@ -79,17 +96,8 @@ std::string hexByte(char byte)
 
 std::string printableUtf8(std::string_view text)
 {
-    std::string out;
-    for (size_t pos = 0; pos < text.size();) {
-        const size_t length = sequenceAt(text, pos);
-        if (length > 0) {
-            out.append(text, pos, length);
-            pos += length;
-            continue;
-        }
-        out += "\\x" + hexByte(text[pos++]).substr(2);
-    }
-    return out;
+    return rewriteInvalid(
+        text, false, [](std::string &out, unsigned char c) { out += "\\x" + hexByte(static_cast<char>(c)).substr(2); });
 }
 
 } // namespace ps

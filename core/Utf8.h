@@ -14,6 +14,9 @@ size_t firstInvalidUtf8(std::string_view text);
 // Graphviz reads such DOT input), or, with `allLatin1`, with every byte read so.
 std::string latin1AsUtf8(std::string_view text, bool allLatin1 = false);
 
+// `text` with each byte outside a well-formed UTF-8 sequence replaced by U+FFFD.
+std::string replaceInvalidUtf8(std::string_view text);
+
 // For messages: a byte as 0xHH.
 std::string hexByte(char byte);
 

@@ -4,6 +4,7 @@
 
 #include "core/InputError.h"
 #include "core/io/FileKind.h"
+#include "core/io/JsonText.h"
 
 #include <nlohmann/json.hpp>
 
@@ -81,7 +82,7 @@ int infoCommand(const CliArgs &args, std::ostream &out, std::ostream &err)
                 : file.cluster   ? clusterInfo(*file.cluster)
                 : file.placement ? placementInfo(*file.placement)
                                  : partitionInfo(*file.partition);
-    out << info.dump(2) << "\n";
+    out << jsonText(info, 2) << "\n";
     return 0;
 }
 

@@ -7,6 +7,7 @@
 #include "app/cli/RunReports.h"
 #include "core/InputError.h"
 #include "core/family/Stopwatch.h"
+#include "core/io/JsonText.h"
 #include "core/io/PlacementJson.h"
 #include "core/partitioners/Partitioner.h"
 #include "core/sim/PartitionMetrics.h"
@@ -39,7 +40,7 @@ int partitionCommand(const CliArgs &args, std::ostream &out, std::ostream &err)
     const Partition p = runPartitioner(PartitionerRegistry::builtin(), *model, problem, args.values("param"), control);
     const double wall = secondsSince(t0);
     bar.finish();
-    out << writePartitionResult(p, graph, wall, *outPath).dump() << "\n";
+    out << jsonText(writePartitionResult(p, graph, wall, *outPath)) << "\n";
     return 0;
 }
 

@@ -7,6 +7,7 @@
 #include "app/cli/RunReports.h"
 #include "core/InputError.h"
 #include "core/io/FileKind.h"
+#include "core/io/JsonText.h"
 #include "core/io/PlacementJson.h"
 #include "core/partitioners/Partitioner.h"
 #include "core/placement/Constraints.h"
@@ -68,7 +69,7 @@ int modelsCommand(const CliArgs &args, std::ostream &out, std::ostream &)
         add(p->info(), "placer", p->refines());
     for (const Partitioner *p : PartitionerRegistry::builtin().all())
         add(p->info(), "partitioner", false);
-    out << list.dump(2) << "\n";
+    out << jsonText(list, 2) << "\n";
     return 0;
 }
 
@@ -120,7 +121,7 @@ int placeCommand(const CliArgs &args, std::ostream &out, std::ostream &err)
         runPlacer(PlacerRegistry::builtin(), *model, problem, params, control, start ? &*start : nullptr);
     bar.finish();
     const Json report = writePlacementResult(r, graph, cluster, *outPath);
-    out << report.dump() << "\n";
+    out << jsonText(report) << "\n";
     return 0;
 }
 

@@ -4,6 +4,7 @@
 #include "app/cli/Interrupt.h"
 #include "core/InputError.h"
 #include "core/io/FileBytes.h"
+#include "core/io/JsonText.h"
 #include "core/io/PlacementJson.h"
 #include "core/placement/Placement.h"
 #include "core/sim/PartitionMetrics.h"
@@ -42,7 +43,7 @@ Json writePlacementResult(const PlacerResult &r, const Graph &graph, const Clust
                  {"wall_s", r.wallS},
                  {"evaluations", r.evaluations},
                  {"seed", r.seed}};
-    writePlacementJson(outPath, toDoc(r.placement, graph, cluster), metrics.dump());
+    writePlacementJson(outPath, toDoc(r.placement, graph, cluster), jsonText(metrics));
     Json report = metrics;
     report["notes"] = r.notes;
     report["out"] = outPath;

@@ -4,6 +4,7 @@
 
 #include "app/cli/CliLoad.h"
 #include "core/InputError.h"
+#include "core/io/JsonText.h"
 #include "core/io/OrderedObject.h"
 #include "core/sim/PartitionMetrics.h"
 #include "core/sim/Simulator.h"
@@ -67,7 +68,7 @@ int simulateCommand(const CliArgs &args, std::ostream &out, std::ostream &err)
             throw std::runtime_error("simulation diverged");
         report["sim_ms"] = std::chrono::duration<double, std::milli>(t1 - t0).count() / repeat;
     }
-    out << report.dump() << "\n";
+    out << jsonText(report) << "\n";
     return 0;
 }
 
@@ -81,7 +82,7 @@ int boundCommand(const CliArgs &args, std::ostream &out, std::ostream &err)
     for (const auto &[key, value] : report.items())
         if (!std::isfinite(value.get<double>()))
             throw InputError("a cost or result overflows a double");
-    out << report.dump() << "\n";
+    out << jsonText(report) << "\n";
     return 0;
 }
 
@@ -92,11 +93,10 @@ int metricsCommand(const CliArgs &args, std::ostream &out, std::ostream &err)
     const Graph graph = requireGraph(args.positionals()[0], args, err);
     const Partition partition = requirePartition(args.positionals()[1], graph);
     const PartitionMetrics m = partitionMetrics(graph, partition.parts(), partition.k());
-    out << Json{{"edge_cut", m.edgeCut},
-                {"imbalance", m.imbalance},
-                {"normalized_cut", m.normalizedCut},
-                {"part_weights", m.partWeights}}
-               .dump()
+    out << jsonText(Json{{"edge_cut", m.edgeCut},
+                         {"imbalance", m.imbalance},
+                         {"normalized_cut", m.normalizedCut},
+                         {"part_weights", m.partWeights}})
         << "\n";
     return 0;
 }

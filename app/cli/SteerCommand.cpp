@@ -9,6 +9,7 @@
 #include "app/cli/ProgressBar.h"
 #include "core/InputError.h"
 #include "core/family/Stopwatch.h"
+#include "core/io/JsonText.h"
 #include "core/io/PlacementJson.h"
 #include "core/placers/PlacerRegistry.h"
 #include "core/sim/Objective.h"
@@ -115,7 +116,7 @@ void writeBest(const std::string &path, const std::vector<int> &devices, const C
     p.producerSeed = from.seed;
     p.producerEvaluations = evaluations;
     p.producerWallS = wallS;
-    writePlacementJson(path, toDoc(p, graph, cluster), metrics.dump());
+    writePlacementJson(path, toDoc(p, graph, cluster), jsonText(metrics));
 }
 
 // --workers HOST:PORT (workers started by hand join there) or --launch N (N local workers): the
@@ -176,7 +177,7 @@ int steerWorkerCommand(const CliArgs &args, std::ostream &out, std::ostream &)
     if (const char *pause = std::getenv("PS_STEER_WORKER_CLAIM_PAUSE_MS"))
         o.claimPauseMs = std::atoi(pause);
     const int ran = runSteeringWorker(o, PlacerRegistry::builtin());
-    out << Json{{"candidates", ran}}.dump() << "\n";
+    out << jsonText(Json{{"candidates", ran}}) << "\n";
     return 0;
 }
 
@@ -385,7 +386,7 @@ int steerCommand(const CliArgs &args, std::ostream &out, std::ostream &err)
         writeSteeringLog(*logPath, session, graph, cluster, haveEnsemble ? &ensemble : nullptr);
         report["log"] = *logPath;
     }
-    out << report.dump() << "\n";
+    out << jsonText(report) << "\n";
     return replay && !report["reproduced"].get<bool>() ? 1 : 0;
 }
 
@@ -414,11 +415,10 @@ int rankCommand(const CliArgs &args, std::ostream &out, std::ostream &)
     Json rows = Json::array();
     for (size_t i = 0; i < std::min(top, usable.size()); ++i)
         rows.push_back(candidateRow(*usable[i], nullptr));
-    out << Json{{"objective", objective.weightsText()},
-                {"simulations", 0},
-                {"candidates", usable.size()},
-                {"ranking", rows}}
-               .dump()
+    out << jsonText(Json{{"objective", objective.weightsText()},
+                         {"simulations", 0},
+                         {"candidates", usable.size()},
+                         {"ranking", rows}})
         << "\n";
     return 0;
 }

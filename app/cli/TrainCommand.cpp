@@ -11,6 +11,7 @@
 #include "core/InputError.h"
 #include "core/family/RunFingerprint.h"
 #include "core/family/Stopwatch.h"
+#include "core/io/JsonText.h"
 #include "core/partitioners/Partitioner.h"
 #include "core/placement/Constraints.h"
 #include "core/placers/PlacerRegistry.h"
@@ -187,7 +188,7 @@ int trainCommand(const CliArgs &args, std::ostream &out, std::ostream &err)
     }
     if (auto checkpoint = args.value("checkpoint"))
         report["checkpoint"] = *checkpoint;
-    out << report.dump() << "\n";
+    out << jsonText(report) << "\n";
     return 0;
 }
 

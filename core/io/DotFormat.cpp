@@ -10,6 +10,9 @@
 
 #include <graphviz/cgraph.h>
 
+// cgraph's (exported, undeclared): throws away what its lexer has buffered.
+extern "C" void aglexbad(void);
+
 #include <algorithm>
 #include <cctype>
 #include <cerrno>
@@ -160,6 +163,9 @@ Graph parseDot(std::string_view text, const std::string &source, std::vector<std
     agusererrf previous = agseterrf(collectMessage);
     std::string copy(text);
     std::unique_ptr<Agraph_t, GraphCloser> g(agmemread(copy.c_str()));
+    // The lexer keeps what it read past the first graph (a file may hold several), and the next
+    // file read would get that instead of its own.
+    aglexbad();
     agseterrf(previous);
     if (!g) {
         std::string why = trimmed(g_cgraphMessages);
@@ -237,9 +243,11 @@ namespace {
 // Whether cgraph reads `text` back as it is when written between quotes with each '"' as \".
 // Inside quotes cgraph keeps a pair of backslashes as both, turns \" into a quote and drops a
 // backslash before a line break, so a run of an odd number of backslashes must not come before a
-// quote, a line break or the end.
+// quote, a line break or the end. It also drops a line break that stands alone between quotes and
+// backslashes (its lexer's rule for one line break wins the tie with the rule for text).
 bool quotable(const std::string &text)
 {
+    const auto boundary = [&](size_t i) { return i >= text.size() || text[i] == '"' || text[i] == '\\'; };
     size_t run = 0;
     for (size_t i = 0; i <= text.size(); ++i) {
         const char c = i < text.size() ? text[i] : '"';
@@ -248,6 +256,8 @@ bool quotable(const std::string &text)
             continue;
         }
         if ((c == '"' || c == '\n') && run % 2 == 1)
+            return false;
+        if (c == '\n' && (i == 0 || boundary(i - 1)) && boundary(i + 1))
             return false;
         run = 0;
     }

@@ -1,6 +1,7 @@
 #include "core/io/JsonStream.h"
 
 #include "core/InputError.h"
+#include "core/Utf8.h"
 #include "core/graph/GraphBuilder.h"
 #include "core/io/JsonError.h"
 
@@ -248,6 +249,12 @@ const Json &requiredObject(const Json &value, const std::string &what)
 
 void appendString(std::string &out, std::string_view s)
 {
+    // Bytes that are not UTF-8 (a Latin-1 file name in a run's parameters) become U+FFFD, as
+    // jsonText writes them: raw, they made a file that no JSON reader accepts.
+    if (firstInvalidUtf8(s) != std::string_view::npos) {
+        appendString(out, replaceInvalidUtf8(s));
+        return;
+    }
     static const char *hex = "0123456789abcdef";
     out += '"';
     for (char ch : s) {

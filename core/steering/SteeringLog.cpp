@@ -7,6 +7,7 @@
 #include "core/graph/Graph.h"
 #include "core/io/FileBytes.h"
 #include "core/io/JsonError.h"
+#include "core/io/JsonText.h"
 #include "core/io/OrderedObject.h"
 #include "core/steering/SteeringSession.h"
 
@@ -448,7 +449,7 @@ std::string steeringLogJson(const SteeringLogDoc &d)
                              {"unanimous_share", e.agreementWithMembers},
                              {"placement", splice.hold(Json(e.devices).dump())}};
     }
-    return splice.fill(j.dump(1)) + "\n";
+    return splice.fill(jsonText(j, 1)) + "\n";
 }
 
 std::string steeringLogJson(const SteeringSession &session, const Graph &graph, const Cluster &cluster,
@@ -565,15 +566,14 @@ SteeringLogDoc readSteeringLog(const std::string &path)
 
 std::string candidateTaskJson(const Candidate &c)
 {
-    return Json{{"arm", c.arm},
-                {"spec", c.spec},
-                {"params", c.params},
-                {"seed", c.seed},
-                {"refines", c.refines},
-                {"partner", c.partner},
-                {"recombine_evaluations", c.recombineEvaluations},
-                {"budget", c.budget}}
-        .dump();
+    return jsonText(Json{{"arm", c.arm},
+                         {"spec", c.spec},
+                         {"params", c.params},
+                         {"seed", c.seed},
+                         {"refines", c.refines},
+                         {"partner", c.partner},
+                         {"recombine_evaluations", c.recombineEvaluations},
+                         {"budget", c.budget}});
 }
 
 Candidate candidateFromTask(const std::string &text)
@@ -598,11 +598,14 @@ Candidate candidateFromTask(const std::string &text)
 std::string candidateResultJson(const Candidate &c)
 {
     if (!c.error.empty())
-        return Json{{"error", c.error}}.dump();
-    return Json{
-        {"placement", c.devices}, {"terms", termsJson(c.terms)},     {"score", c.score}, {"evaluations", c.evaluations},
-        {"wall_s", c.wallS},      {"continued_policy", c.continued}, {"notes", c.notes}}
-        .dump();
+        return jsonText(Json{{"error", c.error}});
+    return jsonText(Json{{"placement", c.devices},
+                         {"terms", termsJson(c.terms)},
+                         {"score", c.score},
+                         {"evaluations", c.evaluations},
+                         {"wall_s", c.wallS},
+                         {"continued_policy", c.continued},
+                         {"notes", c.notes}});
 }
 
 void readCandidateResult(const std::string &text, Candidate &c)

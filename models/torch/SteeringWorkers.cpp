@@ -11,6 +11,7 @@
 #include "core/graph/Graph.h"
 #include "core/io/ClusterJson.h"
 #include "core/io/GraphJson.h"
+#include "core/io/JsonText.h"
 #include "core/steering/CandidateRunner.h"
 #include "core/steering/SteeringLog.h"
 #include "core/steering/SteeringSession.h"
@@ -163,7 +164,7 @@ public:
         for (const auto &[who, t] : m_tally)
             rows.push_back(
                 {{"worker", who}, {"candidates", t.candidates}, {"evaluations", t.evaluations}, {"busy_s", t.busyS}});
-        return nlohmann::ordered_json{{"workers", rows}, {"requeued", m_requeued}}.dump();
+        return jsonText(nlohmann::ordered_json{{"workers", rows}, {"requeued", m_requeued}});
     }
 
 private:

@@ -9,6 +9,7 @@
 #include "core/io/FileKind.h"
 #include "core/io/GraphJson.h"
 #include "core/io/JsonSplice.h"
+#include "core/io/JsonText.h"
 #include "core/io/MetisFormat.h"
 #include "core/io/PlacementCsv.h"
 #include "core/io/PlacementJson.h"
@@ -201,12 +202,13 @@ private Q_SLOTS:
     }
 
     // Ids that quotes cannot hold in DOT (a backslash that would escape the closing quote, a quote
-    // or a line break: the file did not read back, or read back other ids) and names beginning
+    // or a line break, a line break alone between quotes: the file did not read back, or read back
+    // other ids; found by fuzz_dot's round-trip check) and names beginning
     // with '%' (which cgraph forgets: they read back as "%1", "%3", ...) read back as written.
     void dotKeepsIdsGraphvizWouldChange()
     {
-        const std::vector<std::string> ids = {"end\\", "q\\\"x", "bs\\\nnl", "two\\\\", "%pct",
-                                              "%h\\",  "x<y>\\", "a\\b",     "\""};
+        const std::vector<std::string> ids = {"end\\", "q\\\"x", "bs\\\nnl", "two\\\\", "%pct", "%h\\", "x<y>\\",
+                                              "a\\b",  "\"",     "\n",       "\n\"x",   "\"\n", "\n-"};
         GraphBuilder b("%model\\");
         for (const std::string &id : ids) {
             GraphBuilder::NodeSpec s;
@@ -279,6 +281,21 @@ private Q_SLOTS:
         QCOMPARE(said.graph->id(0), std::string("na\u00efve"));
         QCOMPARE(said.graph->scope(0), std::string("s\u00c3\u00a9/x"));
         QVERIFY(said.warnings.empty());
+    }
+
+    // cgraph's lexer keeps what it buffered past the first graph of a file: the next file read in
+    // the same process (the app opening another DOT file) read that leftover graph instead of its
+    // own. Found by fuzz_dot's round-trip check.
+    void aDotFileReadsItsOwnGraph()
+    {
+        const Graph first = parseDot("digraph a { x -> y } digraph b { leftover }", "two.dot");
+        QCOMPARE(first.nodeCount(), 2);
+        const Graph next = parseDot("digraph c { z }", "next.dot");
+        QCOMPARE(next.name(), std::string("c"));
+        QCOMPARE(next.nodeCount(), 1);
+        QCOMPARE(next.id(0), std::string("z"));
+        QVERIFY_EXCEPTION_THROWN(parseDot("digraph d { p -> }", "bad.dot"), InputError);
+        QCOMPARE(parseDot("digraph e { q }", "after-error.dot").id(0), std::string("q"));
     }
 
     void dotWithPlacementShowsDevices()
@@ -362,6 +379,22 @@ private Q_SLOTS:
                     QCOMPARE(f.cluster->link(a, b).latencyS, c.link(a, b).latencyS);
                 }
         QCOMPARE(f.cluster->device(0).opOverheadS, 5e-6);
+    }
+
+    // What this program writes is JSON its readers accept, whatever bytes went in (a Latin-1 file
+    // name in a run's parameters or in a report): such bytes become U+FFFD. Before, the placement
+    // file did not read back, and nlohmann's writer threw, which ended a command that had done its
+    // work with "internal error".
+    void textThatIsNotUtf8IsWrittenAsJsonThatReadsBack()
+    {
+        const Graph g = richGraph();
+        const Cluster c = twoGpus();
+        Placement p({1, 0, 0, 2, 1});
+        p.producerModel = "caf\xE9";
+        writePlacementJson(path("latin1.placement.json"), toDoc(p, g, c));
+        QCOMPARE(readPlacementJson(path("latin1.placement.json")).producerModel, std::string("caf\uFFFD"));
+        QCOMPARE(jsonText(nlohmann::json{{"out", "caf\xE9.json"}}), std::string("{\"out\":\"caf\uFFFD.json\"}"));
+        QCOMPARE(jsonText(nlohmann::ordered_json{{"a", "ok"}}, 1), std::string("{\n \"a\": \"ok\"\n}"));
     }
 
     void placementJsonAndCsv()
