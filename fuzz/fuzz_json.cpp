@@ -1,9 +1,11 @@
-// Fuzzes the JSON readers: the first byte picks graph, cluster, placement or partition.
+// Fuzzes the JSON readers: the first byte picks graph, cluster, placement or partition. What a
+// reader accepts is written again and must read back the same.
 #include "core/InputError.h"
 #include "core/io/ClusterJson.h"
 #include "core/io/FileBytes.h"
 #include "core/io/GraphJson.h"
 #include "core/io/PlacementJson.h"
+#include "fuzz/SameAfterWriting.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -16,10 +18,34 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     try {
         std::string plain = ps::isGzip(text) ? ps::gunzip(text, "fuzz") : std::string(text);
         switch (data[0] % 4) {
-        case 0: ps::parseGraphJson(plain, "fuzz"); break;
-        case 1: ps::parseClusterJson(plain, "fuzz"); break;
-        case 2: ps::parsePlacementJson(plain, "fuzz"); break;
-        default: ps::parsePartitionJson(plain, "fuzz"); break;
+        case 0: {
+            const ps::Graph g = ps::parseGraphJson(plain, "fuzz");
+            if (!ps::fuzz::sameGraph(g, ps::parseGraphJson(ps::graphToJson(g), "fuzz-again")))
+                __builtin_trap();
+            break;
+        }
+        case 1: {
+            const ps::Cluster c = ps::parseClusterJson(plain, "fuzz");
+            if (!ps::fuzz::sameCluster(c, ps::parseClusterJson(ps::clusterToJson(c), "fuzz-again")))
+                __builtin_trap();
+            break;
+        }
+        case 2: {
+            const ps::PlacementDoc p = ps::parsePlacementJson(plain, "fuzz");
+            const ps::PlacementDoc again = ps::parsePlacementJson(ps::placementToJson(p), "fuzz-again");
+            if (again.assignment != p.assignment || again.graphName != p.graphName ||
+                again.clusterName != p.clusterName || again.producerModel != p.producerModel ||
+                again.producerParamsJson != p.producerParamsJson)
+                __builtin_trap();
+            break;
+        }
+        default: {
+            const ps::PartitionDoc p = ps::parsePartitionJson(plain, "fuzz");
+            const ps::PartitionDoc again = ps::parsePartitionJson(ps::partitionToJson(p), "fuzz-again");
+            if (again.parts != p.parts || again.k != p.k || again.graphName != p.graphName)
+                __builtin_trap();
+            break;
+        }
         }
     } catch (const ps::InputError &) {}
     return 0;

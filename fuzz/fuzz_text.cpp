@@ -1,7 +1,10 @@
-// Fuzzes the line-based readers: the first byte picks METIS or placement CSV.
+// Fuzzes the line-based readers: the first byte picks METIS or placement CSV. What a reader
+// accepts is written again and must read back the same (for METIS, whose integer weights are
+// scaled to fit, the same nodes and edges).
 #include "core/InputError.h"
 #include "core/io/MetisFormat.h"
 #include "core/io/PlacementCsv.h"
+#include "fuzz/SameAfterWriting.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -12,10 +15,15 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return 0;
     std::string_view text(reinterpret_cast<const char *>(data) + 1, size - 1);
     try {
-        if (data[0] % 2)
-            ps::parseMetis(text, "fuzz");
-        else
-            ps::parsePlacementCsv(text, "fuzz");
+        if (data[0] % 2) {
+            const ps::Graph g = ps::parseMetis(text, "fuzz");
+            if (!ps::fuzz::sameStructure(g, ps::parseMetis(ps::graphToMetis(g), "fuzz")))
+                __builtin_trap();
+        } else {
+            const ps::PlacementDoc p = ps::parsePlacementCsv(text, "fuzz");
+            if (ps::parsePlacementCsv(ps::placementToCsv(p), "fuzz").assignment != p.assignment)
+                __builtin_trap();
+        }
     } catch (const ps::InputError &) {}
     return 0;
 }
