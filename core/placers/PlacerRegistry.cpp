@@ -140,6 +140,16 @@ std::optional<PlacerResult> onlyPlacement(const PlacementProblem &problem, Simul
     return only;
 }
 
+// An infeasible result says first when no placement could fit memory (each placer's own notes
+// name only the ops it could not fit).
+void noteMemoryNeverFits(PlacerResult &result, const PlacementProblem &problem)
+{
+    if (result.feasible)
+        return;
+    if (std::string why = memoryNeverFits(problem.graph, problem.cluster, problem.constraints); !why.empty())
+        result.notes.insert(result.notes.begin(), std::move(why));
+}
+
 } // namespace
 
 PlacerResult runPlacer(const PlacerRegistry &registry, const std::string &spec, const PlacementProblem &problem,
@@ -172,6 +182,7 @@ PlacerResult runPlacer(const PlacerRegistry &registry, const std::string &spec, 
     if (!savesAPolicy(params))
         if (std::optional<PlacerResult> only = onlyPlacement(problem, sim, judge, spec)) {
             only->evaluations = sim.evaluations();
+            noteMemoryNeverFits(*only, problem);
             stampProvenance(*only, spec, params, control.seed, problem, secondsSince(t0));
             return *only;
         }
@@ -247,6 +258,7 @@ PlacerResult runPlacer(const PlacerRegistry &registry, const std::string &spec, 
             break;
     }
     result.evaluations += sim.evaluations();
+    noteMemoryNeverFits(result, problem);
     stampProvenance(result, spec, params, control.seed, problem, secondsSince(t0));
     return result;
 }

@@ -594,6 +594,44 @@ private Q_SLOTS:
         }
     }
 
+    // Memory no placement can fit is said once, first, in the run's notes (the placers' own notes
+    // named only the ops they could not fit, one by one): an op larger than every device, a
+    // colocation group larger than its pinned device, pinned ops over their device, and the graph
+    // over the cluster. A graph that fits says nothing of it.
+    void memoryThatNoPlacementFitsIsSaid()
+    {
+        const auto graph = [](const std::vector<double> &mem, int groupOf2, const std::string &pin0) {
+            GraphBuilder b("mem");
+            for (size_t i = 0; i < mem.size(); ++i) {
+                GraphBuilder::NodeSpec s{"v" + std::to_string(i), "MatMul", 1e9, 0, 0};
+                s.memBytes = mem[i];
+                if (static_cast<int>(i) < groupOf2)
+                    s.colocate = "pair";
+                if (i == 0 && !pin0.empty())
+                    s.pin = pin0;
+                b.addNode(s);
+                if (i > 0)
+                    b.addEdge(static_cast<int>(i) - 1, static_cast<int>(i));
+            }
+            return b.build();
+        };
+        const Cluster c = gpus(3, 10);
+        const auto firstNote = [&](const Graph &g) {
+            const PlacerResult r = run("heft", g, c);
+            return r.notes.empty() ? std::string() : r.notes.front();
+        };
+        QCOMPARE(firstNote(graph({11, 1, 1}, 0, "")),
+                 std::string("no placement fits memory: op 'v0' needs 11 bytes and the largest device holds 10"));
+        QCOMPARE(firstNote(graph({6, 6, 1}, 2, "g1")),
+                 std::string("no placement fits memory: colocation group 'pair' "
+                             "needs 12 bytes and g1, where it is pinned, holds 10"));
+        QCOMPARE(firstNote(graph({6, 6, 1}, 0, "g1")).find("no placement fits memory"), std::string::npos); // fits
+        QCOMPARE(firstNote(graph({9, 9, 9, 9}, 0, "")),
+                 std::string("no placement fits memory: the ops need 36 bytes and the cluster's 3 devices hold 30"));
+        QVERIFY(run("heft", graph({9, 9, 9}, 0, ""), c).feasible);
+        QVERIFY(!test::hasNote(run("heft", graph({9, 9, 9}, 0, ""), c), "no placement fits memory"));
+    }
+
     void blockMovesLeaveALocalOptimumOfSingleMoves()
     {
         // m-ETF-c puts the 2-layer RNN LM where no single-node move or swap helps: local search
