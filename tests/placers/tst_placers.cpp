@@ -600,14 +600,14 @@ private Q_SLOTS:
     // over the cluster. A graph that fits says nothing of it.
     void memoryThatNoPlacementFitsIsSaid()
     {
-        const auto graph = [](const std::vector<double> &mem, int groupOf2, const std::string &pin0) {
+        const auto graph = [](const std::vector<double> &mem, int groupOf2, const std::string &pin0, int pinned = 1) {
             GraphBuilder b("mem");
             for (size_t i = 0; i < mem.size(); ++i) {
                 GraphBuilder::NodeSpec s{"v" + std::to_string(i), "MatMul", 1e9, 0, 0};
                 s.memBytes = mem[i];
                 if (static_cast<int>(i) < groupOf2)
                     s.colocate = "pair";
-                if (i == 0 && !pin0.empty())
+                if (static_cast<int>(i) < pinned && !pin0.empty())
                     s.pin = pin0;
                 b.addNode(s);
                 if (i > 0)
@@ -626,6 +626,8 @@ private Q_SLOTS:
                  std::string("no placement fits memory: colocation group 'pair' "
                              "needs 12 bytes and g1, where it is pinned, holds 10"));
         QCOMPARE(firstNote(graph({6, 6, 1}, 0, "g1")).find("no placement fits memory"), std::string::npos); // fits
+        QCOMPARE(firstNote(graph({6, 6, 1}, 0, "g1", 2)),
+                 std::string("no placement fits memory: the ops pinned to g1 need 12 bytes and it holds 10"));
         QCOMPARE(firstNote(graph({9, 9, 9, 9}, 0, "")),
                  std::string("no placement fits memory: the ops need 36 bytes and the cluster's 3 devices hold 30"));
         QVERIFY(run("heft", graph({9, 9, 9}, 0, ""), c).feasible);
