@@ -281,8 +281,9 @@ void appendDotId(std::string &out, const std::string &id)
 {
     if (!quotable(id)) {
         if (!nestsAngles(id))
-            throw InputError("'" + id + "' cannot be written in DOT: it has a backslash that would escape what " +
-                             "follows it, and angle brackets that do not nest");
+            throw InputError("'" + id + "' cannot be written in DOT as it is: quotes would change it (a " +
+                             "backslash before a quote, a line break or the end, or a line break alone), and its " +
+                             "angle brackets do not nest for <...>");
         out += '<' + id + '>';
         return;
     }

@@ -228,7 +228,7 @@ private Q_SLOTS:
         expectSameGraph(g, *file.graph);
         QVERIFY(file.warnings.empty());
 
-        // Neither form holds a backslash before the end beside angle brackets that do not nest.
+        // Neither form holds a backslash before the end beside angle brackets that do not nest: said.
         GraphBuilder bad("bad");
         GraphBuilder::NodeSpec s;
         s.id = "x>\\";
