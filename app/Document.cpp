@@ -25,7 +25,7 @@ std::vector<std::string> Document::deviceNames() const
     return names;
 }
 
-std::vector<int> Document::initialPlacement(QString *made) const
+std::vector<int> Document::initialPlacement(QString *made, QString *why) const
 {
     if (!ready())
         return std::vector<int>(m_graph ? m_graph->nodeCount() : 0, 0);
@@ -35,7 +35,11 @@ std::vector<int> Document::initialPlacement(QString *made) const
         if (made)
             *made = QString::fromStdString(r.spec);
         return r.placement.devices();
-    } catch (const InputError &) {
+    } catch (const InputError &e) {
+        if (made)
+            made->clear();
+        if (why)
+            *why = QString::fromUtf8(e.what());
         return std::vector<int>(m_graph->nodeCount(), 0);
     }
 }
@@ -45,6 +49,7 @@ void Document::setGraph(std::shared_ptr<const Graph> graph, const QString &path,
 {
     m_graph = std::move(graph);
     graphPath = path;
+    unplaced.clear();
     m_pins.assign(m_graph ? m_graph->nodeCount() : 0, -1);
     m_undo.clear();
     rebuildSimulator();
@@ -57,7 +62,7 @@ void Document::setGraph(std::shared_ptr<const Graph> graph, const QString &path,
         m_placement = initial->placement.devices();
         producer = QString::fromStdString(initial->spec);
     } else {
-        m_placement = initialPlacement(&producer);
+        m_placement = initialPlacement(&producer, &unplaced);
     }
     Q_EMIT graphChanged();
     resimulate();

@@ -42,6 +42,7 @@ public:
 
     QString graphPath, clusterPath, sessionPath;
     QString producer; // what made the current placement (a model, "manual", a file)
+    QString unplaced; // why no fast placer could place the graph when it opened (empty if one did)
 
     // Opening (not undoable: they start a new editing context and clear the undo stack).
     // A new graph gets the best of the fast placers (bestFastPlacement), or `initial` when one
@@ -88,7 +89,7 @@ private:
     void resimulate();
     void rebuildSimulator();
     // The best of the fast placers for the current graph and cluster (and what made it).
-    std::vector<int> initialPlacement(QString *producer = nullptr) const;
+    std::vector<int> initialPlacement(QString *producer = nullptr, QString *why = nullptr) const;
 
     std::shared_ptr<const Graph> m_graph;
     std::shared_ptr<const Cluster> m_cluster = std::make_shared<const Cluster>(); // replaced, never changed

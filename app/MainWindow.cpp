@@ -563,7 +563,11 @@ void MainWindow::apply(const LoadResult &r)
                 log(tr("Generated %1 with its defaults: %2 ops").arg(r.generated).arg(graph->nodeCount()));
             const bool sameCluster = r.initial && r.initialDevices == m_document->deviceNames();
             m_document->setGraph(graph, r.path, sameCluster ? r.initial : nullptr);
-            log(tr("Placed by %1, the best of the fast placers").arg(m_document->producer));
+            if (m_document->unplaced.isEmpty())
+                log(tr("Placed by %1, the best of the fast placers").arg(m_document->producer));
+            else // it said "Placed by , the best of the fast placers"
+                log(tr("Not placed: %1; every op starts on %2")
+                        .arg(m_document->unplaced, QString::fromStdString(m_document->cluster().device(0).name)));
         } else if (f.cluster) {
             const std::shared_ptr<const Graph> graph = m_document->graph();
             const bool graphFollows = std::any_of(r.then.begin(), r.then.end(), isGraphFile);

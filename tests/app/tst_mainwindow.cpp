@@ -737,6 +737,23 @@ private Q_SLOTS:
                  qPrintable(w.logText()));
         d.setPinned({2}, true); // an op outside the group pins as before
         QCOMPARE(d.pins()[2], d.placement()[2]);
+
+        // A graph file whose own pins split a group opens, unplaced, and says why (the log said
+        // "Placed by , the best of the fast placers"); steering says it is unavailable.
+        QByteArray text = test::readFile(graph);
+        text.replace("{\"id\": \"b\", \"op\": \"MatMul\", \"flops\": 1e9, \"colocate\": \"pair\"}",
+                     "{\"id\": \"b\", \"op\": \"MatMul\", \"flops\": 1e9, \"colocate\": \"pair\", \"pin\": \"gpu:1\"}");
+        const std::string split = test::writeFile(m_dir, "split.graph.json", text);
+        dropFiles(&w, {QString::fromStdString(split)});
+        waitIdle(w);
+        QCOMPARE(d.graph()->pin(1) >= 0, true);
+        QCOMPARE(d.placement(), (std::vector<int>{0, 0, 0}));
+        QVERIFY2(w.logText().contains("Not placed: no fast placer could place the graph: colocation group 'pair' keeps "
+                                      "'a' and 'b' together, but they are pinned to gpu:0 and gpu:1"),
+                 qPrintable(w.logText()));
+        QVERIFY(w.logText().contains("every op starts on gpu:0"));
+        QVERIFY(w.logText().contains("Steering is unavailable: colocation group 'pair'"));
+        QVERIFY(!w.logText().contains("Placed by , "));
     }
 
     // A learner started on two processes: one run with one curve, each process's throughput shown,
