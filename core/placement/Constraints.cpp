@@ -4,7 +4,6 @@
 #include "core/graph/Graph.h"
 
 #include <algorithm>
-#include <cstdio>
 #include <set>
 
 namespace ps {
@@ -58,65 +57,6 @@ std::string Constraints::contradiction(const Graph &graph, const Cluster &cluste
                        " and " + cluster.device(d).name + ": no placement honours both";
         }
     }
-    return {};
-}
-
-std::string memoryNeverFits(const Graph &graph, const Cluster &cluster, const Constraints &constraints)
-{
-    const int n = graph.nodeCount(), k = cluster.deviceCount();
-    if (n == 0 || k == 0)
-        return {};
-    const auto bytes = [](double b) {
-        char text[32];
-        std::snprintf(text, sizeof text, "%.3g", b);
-        return std::string(text);
-    };
-    double largest = 0, capacity = 0;
-    for (int d = 0; d < k; ++d) {
-        largest = std::max(largest, cluster.device(d).memoryBytes);
-        capacity += cluster.device(d).memoryBytes;
-    }
-    // Items: each colocation group as one, each other op; a pinned member fixes its group's device.
-    std::vector<double> groupBytes(static_cast<size_t>(constraints.groupCount()), 0.0);
-    std::vector<int> groupDevice(static_cast<size_t>(constraints.groupCount()), -1);
-    std::vector<double> pinnedBytes(static_cast<size_t>(k), 0.0);
-    double total = 0;
-    for (int v = 0; v < n; ++v) {
-        total += graph.memBytes(v);
-        const int g = constraints.groupOf(v), pin = constraints.pinnedDevice(v);
-        if (g >= 0) {
-            groupBytes[g] += graph.memBytes(v);
-            if (pin >= 0 && groupDevice[g] < 0)
-                groupDevice[g] = pin;
-            continue;
-        }
-        const double room = pin >= 0 ? cluster.device(pin).memoryBytes : largest;
-        if (graph.memBytes(v) > room)
-            return "no placement fits memory: op '" + graph.id(v) + "' needs " + bytes(graph.memBytes(v)) +
-                   " bytes and " +
-                   (pin >= 0 ? cluster.device(pin).name + ", where it is pinned," : "the largest device") + " holds " +
-                   bytes(room);
-        if (pin >= 0)
-            pinnedBytes[pin] += graph.memBytes(v);
-    }
-    for (int g = 0; g < constraints.groupCount(); ++g) {
-        const int pin = groupDevice[g];
-        const double room = pin >= 0 ? cluster.device(pin).memoryBytes : largest;
-        if (groupBytes[g] > room)
-            return "no placement fits memory: colocation group '" + constraints.groupName(g) + "' needs " +
-                   bytes(groupBytes[g]) + " bytes and " +
-                   (pin >= 0 ? cluster.device(pin).name + ", where it is pinned," : "the largest device") + " holds " +
-                   bytes(room);
-        if (pin >= 0)
-            pinnedBytes[pin] += groupBytes[g];
-    }
-    for (int d = 0; d < k; ++d)
-        if (pinnedBytes[d] > cluster.device(d).memoryBytes)
-            return "no placement fits memory: the ops pinned to " + cluster.device(d).name + " need " +
-                   bytes(pinnedBytes[d]) + " bytes and it holds " + bytes(cluster.device(d).memoryBytes);
-    if (total > capacity)
-        return "no placement fits memory: the ops need " + bytes(total) + " bytes and the cluster's " +
-               std::to_string(k) + " devices hold " + bytes(capacity);
     return {};
 }
 

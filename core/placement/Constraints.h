@@ -47,11 +47,6 @@ void enforceConstraints(const Constraints &constraints, std::vector<int> &device
 // first member and each node outside a group, less those pinned (a group is when a member is).
 // Any placement is these nodes' devices followed by enforceConstraints.
 std::vector<int> freeChoices(const Constraints &constraints, int nodeCount);
-// Why no placement can fit memory, or empty: an op or colocation group (on its pinned device, if
-// any) larger than any device it may go to, the pinned ops over their device, or the graph over
-// the whole cluster. Said once in a run's notes, where each placer's own notes name only ops.
-std::string memoryNeverFits(const Graph &graph, const Cluster &cluster, const Constraints &constraints);
-
 // Per colocation group: whether its members sit on more than one device.
 std::vector<char> splitGroups(const Constraints &constraints, const std::vector<int> &deviceOfNode);
 

@@ -4,6 +4,7 @@
 #include "core/graph/Graph.h"
 #include "core/placement/Constraints.h"
 
+#include <algorithm>
 #include <cstdio>
 
 namespace ps {
@@ -85,6 +86,49 @@ int FeasibilityTracker::fallbackDevice(int v)
     if (m_notes.size() < 20)
         m_notes.push_back(text);
     return best;
+}
+
+std::string FeasibilityTracker::neverFits() const
+{
+    const int n = m_graph.nodeCount(), k = m_cluster.deviceCount();
+    if (n == 0 || k == 0)
+        return {};
+    const auto bytes = [](double b) {
+        char text[32];
+        std::snprintf(text, sizeof text, "%.3g", b);
+        return std::string(text);
+    };
+    double largest = 0, capacity = 0, total = 0;
+    for (int d = 0; d < k; ++d) {
+        largest = std::max(largest, m_cluster.device(d).memoryBytes);
+        capacity += m_cluster.device(d).memoryBytes;
+    }
+    std::vector<double> pinned(static_cast<size_t>(k), 0.0);
+    for (int v = 0; v < n; ++v) {
+        total += m_graph.memBytes(v);
+        const int g = m_constraints.groupOf(v);
+        if (g >= 0 && m_constraints.groupMembers(g).front() != v)
+            continue; // a group counts once, at its first member (need() is the group's whole)
+        const int d = requiredDevice(v);
+        const double room = d >= 0 ? m_cluster.device(d).memoryBytes : largest;
+        if (need(v) > room)
+            return "no placement fits memory: " +
+                   (g >= 0 ? "colocation group '" + m_constraints.groupName(g) + "'" : "op '" + m_graph.id(v) + "'") +
+                   " needs " + bytes(need(v)) + " bytes and " +
+                   (d >= 0 ? m_cluster.device(d).name + ", where it is pinned," : "the largest device") + " holds " +
+                   bytes(room);
+        if (d >= 0)
+            pinned[static_cast<size_t>(d)] += need(v);
+    }
+    for (int d = 0; d < k; ++d)
+        if (pinned[static_cast<size_t>(d)] > m_cluster.device(d).memoryBytes)
+            return "no placement fits memory: the ops pinned to " + m_cluster.device(d).name + " need " +
+                   bytes(pinned[static_cast<size_t>(d)]) + " bytes and it holds " +
+                   bytes(m_cluster.device(d).memoryBytes);
+    if (total > capacity)
+        return "no placement fits memory: the ops need " + bytes(total) + " bytes and the cluster's " +
+               std::to_string(k) + " devices hold " + bytes(capacity);
+    return {};
 }
 
 int FeasibilityTracker::assignNear(int v, int preferred)

@@ -31,6 +31,10 @@ public:
     // fallback; the device is assigned.
     int assignNear(int v, int preferred);
     const std::vector<std::string> &notes() const { return m_notes; }
+    // Before any assign: why no placement can fit memory, or empty. An op or colocation group
+    // larger than every device it may go to (its pin's, else the largest), the ops pinned to a
+    // device over it, or the graph over the whole cluster.
+    std::string neverFits() const;
 
 private:
     const Graph &m_graph;

@@ -5,6 +5,7 @@
 #include "core/family/Stopwatch.h"
 #include "core/graph/Graph.h"
 #include "core/io/JsonStream.h"
+#include "core/placers/FeasibilityTracker.h"
 #include "core/sim/Simulator.h"
 
 #include <algorithm>
@@ -146,7 +147,8 @@ void noteMemoryNeverFits(PlacerResult &result, const PlacementProblem &problem)
 {
     if (result.feasible)
         return;
-    if (std::string why = memoryNeverFits(problem.graph, problem.cluster, problem.constraints); !why.empty())
+    if (std::string why = FeasibilityTracker(problem.graph, problem.cluster, problem.constraints).neverFits();
+        !why.empty())
         result.notes.insert(result.notes.begin(), std::move(why));
 }
 
