@@ -254,12 +254,8 @@ void Document::replaceCluster(std::shared_ptr<const Cluster> cluster, const std:
 
 Constraints Document::constraints() const
 {
-    Constraints c =
-        m_graph && m_cluster->deviceCount() > 0 ? Constraints::fromGraph(*m_graph, *m_cluster) : Constraints();
-    for (size_t v = 0; v < m_pins.size(); ++v)
-        if (m_pins[v] >= 0)
-            c.pin(static_cast<int>(v), m_pins[v]);
-    return c;
+    return m_graph && m_cluster->deviceCount() > 0 ? Constraints::fromGraph(*m_graph, *m_cluster, m_pins)
+                                                   : Constraints();
 }
 
 std::vector<int> Document::opCountPerDevice() const

@@ -147,6 +147,37 @@ private:
     std::string m_example;
 };
 
+// How many graphs the text holds: the blocks in braces at the top level, outside comments, "..."
+// and <...> ids. cgraph reads the first and leaves the rest.
+int graphCount(std::string_view t)
+{
+    int graphs = 0, depth = 0;
+    auto skipTo = [&](size_t &i, std::string_view end) {
+        const size_t at = t.find(end, i);
+        i = at == std::string_view::npos ? t.size() : at + end.size() - 1;
+    };
+    for (size_t i = 0; i < t.size(); ++i) {
+        const char c = t[i], next = i + 1 < t.size() ? t[i + 1] : '\0';
+        if (c == '#' && (i == 0 || t[i - 1] == '\n'))
+            skipTo(i, "\n");
+        else if (c == '/' && next == '/')
+            skipTo(i, "\n");
+        else if (c == '/' && next == '*')
+            skipTo(i += 2, "*/");
+        else if (c == '"')
+            while (++i < t.size() && t[i] != '"')
+                i += t[i] == '\\' ? 1 : 0;
+        else if (c == '<')
+            for (int open = 1; open > 0 && ++i < t.size();)
+                open += t[i] == '<' ? 1 : t[i] == '>' ? -1 : 0;
+        else if (c == '{')
+            ++depth;
+        else if (c == '}' && depth > 0 && --depth == 0)
+            ++graphs;
+    }
+    return graphs;
+}
+
 struct GraphCloser
 {
     void operator()(Agraph_t *g) const { agclose(g); }
@@ -176,7 +207,8 @@ Graph parseDot(std::string_view text, const std::string &source, std::vector<std
 
     DotText read(g.get());
     // An anonymous graph has no name (not cgraph's "%1").
-    GraphBuilder builder(read(givenName(g.get()).value_or("")));
+    const std::string graphName = read(givenName(g.get()).value_or(""));
+    GraphBuilder builder(graphName);
     std::vector<Agedge_t *> edges;
     std::vector<std::string> ids, renamed;
     std::unordered_map<Agnode_t *, int> index;
@@ -220,6 +252,9 @@ Graph parseDot(std::string_view text, const std::string &source, std::vector<std
                                 " (give each node its name in the attribute id)");
         if (const std::string recoded = read.warning(); !recoded.empty() && warnings)
             warnings->push_back(recoded);
+        if (const int graphs = graphCount(text); graphs > 1 && warnings)
+            warnings->push_back("the file holds " + std::to_string(graphs) + " graphs; only the first" +
+                                (graphName.empty() ? "" : ", '" + graphName + "',") + " is read");
         return builder.build();
     } catch (const InputError &e) {
         rethrowWithContext(e, source);

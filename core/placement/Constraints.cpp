@@ -8,7 +8,7 @@
 
 namespace ps {
 
-Constraints Constraints::fromGraph(const Graph &graph, const Cluster &cluster)
+Constraints Constraints::fromGraph(const Graph &graph, const Cluster &cluster, const std::vector<int> &personPins)
 {
     Constraints c;
     const int n = graph.nodeCount();
@@ -29,6 +29,9 @@ Constraints Constraints::fromGraph(const Graph &graph, const Cluster &cluster)
             c.m_groups[g].push_back(v);
         }
     }
+    for (size_t v = 0; v < personPins.size() && v < c.m_pin.size(); ++v)
+        if (personPins[v] >= 0)
+            c.m_pin[v] = personPins[v];
     return c;
 }
 

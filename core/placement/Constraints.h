@@ -16,7 +16,9 @@ public:
     static constexpr int kUnknownDevice = -2; // the pin names a device the cluster lacks
 
     Constraints() = default;
-    static Constraints fromGraph(const Graph &graph, const Cluster &cluster);
+    // The graph file's pins and colocation groups, then the person's pins (device per node, -1
+    // for none; empty for none at all) over them.
+    static Constraints fromGraph(const Graph &graph, const Cluster &cluster, const std::vector<int> &personPins = {});
 
     int pinnedDevice(int v) const { return m_pin.empty() ? kNotPinned : m_pin[v]; }
     void pin(int v, int device) { m_pin[v] = device; }

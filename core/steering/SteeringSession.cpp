@@ -177,10 +177,7 @@ bool SteeringSession::applyFeedback(const SteeringFeedback &f)
             throw InputError("node '" + m_graph.id(v) + "' is pinned by the graph file and cannot be unpinned");
         personPins[v] = d;
     }
-    Constraints constraints = Constraints::fromGraph(m_graph, m_cluster);
-    for (int v = 0; v < n; ++v)
-        if (personPins[v] >= 0)
-            constraints.pin(v, personPins[v]);
+    Constraints constraints = Constraints::fromGraph(m_graph, m_cluster, personPins);
     if (const std::string why = constraints.contradiction(m_graph, m_cluster); !why.empty())
         throw InputError(why);
     for (const auto &[v, d] : f.prefer) {

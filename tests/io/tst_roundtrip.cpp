@@ -288,8 +288,15 @@ private Q_SLOTS:
     // own. Found by fuzz_dot's round-trip check.
     void aDotFileReadsItsOwnGraph()
     {
-        const Graph first = parseDot("digraph a { x -> y } digraph b { leftover }", "two.dot");
+        std::vector<std::string> warnings;
+        const Graph first = parseDot("digraph a { x -> y } digraph b { leftover }", "two.dot", &warnings);
         QCOMPARE(first.nodeCount(), 2);
+        QCOMPARE(warnings, std::vector<std::string>{"the file holds 2 graphs; only the first, 'a', is read"});
+        // Braces in comments, quoted and <...> ids are not graphs.
+        warnings.clear();
+        parseDot("/*/ } { */ digraph { // {\n x [label=\"}{\\\"{\"]; y [label=<<b>{</b>>]\n#{\n x -> y }", "one.dot",
+                 &warnings);
+        QCOMPARE(warnings, std::vector<std::string>{});
         const Graph next = parseDot("digraph c { z }", "next.dot");
         QCOMPARE(next.name(), std::string("c"));
         QCOMPARE(next.nodeCount(), 1);
