@@ -31,19 +31,14 @@ void placeInitial(LoadResult &r, const Graph &graph, const Cluster &cluster, con
 
 void FileLoader::start(std::function<LoadResult(const std::atomic<bool> &)> job)
 {
-    const int generation = m_generation;
+    const int generation = m_generation, ticket = m_nextTicket++;
     auto *watcher = new QFutureWatcher<LoadResult>(this);
-    connect(watcher, &QFutureWatcher<LoadResult>::finished, this, [this, watcher, generation] {
+    connect(watcher, &QFutureWatcher<LoadResult>::finished, this, [this, watcher, generation, ticket] {
         watcher->deleteLater();
         if (generation != m_generation)
             return; // cancelled
-        // Counted out after the result is handled, so that loads the handler starts (the graph
-        // after its cluster) keep the loader busy without a gap.
-        Q_EMIT finished(watcher->result());
-        if (generation != m_generation)
-            return; // cancelled while handled
-        if (--m_inFlight == 0)
-            Q_EMIT busyChanged(false);
+        m_ready.emplace(ticket, watcher->result());
+        deliverInOrder();
     });
     if (m_inFlight++ == 0)
         Q_EMIT busyChanged(true);
@@ -56,6 +51,23 @@ void FileLoader::start(std::function<LoadResult(const std::atomic<bool> &)> job)
             return r;
         }
     }));
+}
+
+void FileLoader::deliverInOrder()
+{
+    const int generation = m_generation;
+    for (auto next = m_ready.find(m_nextDelivery); next != m_ready.end(); next = m_ready.find(m_nextDelivery)) {
+        const LoadResult result = std::move(next->second);
+        m_ready.erase(next);
+        ++m_nextDelivery;
+        // Counted out after the result is handled, so that loads the handler starts (the graph
+        // after its cluster) keep the loader busy without a gap.
+        Q_EMIT finished(result);
+        if (generation != m_generation)
+            return; // cancelled while handled
+        if (--m_inFlight == 0)
+            Q_EMIT busyChanged(false);
+    }
 }
 
 void FileLoader::load(const QString &path, const LoadOptions &options, std::shared_ptr<const Cluster> cluster,
@@ -118,7 +130,9 @@ LoadResult FileLoader::loadNow(const QString &path, const LoadOptions &options, 
 void FileLoader::cancel()
 {
     ++m_generation;
-    m_cancel->store(true); // stops the placing in flight; later loads get a fresh flag
+    m_ready.clear();
+    m_nextDelivery = m_nextTicket; // the loads in flight are not waited for
+    m_cancel->store(true);         // stops the placing in flight; later loads get a fresh flag
     m_cancel = std::make_shared<std::atomic<bool>>(false);
     if (m_inFlight > 0) {
         m_inFlight = 0;

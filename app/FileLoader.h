@@ -1,6 +1,8 @@
 #pragma once
-// Reads files off the GUI thread. Readers cannot be interrupted, so cancelling abandons the
-// loads in flight: their results are dropped when they arrive and the window is free at once.
+// Reads files off the GUI thread, several at once, and hands the results back in the order the
+// loads started (a placement after the graph it places, whichever was read first). Readers cannot
+// be interrupted, so cancelling abandons the loads in flight: their results are dropped when they
+// arrive and the window is free at once.
 #include "core/io/FileKind.h"
 #include "core/placers/Placer.h"
 
@@ -10,6 +12,7 @@
 
 #include <atomic>
 #include <functional>
+#include <map>
 #include <memory>
 
 namespace ps {
@@ -62,11 +65,15 @@ Q_SIGNALS:
 private:
     // Runs `job` in the worker pool with the flag cancel() sets.
     void start(std::function<LoadResult(const std::atomic<bool> &)> job);
+    // Emits the results that are next in line.
+    void deliverInOrder();
     // What load() does, on the calling thread.
     static LoadResult loadNow(const QString &path, const LoadOptions &options, std::shared_ptr<const Cluster> cluster,
                               const std::atomic<bool> &cancel);
 
     int m_generation = 0, m_inFlight = 0;
+    int m_nextTicket = 0, m_nextDelivery = 0; // loads are numbered as they start
+    std::map<int, LoadResult> m_ready;        // results that wait for an earlier one
     std::shared_ptr<std::atomic<bool>> m_cancel = std::make_shared<std::atomic<bool>>(false);
 };
 

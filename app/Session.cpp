@@ -22,6 +22,7 @@ namespace ps {
 namespace {
 using Json = nlohmann::json;
 constexpr const char *kFormat = "placement-studio-session";
+constexpr int kVersion = 1;
 
 bool isGraphJsonPath(const QString &path)
 {
@@ -54,7 +55,7 @@ void saveSession(const QString &path, const SessionData &s)
     const Graph &g = *s.graph;
     Json j;
     j["format"] = kFormat;
-    j["version"] = 1;
+    j["version"] = kVersion;
     // A graph JSON file is referenced; anything else (imported, generated) is embedded.
     if (isGraphJsonPath(s.graphPath) && QFile::exists(s.graphPath)) {
         j["graph_file"] = s.graphPath.toStdString();
@@ -119,6 +120,10 @@ SessionData loadSession(const QString &path)
     }
     if (!j.is_object() || j.value("format", "") != kFormat)
         throw InputError(where + ": not a Placement Studio session (no \"format\": \"" + kFormat + "\")");
+    if (const Json version = j.value("version", Json(kVersion)); version != kVersion)
+        throw InputError(where + ": a session of version " + version.dump() + "; this Placement Studio reads version " +
+                         std::to_string(kVersion) +
+                         (version.is_number() && version > kVersion ? " (a newer one wrote it)" : ""));
     SessionData s;
     try {
         if (j.contains("graph_file")) {
@@ -147,7 +152,11 @@ SessionData loadSession(const QString &path)
             PlacementDoc doc;
             for (const auto &[node, device] : j["placement"].items())
                 doc.assignment.emplace_back(node, device.get<std::string>());
-            s.placement = resolvePlacement(doc, g, s.cluster).devices();
+            try {
+                s.placement = resolvePlacement(doc, g, s.cluster).devices();
+            } catch (const InputError &e) {
+                rethrowWithContext(e, where + ": its placement");
+            }
         }
         if (j.contains("pins"))
             for (const auto &[node, device] : j["pins"].items()) {

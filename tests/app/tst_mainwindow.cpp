@@ -243,6 +243,15 @@ private Q_SLOTS:
         dropFiles(&w, {QString::fromStdString(partPath)});
         waitIdle(w);
         QCOMPARE(d.placement()[1], 1);
+        // One that does not fit the graph: said with the file's name, and nothing changes.
+        const std::string otherGraph =
+            test::writeFile(m_dir, "other.partition.json",
+                            "{\"format\": \"partition\", \"version\": 1, \"k\": 2, \"parts\": {\"x\": 0}}");
+        dropFiles(&w, {QString::fromStdString(otherGraph)});
+        waitIdle(w);
+        QVERIFY2(w.logText().contains("other.partition.json: partition names unknown node 'x'"),
+                 qPrintable(w.logText()));
+        QCOMPARE(d.placement()[1], 1);
         // Anything else: a clear message, and nothing changes.
         const std::string junk = test::writeFile(m_dir, "notes.txt", "hello");
         const std::string broken = test::writeFile(m_dir, "broken.cluster.json", "{\"format\": ");
@@ -251,6 +260,31 @@ private Q_SLOTS:
         QVERIFY2(w.logText().contains("notes.txt: unknown file type"), qPrintable(w.logText()));
         QVERIFY2(w.logText().contains("broken.cluster.json"), qPrintable(w.logText()));
         QCOMPARE(d.cluster().deviceCount(), 4);
+    }
+
+    // A graph, its cluster and a placement dropped together, in any order: the placement is applied
+    // to that graph. They are read at once and the placement is read first; before the loader
+    // handed results back in order, it arrived first and was refused ("open a graph and a cluster
+    // before a placement") or went onto the graph open before.
+    void filesDroppedTogetherApplyInOrder()
+    {
+        const Graph g = generate("gnmt", std::map<std::string, double>{}, 1);
+        const QString graph = m_dir.filePath("together.graph.json");
+        writeGraphJson(graph.toStdString(), g);
+        PlacementDoc doc;
+        std::vector<int> expected;
+        for (int v = 0; v < g.nodeCount(); ++v) {
+            expected.push_back(v % 3);
+            doc.assignment.emplace_back(g.id(v), "gpu:" + std::to_string(v % 3));
+        }
+        const QString placement = m_dir.filePath("together.placement.json");
+        writePlacementJson(placement.toStdString(), doc);
+        MainWindow w;
+        dropFiles(&w, {placement, graph, kCluster});
+        waitIdle(w);
+        QVERIFY2(!w.logText().contains("rror"), qPrintable(w.logText()));
+        QCOMPARE(w.document()->graph()->nodeCount(), g.nodeCount());
+        QVERIFY(w.document()->placement() == expected);
     }
 
     // A dropped model file asks for its import options as the Open dialog does: the ONNX model's
@@ -1355,6 +1389,53 @@ private Q_SLOTS:
         exportWidgetImage(svg, w.timelineView());
         QVERIFY(QImage(png).width() > 10);
         QVERIFY(test::readFile(svg.toStdString()).contains("<svg"));
+    }
+
+    // A session file that is damaged or from another version says which file and what is wrong.
+    void damagedSessionsSayWhy_data()
+    {
+        QTest::addColumn<QString>("key");
+        QTest::addColumn<QJsonValue>("value");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("as written") << "producer" << QJsonValue("test") << "";
+        QTest::newRow("unknown device")
+            << "placement/input" << QJsonValue("tpu:9")
+            << "bad.pstudio: its placement: node 'input' assigned to unknown device 'tpu:9'";
+        QTest::newRow("part of the graph") << "placement" << QJsonValue(QJsonObject{{"input", "gpu:1"}})
+                                           << "bad.pstudio: its placement: 22 nodes unassigned";
+        QTest::newRow("newer") << "version" << QJsonValue(2)
+                               << "bad.pstudio: a session of version 2; this Placement Studio reads version 1 (a "
+                                  "newer one wrote it)";
+        QTest::newRow("not a number") << "version" << QJsonValue("one")
+                                      << "bad.pstudio: a session of version \"one\"; this Placement Studio reads "
+                                         "version 1";
+    }
+
+    void damagedSessionsSayWhy()
+    {
+        QFETCH(QString, key);
+        QFETCH(QJsonValue, value);
+        QFETCH(QString, message);
+        const QJsonObject graph = QJsonDocument::fromJson(test::readFile(kGraph.toStdString())).object();
+        QJsonObject placement;
+        for (const QJsonValue &node : graph["nodes"].toArray())
+            placement[node["id"].toString()] = "gpu:0";
+        QJsonObject session{{"format", "placement-studio-session"},
+                            {"version", 1},
+                            {"graph", graph},
+                            {"cluster", QJsonDocument::fromJson(test::readFile(kCluster.toStdString())).object()}};
+        if (key.startsWith("placement/"))
+            placement[key.mid(10)] = value;
+        else
+            session[key] = value;
+        session["placement"] = key == "placement" ? value : placement;
+        const std::string path = test::writeFile(m_dir, "bad.pstudio", QJsonDocument(session).toJson());
+        try {
+            QCOMPARE(loadSession(QString::fromStdString(path)).placement.size(), size_t(23));
+            QVERIFY2(message.isEmpty(), "a damaged session opened");
+        } catch (const InputError &e) {
+            QVERIFY2(QString(e.what()).contains(message) && !message.isEmpty(), e.what());
+        }
     }
 
     void sessionSaveLoadAndAutosaveRecovery()
