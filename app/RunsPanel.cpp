@@ -233,21 +233,30 @@ int RunsPanel::startSpec(const QString &spec)
     // "gdp (pretrained) ...": the dock's entry for the shipped policy.
     const bool pretrained = words.size() > 1 && words[1] == QStringLiteral("(pretrained)");
     const QString model = pretrained ? words[0] + QStringLiteral(" (pretrained)") : words[0];
+    int processes = m_processes->value();
     for (const QString &w : words.mid(pretrained ? 2 : 1)) {
         bool ok = true;
-        if (w.startsWith("time="))
+        QString needs;
+        if (w.startsWith("time=")) {
             timeLimitS = w.mid(5).toDouble(&ok);
-        else if (w.startsWith("seed="))
+            ok = ok && timeLimitS > 0 && std::isfinite(timeLimitS);
+            needs = tr("a positive number of seconds");
+        } else if (w.startsWith("seed=")) {
             seed = w.mid(5).toULongLong(&ok);
-        else if (w.startsWith("processes="))
-            m_processes->setValue(w.mid(10).toInt(&ok));
-        else
+            needs = tr("a whole number >= 0");
+        } else if (w.startsWith("processes=")) {
+            processes = w.mid(10).toInt(&ok);
+            ok = ok && processes >= m_processes->minimum() && processes <= m_processes->maximum();
+            needs = tr("a whole number from %1 to %2").arg(m_processes->minimum()).arg(m_processes->maximum());
+        } else {
             params << w;
-        if (!ok || !(timeLimitS > 0)) {
-            Q_EMIT refused(tr("%1 not started: '%2' needs a positive number").arg(words[0], w));
+        }
+        if (!ok) {
+            Q_EMIT refused(tr("%1 not started: '%2' needs %3").arg(words[0], w, needs));
             return -1;
         }
     }
+    m_processes->setValue(processes);
     return start(model, timeLimitS, seed, params.join(' '));
 }
 

@@ -1315,7 +1315,17 @@ private Q_SLOTS:
                  qPrintable(QString::number(runs->manager()->result(timed).wallS)));
         QVERIFY(runs->manager()->result(timed).wallS < 3.0);
         QCOMPARE(runs->manager()->result(timed).seed, quint64(3));
-        QCOMPARE(runs->startSpec("heft time=-1"), -1);
+        // Each word says what it needs, and a refused spec changes nothing.
+        const int processes = runs->findChild<QSpinBox *>("runProcesses")->value();
+        for (const auto &[spec, needs] : std::vector<std::pair<QString, QString>>{
+                 {"heft time=-1", "'time=-1' needs a positive number of seconds"},
+                 {"heft time=inf", "'time=inf' needs a positive number of seconds"},
+                 {"heft seed=1e30", "'seed=1e30' needs a whole number >= 0"},
+                 {"gdp processes=9 processes=0", "'processes=0' needs a whole number from 1 to 64"}}) {
+            QCOMPARE(runs->startSpec(spec), -1);
+            QVERIFY2(w.lastError().endsWith(needs), qPrintable(w.lastError()));
+        }
+        QCOMPARE(runs->findChild<QSpinBox *>("runProcesses")->value(), processes);
     }
 
     // The Models dock offers the shipped policy: zero-shot by default (no training iteration,
