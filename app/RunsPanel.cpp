@@ -190,7 +190,7 @@ void RunsPanel::setPaused(int run, bool paused)
     m_items[run]->setText(1, paused ? tr("paused") : tr("running"));
 }
 
-int RunsPanel::start(QString model, double timeLimitS, quint64 seed, const QString &paramText)
+int RunsPanel::start(QString model, double timeLimitS, quint64 seed, const QString &paramText, int processes)
 {
     if (!m_graph || !m_cluster || m_cluster->deviceCount() == 0) {
         Q_EMIT log(tr("Open a graph and a cluster before running a model."));
@@ -217,7 +217,7 @@ int RunsPanel::start(QString model, double timeLimitS, quint64 seed, const QStri
     if (!label.isEmpty())
         m_labels[m_manager->count()] = label; // the row the run is about to get
     return m_manager->start(model, m_graph, m_cluster, m_constraints, timeLimitS, seed, std::move(params),
-                            m_processes->value());
+                            processes > 0 ? processes : m_processes->value());
 }
 
 int RunsPanel::startSpec(const QString &spec)
@@ -256,8 +256,7 @@ int RunsPanel::startSpec(const QString &spec)
             return -1;
         }
     }
-    m_processes->setValue(processes);
-    return start(model, timeLimitS, seed, params.join(' '));
+    return start(model, timeLimitS, seed, params.join(' '), processes);
 }
 
 void RunsPanel::addItem(int run, const QString &status)

@@ -41,9 +41,10 @@ public:
     // model or a parameter is refused before it starts (refused() says why, naming the valid ones).
     // "FAMILY (pretrained)" runs the policy shipped for the cluster (checkpoint=pretrained),
     // zero-shot unless the parameters give iterations.
-    int start(QString model, double timeLimitS, quint64 seed, const QString &params = {});
-    // "MODEL key=value ..." as given to `placement-studio --run`: time=S and seed=N set the run's
-    // budget and seed (else the dock's fields), the rest go to the model.
+    // `processes`: over how many local processes a learner trains (0: the dock's field).
+    int start(QString model, double timeLimitS, quint64 seed, const QString &params = {}, int processes = 0);
+    // "MODEL key=value ..." as given to `placement-studio --run`: time=S, seed=N and processes=N
+    // set the run's budget, seed and processes (else the dock's fields), the rest go to the model.
     int startSpec(const QString &spec);
     void cancelAll();
     void setPaused(int run, bool paused);

@@ -802,6 +802,7 @@ private Q_SLOTS:
         QVERIFY(processes);
         processes->setValue(2);
         const int run = runs->start("gdp", 60, 1, "iterations=4 samples=4 hidden=16");
+        processes->setValue(1);
         QTRY_VERIFY_WITH_TIMEOUT(runs->finished(run), 60000);
         QVERIFY2(runs->tree()->topLevelItem(run)->text(1).startsWith("done · 2 processes: "),
                  qPrintable(runs->tree()->topLevelItem(run)->text(1) + runs->tree()->topLevelItem(run)->toolTip(1)));
@@ -809,12 +810,16 @@ private Q_SLOTS:
         QCOMPARE(runs->chart()->pointCount(run), 8);
         QVERIFY2(runs->tree()->topLevelItem(run)->toolTip(0).startsWith("2 processes: "),
                  qPrintable(runs->tree()->topLevelItem(run)->toolTip(0)));
-        const int single = runs->start("rl-seq2seq", 10, 1, "iterations=2");
+        // processes=N in a --run spec is that run's, as time= and seed= are; the dock keeps its own.
+        const int single = runs->startSpec("rl-seq2seq time=10 processes=2 iterations=2");
         QTRY_VERIFY_WITH_TIMEOUT(runs->finished(single), 30000);
         QCOMPARE(runs->tree()->topLevelItem(single)->text(1), QString("failed"));
         QVERIFY(runs->tree()->topLevelItem(single)->child(0)->text(0).contains("trains in one process only"));
         QVERIFY(runs->tree()->topLevelItem(single)->toolTip(1).contains("trains in one process only"));
-        processes->setValue(1);
+        QCOMPARE(processes->value(), 1);
+        const int next = runs->startSpec("rl-seq2seq time=10 iterations=2");
+        QTRY_VERIFY_WITH_TIMEOUT(runs->finished(next), 30000);
+        QCOMPARE(runs->tree()->topLevelItem(next)->text(1), QString("done"));
     }
 
     // A Models-dock run has a cancel and a time limit, so METIS runs in a child process forked
