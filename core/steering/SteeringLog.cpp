@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include <cstdio>
+#include <limits>
 
 namespace ps {
 
@@ -204,12 +205,24 @@ FeedbackText feedbackFrom(const Json &j, const std::string &where)
     if (j.contains("unimportant"))
         f.unimportant = strings(j["unimportant"], "\"unimportant\"");
     if (j.contains("drop_together")) {
-        if (!j["drop_together"].is_number_integer() || j["drop_together"].get<int>() < 0)
+        if (!j["drop_together"].is_number_unsigned() ||
+            j["drop_together"].get<uint64_t>() > static_cast<uint64_t>(std::numeric_limits<int>::max()))
             throw InputError(where + ": \"drop_together\" must be a count >= 0");
         f.dropTogether = j["drop_together"].get<int>();
     }
+    // Candidates by id (a number, or its digits in a string) or "best".
+    auto candidates = [&](const std::string &key) {
+        std::vector<std::string> out;
+        if (j[key].is_array())
+            for (const Json &c : j[key])
+                if (c.is_string() || c.is_number_unsigned())
+                    out.push_back(c.is_string() ? c.get<std::string>() : c.dump());
+        if (!j[key].is_array() || out.size() != j[key].size())
+            throw InputError(where + ": \"" + key + "\" must be an array of candidate ids or \"best\"");
+        return out;
+    };
     if (j.contains("clear_verdict"))
-        f.clearVerdict = strings(j["clear_verdict"], "\"clear_verdict\"");
+        f.clearVerdict = candidates("clear_verdict");
     if (j.contains("family_weights")) {
         if (!j["family_weights"].is_object())
             throw InputError(where + ": \"family_weights\" must map family names to numbers");
@@ -220,9 +233,9 @@ FeedbackText feedbackFrom(const Json &j, const std::string &where)
         }
     }
     if (j.contains("accept"))
-        f.accept = strings(j["accept"], "\"accept\"");
+        f.accept = candidates("accept");
     if (j.contains("reject"))
-        f.reject = strings(j["reject"], "\"reject\"");
+        f.reject = candidates("reject");
     return f;
 }
 

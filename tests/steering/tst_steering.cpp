@@ -1222,8 +1222,18 @@ private Q_SLOTS:
         QVERIFY(message("[{\"pins\": {}}]").find("\"round\"") != std::string::npos);
         QVERIFY(message("[{\"round\": 2, \"colour\": 1}]").find("unknown feedback key 'colour'") != std::string::npos);
         QVERIFY(message("[{\"round\": 2, \"pins\": {\"a\": 3}}]").find("device name") != std::string::npos);
-        const auto ok = readFeedbackFile(write("[{\"round\": 2, \"objective\": \"bytes=1\", \"reject\": [\"best\"]}]"));
+        QVERIFY(message("[{\"round\": 2, \"drop_together\": 1e30}]").find("\"drop_together\" must be a count >= 0") !=
+                std::string::npos);
+        QVERIFY(message("[{\"round\": 2, \"drop_together\": 4294967297}]").find("must be a count") !=
+                std::string::npos);
+        QVERIFY(message("[{\"round\": 2, \"accept\": [-1]}]")
+                    .find("\"accept\" must be an array of candidate ids or "
+                          "\"best\"") != std::string::npos);
+        // Candidates by number, by digits or as "best".
+        const auto ok =
+            readFeedbackFile(write("[{\"round\": 2, \"objective\": \"bytes=1\", \"reject\": [\"best\", 3, \"4\"]}]"));
         QCOMPARE(ok.size(), size_t(1));
+        QCOMPARE(ok[0].reject, (std::vector<std::string>{"best", "3", "4"}));
         const Graph g = layered(20);
         const Cluster c = gpus(2);
         SteeringSession s(g, c, PlacerRegistry::builtin(), small());
