@@ -257,8 +257,16 @@ std::vector<FeedbackText> readFeedbackFile(const std::string &path)
     if (!list.is_array())
         throw InputError(path + ": a feedback file is a JSON array of {\"round\": N, ...} objects");
     std::vector<FeedbackText> out;
-    for (size_t i = 0; i < list.size(); ++i)
-        out.push_back(feedbackFrom(list[i], path + " entry " + std::to_string(i + 1)));
+    for (size_t i = 0; i < list.size(); ++i) {
+        const std::string where = path + " entry " + std::to_string(i + 1);
+        out.push_back(feedbackFrom(list[i], where));
+        try { // weights as --objective takes them (a log's may weigh nothing: it was written before the rule)
+            if (!out.back().objective.empty())
+                Objective::parse(out.back().objective);
+        } catch (const InputError &e) {
+            rethrowWithContext(e, where);
+        }
+    }
     return out;
 }
 

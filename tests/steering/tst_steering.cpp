@@ -1226,6 +1226,12 @@ private Q_SLOTS:
                 std::string::npos);
         QVERIFY(message("[{\"round\": 2, \"drop_together\": 4294967297}]").find("must be a count") !=
                 std::string::npos);
+        QVERIFY(message("[{\"round\": 2, \"objective\": \"makespan=0\"}]")
+                    .find("entry 1: the objective weighs nothing: give makespan, bytes, memory or balance a weight") !=
+                std::string::npos);
+        QVERIFY(
+            message("[{\"round\": 2, \"objective\": \"speed=1\"}]").find("entry 1: unknown objective weight 'speed'") !=
+            std::string::npos);
         QVERIFY(message("[{\"round\": 2, \"accept\": [-1]}]")
                     .find("\"accept\" must be an array of candidate ids or "
                           "\"best\"") != std::string::npos);
