@@ -349,13 +349,15 @@ void MainWindow::createMenus()
     edit->addAction(undo);
     edit->addAction(redo);
     edit->addSeparator();
-    QMenu *assign = edit->addMenu(tr("&Assign Selection to Device"));
+    m_assignMenu = edit->addMenu(tr("&Assign Selection to Device")); // filled by refreshCluster
     for (int d = 0; d < 9; ++d) {
-        QAction *a = assign->addAction(tr("Device %1").arg(d + 1));
+        QAction *a = new QAction(this);
         a->setShortcut(QKeySequence(Qt::Key_1 + d));
         connect(a, &QAction::triggered, this, [this, d] { assignSelection(d); });
         addAction(a); // shortcuts work while the menu is closed
+        m_assignKeys.push_back(a);
     }
+    refreshAssignMenu();
     edit->addAction(tr("&Pin Selection"), QKeySequence(tr("Ctrl+P")), this,
                     [this] { m_document->setPinned(m_selection, true); });
     edit->addAction(tr("U&npin Selection"), QKeySequence(tr("Ctrl+Shift+P")), this,
@@ -1089,7 +1091,28 @@ void MainWindow::refreshGraph()
 void MainWindow::refreshCluster()
 {
     m_clusterTable->setCluster(m_document->sharedCluster());
+    refreshAssignMenu();
     refreshPlacement();
+}
+
+void MainWindow::refreshAssignMenu()
+{
+    // The first nine devices by name with their number keys (the menu said "Device 1" to "Device
+    // 9" on any cluster), then, on a larger cluster, every device in groups.
+    const std::shared_ptr<const Cluster> cluster = m_document->sharedCluster();
+    const int k = cluster->deviceCount();
+    m_assignMenu->clear();
+    qDeleteAll(m_assignMenu->findChildren<QMenu *>(QString(), Qt::FindDirectChildrenOnly));
+    for (int d = 0; d < static_cast<int>(m_assignKeys.size()); ++d) {
+        m_assignKeys[d]->setVisible(d < k);
+        if (d < k) {
+            m_assignKeys[d]->setText(QString::fromStdString(cluster->device(d).name));
+            m_assignMenu->addAction(m_assignKeys[d]);
+        }
+    }
+    m_assignMenu->setEnabled(k > 0);
+    if (k > static_cast<int>(m_assignKeys.size()))
+        addDeviceMenu(m_assignMenu, tr("All %1 Devices").arg(k), cluster, false, [this](int d) { assignSelection(d); });
 }
 
 void MainWindow::refreshPlacement()

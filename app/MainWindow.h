@@ -16,6 +16,7 @@ class QPlainTextEdit;
 class QProgressBar;
 class QPushButton;
 class QTimer;
+class QAction;
 class QMenu;
 
 namespace ps {
@@ -107,6 +108,7 @@ private:
     void refreshPlacement();
     void refreshGraph();
     void refreshCluster();
+    void refreshAssignMenu();
     void addRecent(const QString &path);
     void rebuildRecentMenu();
     void log(const QString &text);
@@ -145,6 +147,8 @@ private:
     QPushButton *m_cancelLoad;
     QLabel *m_status;
     QMenu *m_recentMenu = nullptr;
+    QMenu *m_assignMenu = nullptr;       // Edit ▸ Assign Selection to Device
+    std::vector<QAction *> m_assignKeys; // its number keys 1-9, for the first nine devices
     QTimer *m_autosave;
     std::vector<QDockWidget *> m_docks;
     std::vector<int> m_selection, m_searchHits;

@@ -47,6 +47,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QMenu>
+#include <QMenuBar>
 #include <QMimeData>
 #include <QPushButton>
 #include <QRegularExpression>
@@ -630,9 +631,11 @@ private Q_SLOTS:
     // The graph view's context menu: on 4 devices a flat list with the number keys; on 4,096 the
     // devices in groups, each filled when it opens (a menu of 4,096 entries a submenu ran off the
     // screen). Move, and Pin to device as one undo step, reach the last device; Prefer is steering's.
+    // Edit ▸ Assign Selection to Device names the cluster's devices (it said "Device 1" to "Device 9"
+    // on any cluster), the first nine with their number keys, and on a larger cluster all of them.
     void contextMenuReachesEveryDevice()
     {
-        auto find = [](QMenu *menu, const QString &text) -> QMenu * {
+        auto find = [](QWidget *menu, const QString &text) -> QMenu * {
             for (QAction *a : menu->actions())
                 if (a->text() == text)
                     return a->menu();
@@ -656,9 +659,18 @@ private Q_SLOTS:
             move->actions()[3]->trigger();
             QCOMPARE(d.placement()[2], 3);
         }
+        QMenu *assign = find(find(w.menuBar(), "&Edit"), "&Assign Selection to Device");
+        QVERIFY(assign);
+        QStringList names;
+        for (QAction *a : assign->actions())
+            names << a->text() + " " + a->shortcut().toString();
+        QCOMPARE(names, QStringList({"gpu:0 1", "gpu:1 2", "gpu:2 3", "gpu:3 4"}));
         dropFiles(&w, {writeGpuCluster("menu.cluster.json", 4096)});
         waitIdle(w);
         QCOMPARE(d.cluster().deviceCount(), 4096);
+        QCOMPARE(assign->actions().size(), 10);
+        QCOMPARE(assign->actions()[8]->text(), QString("gpu:8"));
+        QCOMPARE(find(assign, "All 4096 Devices")->actions().size(), 64);
         const int steps = d.undoStack()->count();
         const std::unique_ptr<QMenu> menu(w.contextMenu({0, 1}));
         QCOMPARE(w.selection(), std::vector<int>({0, 1}));
