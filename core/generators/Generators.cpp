@@ -155,7 +155,11 @@ Graph generate(const std::string &name, const std::map<std::string, double> &val
                                      "from " + messageNumber(p.min) + " to " + messageNumber(p.max));
             it->second = value;
         }
-        return g.make(filled, seed);
+        try {
+            return g.make(filled, seed);
+        } catch (const InputError &e) {
+            rethrowWithContext(e, name);
+        }
     }
     std::string known;
     for (const GeneratorInfo &g : generators())

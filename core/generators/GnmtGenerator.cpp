@@ -10,10 +10,12 @@ namespace ps {
 Graph generateGnmt(const GnmtParams &p)
 {
     if (p.layers < 2 || p.sourceSteps < 1 || p.targetSteps < 1 || p.batch < 1 || p.hidden < 1 || p.vocab < 1)
-        throw InputError("gnmt: layers must be at least 2, steps, batch, hidden and vocab at least 1");
+        throw InputError("layers must be at least 2, steps, batch, hidden and vocab at least 1");
     using State = SequenceModelBuilder::LstmState;
     const double B = p.batch, H = p.hidden, V = p.vocab, S = p.sourceSteps;
     const int L = p.layers;
+    // A cell per layer and step on either side.
+    SequenceModelBuilder::checkSize(8.0 * L * (static_cast<double>(p.sourceSteps) + p.targetSteps));
     SequenceModelBuilder m("gnmt");
     auto step = [](int t) { return "step" + std::to_string(t); };
     auto layer = [](const char *side, int l) { return std::string(side) + "/layer" + std::to_string(l); };

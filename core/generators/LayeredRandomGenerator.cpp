@@ -36,10 +36,10 @@ private:
 Graph generateLayeredRandom(const LayeredRandomParams &p)
 {
     if (p.nodes < 1 || p.nodes > 10000000)
-        throw InputError("layered-random: nodes must be 1..10000000");
+        throw InputError("nodes must be 1..10000000");
     if (!(p.alpha > 0) || !(p.outDegree >= 0) || p.outDegree > 100 || !(p.ccr >= 0) ||
         !(p.heterogeneity >= 0 && p.heterogeneity <= 1) || !(p.meanFlops >= 0))
-        throw InputError("layered-random: need alpha > 0, 0 <= out_degree <= 100, ccr >= 0, "
+        throw InputError("need alpha > 0, 0 <= out_degree <= 100, ccr >= 0, "
                          "0 <= heterogeneity <= 1, mean_flops >= 0");
     Random rng(p.seed);
     const int n = p.nodes;

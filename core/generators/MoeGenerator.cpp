@@ -11,10 +11,12 @@ Graph generateMoe(const MoeParams &p)
 {
     if (p.steps < 1 || p.batch < 1 || p.hidden < 1 || p.experts < 1 || p.topK < 1 || p.topK > p.experts ||
         p.expertHidden < 1 || p.vocab < 1)
-        throw InputError("moe: every size must be at least 1 and top_k at most experts");
+        throw InputError("every size must be at least 1 and top_k at most experts");
     using State = SequenceModelBuilder::LstmState;
     const double B = p.batch, H = p.hidden, E = p.experts, K = p.topK, F = p.expertHidden, V = p.vocab;
     const double rows = B * K / E; // rows each expert sees on average
+    // Each step: two LSTM cells and four ops per expert.
+    SequenceModelBuilder::checkSize(p.steps * (16.0 + 4.0 * p.experts));
     SequenceModelBuilder m("moe");
     const int table = m.weight("embedding/table", V * H, "embedding");
     auto lower = m.lstmWeights("lstm/layer0", H, H);

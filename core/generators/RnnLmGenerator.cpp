@@ -10,8 +10,9 @@ namespace ps {
 Graph generateRnnLm(const RnnLmParams &p)
 {
     if (p.layers < 1 || p.steps < 1 || p.batch < 1 || p.hidden < 1 || p.vocab < 1)
-        throw InputError("rnnlm: layers, steps, batch, hidden and vocab must be at least 1");
+        throw InputError("layers, steps, batch, hidden and vocab must be at least 1");
     const double B = p.batch, H = p.hidden, V = p.vocab;
+    SequenceModelBuilder::checkSize(8.0 * p.layers * p.steps); // a cell per layer and step
     SequenceModelBuilder m("rnnlm");
     const int embedding = m.weight("embedding/table", V * H, "embedding");
     std::vector<SequenceModelBuilder::LstmWeights> w;

@@ -1,9 +1,33 @@
 #include "core/generators/SequenceModelBuilder.h"
 
+#include "core/InputError.h"
+
 namespace ps {
 
 namespace {
 constexpr double kFloat = 4; // bytes per fp32 element
+}
+
+namespace {
+[[noreturn]] void tooLarge(const std::string &size)
+{
+    throw InputError("the graph would have " + size + " ops, more than the " +
+                     messageNumber(SequenceModelBuilder::kMaxOps) +
+                     " a generator builds: choose fewer layers, steps or experts");
+}
+} // namespace
+
+void SequenceModelBuilder::checkSize(double ops)
+{
+    if (ops > kMaxOps)
+        tooLarge("at least " + messageNumber(ops));
+}
+
+int SequenceModelBuilder::add(GraphBuilder::NodeSpec spec)
+{
+    if (m_builder.nodeCount() >= kMaxOps)
+        tooLarge("more");
+    return m_builder.addNode(std::move(spec));
 }
 
 int SequenceModelBuilder::op(const std::string &id, const std::string &type, double flops, double outElements,
@@ -15,7 +39,7 @@ int SequenceModelBuilder::op(const std::string &id, const std::string &type, dou
     s.flops = flops;
     s.outBytes = outElements * kFloat;
     s.scope = scope;
-    const int v = m_builder.addNode(std::move(s));
+    const int v = add(std::move(s));
     for (int u : inputs)
         m_builder.addEdge(u, v);
     return v;
@@ -30,7 +54,7 @@ int SequenceModelBuilder::weight(const std::string &id, double elements, const s
     s.paramBytes = elements * kFloat;
     s.memBytes = elements * kFloat;
     s.scope = scope;
-    return m_builder.addNode(std::move(s));
+    return add(std::move(s));
 }
 
 SequenceModelBuilder::LstmWeights SequenceModelBuilder::lstmWeights(const std::string &scope, double input,

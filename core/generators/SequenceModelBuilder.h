@@ -37,7 +37,15 @@ public:
     void edge(int from, int to) { m_builder.addEdge(from, to); }
     Graph build() { return m_builder.build(); }
 
+    // The most ops a sequence model is built with: at the parameters' maxima an unrolled MoE or
+    // GNMT runs to tens of millions of ops, more memory than the machine has.
+    static constexpr int kMaxOps = 10'000'000;
+    // Refuses at once a model of at least `ops` ops (an LSTM cell is 8 of them or more) past
+    // kMaxOps, rather than after a minute and gigabytes of building (the check in add()).
+    static void checkSize(double ops);
+
 private:
+    int add(GraphBuilder::NodeSpec spec); // InputError past kMaxOps
     GraphBuilder m_builder;
 };
 

@@ -183,6 +183,15 @@ private Q_SLOTS:
         QCOMPARE(error("rnnlm", {{"steps", 2.5}}), QString("rnnlm: 'steps' must be a whole number from 1 to 10000"));
         QVERIFY(error("rnnlm", {{"depth", 2}}).startsWith("rnnlm has no parameter 'depth'"));
         QVERIFY(error("gpt", {}).startsWith("unknown generator 'gpt' (available: layered-random, rnnlm"));
+        QCOMPARE(error("moe", {{"experts", 4}, {"top_k", 5}}),
+                 QString("moe: every size must be at least 1 and top_k at most experts"));
+        // Parameters in range whose product no machine holds: refused before building (this took
+        // 70 s and 6 GB to fail, or ran out of memory).
+        const QString tooLarge = " a generator builds: choose fewer layers, steps or experts";
+        QCOMPARE(error("moe", {{"experts", 4096}, {"steps", 10000}}),
+                 "moe: the graph would have at least 164000000 ops, more than the 10000000" + tooLarge);
+        QCOMPARE(error("gnmt", {{"layers", 64}, {"source_steps", 10000}, {"target_steps", 10000}}),
+                 "gnmt: the graph would have at least 10240000 ops, more than the 10000000" + tooLarge);
     }
 };
 
