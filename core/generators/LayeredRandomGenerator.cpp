@@ -41,6 +41,13 @@ Graph generateLayeredRandom(const LayeredRandomParams &p)
         !(p.heterogeneity >= 0 && p.heterogeneity <= 1) || !(p.meanFlops >= 0))
         throw InputError("need alpha > 0, 0 <= out_degree <= 100, ccr >= 0, "
                          "0 <= heterogeneity <= 1, mean_flops >= 0");
+    // Each edge is also held in a hash set while drawing: 10 million nodes at out_degree 100 needed
+    // tens of gigabytes.
+    constexpr double kMaxEdges = 20'000'000;
+    if (p.outDegree * p.nodes > kMaxEdges)
+        throw InputError("the graph would have " + messageNumber(std::round(p.outDegree * p.nodes)) +
+                         " edges (nodes x out_degree), more than the " + messageNumber(kMaxEdges) +
+                         " this generator builds");
     Random rng(p.seed);
     const int n = p.nodes;
     const int height = std::clamp(static_cast<int>(std::lround(std::sqrt(double(n)) / p.alpha)), 1, n);

@@ -192,6 +192,9 @@ private Q_SLOTS:
                  "moe: the graph would have at least 164000000 ops, more than the 10000000" + tooLarge);
         QCOMPARE(error("gnmt", {{"layers", 64}, {"source_steps", 10000}, {"target_steps", 10000}}),
                  "gnmt: the graph would have at least 10240000 ops, more than the 10000000" + tooLarge);
+        QCOMPARE(error("layered-random", {{"nodes", 1e7}, {"out_degree", 100}}),
+                 QString("layered-random: the graph would have 1000000000 edges (nodes x out_degree), more than the "
+                         "20000000 this generator builds"));
     }
 };
 
