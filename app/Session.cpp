@@ -118,7 +118,7 @@ SessionData loadSession(const QString &path)
     } catch (const Json::parse_error &e) {
         throw InputError(where + ": not a session file (" + jsonErrorText(e) + ")");
     }
-    if (!j.is_object() || j.value("format", "") != kFormat)
+    if (!j.is_object() || j.value("format", Json()) != kFormat) // any type: a message, not a throw
         throw InputError(where + ": not a Placement Studio session (no \"format\": \"" + kFormat + "\")");
     if (const Json version = j.value("version", Json(kVersion)); version != kVersion)
         throw InputError(where + ": a session of version " + version.dump() + "; this Placement Studio reads version " +

@@ -149,6 +149,13 @@ Json feedbackList(const std::vector<FeedbackText> &all, int round, bool pending)
     return a;
 }
 
+// A whole number from `least` to the largest int (a larger one was read wrapped around).
+bool isCount(const Json &v, uint64_t least)
+{
+    return v.is_number_unsigned() && v.get<uint64_t>() >= least &&
+           v.get<uint64_t>() <= static_cast<uint64_t>(std::numeric_limits<int>::max());
+}
+
 FeedbackText feedbackFrom(const Json &j, const std::string &where)
 {
     if (!j.is_object())
@@ -162,7 +169,7 @@ FeedbackText feedbackFrom(const Json &j, const std::string &where)
             throw InputError(where + ": unknown feedback key '" + item.key() +
                              "' (known: round, objective, pins, prefer, together, important, unimportant, "
                              "drop_together, family_weights, accept, reject, clear_verdict)");
-    if (!j.contains("round") || !j["round"].is_number_integer() || j["round"].get<int>() < 1)
+    if (!j.contains("round") || !isCount(j["round"], 1))
         throw InputError(where + ": feedback needs \"round\": N (the round it precedes, from 1)");
     f.round = j["round"].get<int>();
     if (j.contains("objective")) {
@@ -205,8 +212,7 @@ FeedbackText feedbackFrom(const Json &j, const std::string &where)
     if (j.contains("unimportant"))
         f.unimportant = strings(j["unimportant"], "\"unimportant\"");
     if (j.contains("drop_together")) {
-        if (!j["drop_together"].is_number_unsigned() ||
-            j["drop_together"].get<uint64_t>() > static_cast<uint64_t>(std::numeric_limits<int>::max()))
+        if (!isCount(j["drop_together"], 0))
             throw InputError(where + ": \"drop_together\" must be a count >= 0");
         f.dropTogether = j["drop_together"].get<int>();
     }
@@ -252,7 +258,12 @@ Json parseJson(const std::string &text, const std::string &source)
 
 std::vector<FeedbackText> readFeedbackFile(const std::string &path)
 {
-    const Json j = parseJson(readFileBytes(path), path);
+    return parseFeedback(readFileBytes(path), path);
+}
+
+std::vector<FeedbackText> parseFeedback(const std::string &text, const std::string &path)
+{
+    const Json j = parseJson(text, path);
     const Json &list = j.is_object() && j.contains("feedback") ? j["feedback"] : j;
     if (!list.is_array())
         throw InputError(path + ": a feedback file is a JSON array of {\"round\": N, ...} objects");
@@ -488,7 +499,7 @@ void writeSteeringLog(const std::string &path, const SteeringSession &session, c
 SteeringLogDoc parseSteeringLog(const std::string &text, const std::string &source)
 {
     const Json j = parseJson(text, source);
-    if (!j.is_object() || j.value("format", "") != "steering-log")
+    if (!j.is_object() || j.value("format", Json()) != "steering-log") // any type: a message, not a throw
         throw InputError(source + ": not a steering log (\"format\": \"steering-log\")");
     SteeringLogDoc doc;
     try {

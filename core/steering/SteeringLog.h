@@ -56,6 +56,7 @@ struct SteeringLogDoc
 
 // Feedback files: a JSON array of feedback objects, each with "round". InputError on bad input.
 std::vector<FeedbackText> readFeedbackFile(const std::string &path);
+std::vector<FeedbackText> parseFeedback(const std::string &text, const std::string &source);
 SteeringFeedback resolveFeedback(const FeedbackText &text, const Graph &graph, const Cluster &cluster,
                                  const SteeringSession &session, const std::string &source);
 

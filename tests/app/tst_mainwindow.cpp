@@ -1433,6 +1433,8 @@ private Q_SLOTS:
         QTest::newRow("newer") << "version" << QJsonValue(2)
                                << "bad.pstudio: a session of version 2; this Placement Studio reads version 1 (a "
                                   "newer one wrote it)";
+        QTest::newRow("format not a string") << "format" << QJsonValue(QJsonArray{"placement-studio-session"})
+                                             << "bad.pstudio: not a Placement Studio session";
         QTest::newRow("not a number") << "version" << QJsonValue("one")
                                       << "bad.pstudio: a session of version \"one\"; this Placement Studio reads "
                                          "version 1";

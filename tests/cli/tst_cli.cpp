@@ -437,7 +437,9 @@ private Q_SLOTS:
         for (const auto &[text, says] :
              {std::pair{"{\"format\": \"steering-log\"}", "malformed steering log (key 'settings' not found)"},
               std::pair{"{\"format\": \"steering-log\", \"settings\": {\"seed\": \"x\"}}",
-                        "malformed steering log (type must be number, but is string)"}}) {
+                        "malformed steering log (type must be number, but is string)"},
+              // found by fuzz_steering: an internal error (exit 1) before
+              std::pair{"{\"format\": [\"steering-log\"]}", "not a steering log (\"format\": \"steering-log\")"}}) {
             auto r = cli({"rank", file("damaged.steer.json", text)});
             QCOMPARE(r.exitCode, 2);
             QVERIFY2(r.err.contains(says) && !r.err.contains("json.exception"), r.err.constData());

@@ -1222,6 +1222,7 @@ private Q_SLOTS:
         QVERIFY(message("[{\"pins\": {}}]").find("\"round\"") != std::string::npos);
         QVERIFY(message("[{\"round\": 2, \"colour\": 1}]").find("unknown feedback key 'colour'") != std::string::npos);
         QVERIFY(message("[{\"round\": 2, \"pins\": {\"a\": 3}}]").find("device name") != std::string::npos);
+        QVERIFY(message("[{\"round\": 4294967297}]").find("feedback needs \"round\": N") != std::string::npos);
         QVERIFY(message("[{\"round\": 2, \"drop_together\": 1e30}]").find("\"drop_together\" must be a count >= 0") !=
                 std::string::npos);
         QVERIFY(message("[{\"round\": 2, \"drop_together\": 4294967297}]").find("must be a count") !=
