@@ -543,9 +543,10 @@ public:
         if (load == "pretrained")
             load = pretrainedCheckpoint("gdp", k);
         if (!load.empty()) { // the stored policy decides its architecture and whether it learned over a prior
-            const auto stored = nlohmann::json::parse(checkpointParams(load, "gdp"));
-            hidden = stored.value("hidden", hidden);
-            heads = stored.value("heads", heads);
+            const std::string storedText = checkpointParams(load, "gdp");
+            const auto stored = nlohmann::json::parse(storedText);
+            hidden = fixedByCheckpoint(load, storedText, params, "hidden");
+            heads = fixedByCheckpoint(load, storedText, params, "heads");
             prior = stored.value("prior", 0.0);
             warm = prior > 0 ? stored.value("warm_start", std::string("heft")) : "none";
             requireDeviceCount(load, stored.value("devices", k), k);

@@ -65,6 +65,17 @@ std::vector<Graph> loadTrainGraphs(const std::string &list)
     return graphs;
 }
 
+int fixedByCheckpoint(const std::string &checkpoint, const std::string &stored, const ParamValues &params,
+                      const std::string &key)
+{
+    const int value = nlohmann::json::parse(stored).value(key, params.integer(key));
+    if (params.given(key) && params.integer(key) != value)
+        throw InputError(checkpoint + ": its policy has " + key + "=" + std::to_string(value) + ", not the " + key +
+                         "=" + std::to_string(params.integer(key)) + " given (leave " + key +
+                         " out to use the checkpoint)");
+    return value;
+}
+
 void requireDeviceCount(const std::string &checkpoint, int trained, int here)
 {
     if (trained != here)

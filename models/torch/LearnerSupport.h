@@ -258,6 +258,11 @@ void saveCheckpoint(const std::string &path, const std::string &family, const st
 std::string loadCheckpoint(const std::string &path, const std::string &family, torch::nn::Module &module);
 // The hyperparameters stored in a checkpoint (to rebuild the architecture before loading).
 std::string checkpointParams(const std::string &path, const std::string &family);
+// A size the stored policy fixes (`key` of `stored`, its checkpointParams; the caller's value where
+// the checkpoint lacks it). A different value the caller gave is refused, naming both: it was
+// overridden without a word (hidden=32 with a policy of 64 ran at 64).
+int fixedByCheckpoint(const std::string &checkpoint, const std::string &stored, const ParamValues &params,
+                      const std::string &key);
 
 // A learner's warm start: the best of the fast placers (bestFastPlacement), or HEFT's placement
 // when `best` is false or the run's evaluation budget (the clock's: the control's or the

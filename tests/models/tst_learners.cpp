@@ -595,6 +595,21 @@ private Q_SLOTS:
         const Constraints cons4 = Constraints::fromGraph(g, four);
         QVERIFY_EXCEPTION_THROWN(runPlacer(PlacerRegistry::builtin(), "gdp", {g, four, cons4, {}}, zeroShot, {}),
                                  InputError);
+        // The sizes the policy was built with are its own: the same value given is fine, another
+        // is refused naming both (it was overridden without a word).
+        std::vector<std::string> sameSize = zeroShot, otherSize = zeroShot;
+        sameSize.push_back("hidden=16");
+        otherSize.push_back("hidden=32");
+        QCOMPARE(runPlacer(PlacerRegistry::builtin(), "gdp", {g, c, cons, {}}, sameSize, {}).placement.devices(),
+                 a.placement.devices());
+        try {
+            runPlacer(PlacerRegistry::builtin(), "gdp", {g, c, cons, {}}, otherSize, {});
+            QFAIL("hidden=32 was taken with a policy of 16");
+        } catch (const InputError &e) {
+            QVERIFY2(QString(e.what()).endsWith("gdp.ckpt: its policy has hidden=16, not the hidden=32 given (leave "
+                                                "hidden out to use the checkpoint)"),
+                     e.what());
+        }
         const std::string junk = m_dir.filePath("junk.ckpt").toStdString();
         QFile f(QString::fromStdString(junk));
         QVERIFY(f.open(QIODevice::WriteOnly));
