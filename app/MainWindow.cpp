@@ -453,13 +453,12 @@ void MainWindow::openFiles(const QStringList &paths, const LoadOptions &options)
     // thread (placed here once both had arrived, the 58k-op GNMT held the window 0.4 s); then
     // graphs and sessions, then what applies to them (placements, partitions). The loader hands
     // results back in this order.
-    auto isGraphOrSession = [](const QString &p) { return isGraphFile(p) || FileLoader::isSession(p); };
-    std::copy_if(paths.begin(), paths.end(), std::back_inserter(ordered), FileLoader::isCluster);
-    std::copy_if(paths.begin(), paths.end(), std::back_inserter(ordered),
-                 [&](const QString &p) { return !FileLoader::isCluster(p) && isGraphOrSession(p); });
-    std::copy_if(paths.begin(), paths.end(), std::back_inserter(ordered),
-                 [&](const QString &p) { return !FileLoader::isCluster(p) && !isGraphOrSession(p); });
-    openInOrder(ordered, options);
+    auto rank = [](const QString &p) {
+        return FileLoader::isCluster(p) ? 0 : isGraphFile(p) || FileLoader::isSession(p) ? 1 : 2;
+    };
+    QStringList given = paths;
+    std::stable_sort(given.begin(), given.end(), [&](const QString &a, const QString &b) { return rank(a) < rank(b); });
+    openInOrder(ordered + given, options);
 }
 
 void MainWindow::openInOrder(const QStringList &paths, const LoadOptions &options)
