@@ -299,6 +299,7 @@ void MainWindow::createMenus()
     QMenu *file = menuBar()->addMenu(tr("&File"));
     file->addAction(tr("&Open…"), QKeySequence::Open, this, &MainWindow::openDialog);
     m_recentMenu = file->addMenu(tr("Open &Recent"));
+    connect(m_recentMenu, &QMenu::aboutToShow, this, &MainWindow::rebuildRecentMenu); // files come and go
     file->addAction(tr("Open &Example"), this, &MainWindow::openExample);
     QMenu *generate = file->addMenu(tr("&Generate"));
     for (const GeneratorInfo &g : generators()) {
@@ -731,8 +732,14 @@ void MainWindow::rebuildRecentMenu()
         return;
     m_recentMenu->clear();
     const QStringList recent = QSettings().value("files/recent").toStringList();
-    for (const QString &path : recent)
-        connect(m_recentMenu->addAction(path), &QAction::triggered, this, [this, path] { openPicked({path}); });
+    for (const QString &path : recent) {
+        QAction *open = m_recentMenu->addAction(path);
+        connect(open, &QAction::triggered, this, [this, path] { openPicked({path}); });
+        if (!QFileInfo::exists(path)) { // moved or deleted since: said, not offered
+            open->setText(tr("%1 (gone)").arg(path));
+            open->setEnabled(false);
+        }
+    }
     m_recentMenu->setEnabled(!recent.isEmpty());
 }
 

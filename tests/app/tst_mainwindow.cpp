@@ -288,6 +288,42 @@ private Q_SLOTS:
         QVERIFY(w.document()->placement() == expected);
     }
 
+    // File ▸ Open Recent lists the files opened, newest first; one deleted since is said and not
+    // offered (it was offered, and opening it failed), and the others still open.
+    void recentFilesThatAreGoneAreSaid()
+    {
+        QSettings().remove("files/recent");
+        const QString a = m_dir.filePath("recent-a.graph.json"), b = m_dir.filePath("recent-b.graph.json");
+        QVERIFY(QFile::copy(kGraph, a) && QFile::copy(kGraph, b));
+        MainWindow w;
+        dropFiles(&w, {kCluster, a});
+        waitIdle(w);
+        dropFiles(&w, {b});
+        waitIdle(w);
+        QVERIFY(QFile::remove(b));
+        QMenu *file = nullptr, *recent = nullptr;
+        for (QAction *m : w.menuBar()->actions())
+            if (m->text() == "&File")
+                file = m->menu();
+        QVERIFY(file);
+        for (QAction *m : file->actions())
+            if (m->text() == "Open &Recent")
+                recent = m->menu();
+        QVERIFY(recent);
+        Q_EMIT recent->aboutToShow();
+        const QList<QAction *> items = recent->actions();
+        QCOMPARE(items.size(), 3);
+        QCOMPARE(items[0]->text(), b + " (gone)");
+        QVERIFY(!items[0]->isEnabled());
+        QCOMPARE(items[1]->text(), a);
+        QVERIFY(items[1]->isEnabled());
+        QCOMPARE(items[2]->text(), kCluster);
+        items[1]->trigger();
+        waitIdle(w);
+        QVERIFY2(w.logText().count("Graph " + a) == 2, qPrintable(w.logText()));
+        QSettings().remove("files/recent");
+    }
+
     // A dropped model file asks for its import options as the Open dialog does: the ONNX model's
     // batch is symbolic, and without a batch size its ops open with 0 FLOPs (a drop opened it so,
     // without asking). Cancel opens nothing; a malformed TorchScript shape keeps the dialog open.
