@@ -28,6 +28,8 @@ namespace ps {
 struct RunManager::Run
 {
     QString model;
+    std::weak_ptr<const Graph> graph; // the problem it ran on (not kept alive for it)
+    std::vector<std::string> devices;
     std::atomic<bool> cancel{false}, pause{false};
     std::mutex mutex;
     std::vector<Progress> rows; // learners' iterations not yet handed out
@@ -154,6 +156,9 @@ int RunManager::start(const QString &model, std::shared_ptr<const Graph> graph, 
 {
     auto run = std::make_shared<Run>();
     run->model = model;
+    run->graph = graph;
+    for (const Device &d : cluster->devices())
+        run->devices.push_back(d.name);
     run->clock.start();
     const int index = count();
     m_runs.push_back(run);
@@ -299,22 +304,33 @@ double RunManager::elapsedS(int run) const
     return r.done ? r.result.wallS : static_cast<double>(r.clock.elapsed()) / 1000;
 }
 
-std::vector<SavedRun> RunManager::savedRuns() const
+bool RunManager::ranOn(int run, const std::shared_ptr<const Graph> &graph,
+                       const std::vector<std::string> &devices) const
+{
+    const Run &r = *m_runs.at(static_cast<size_t>(run));
+    return graph && r.graph.lock() == graph && r.devices == devices;
+}
+
+std::vector<SavedRun> RunManager::savedRuns(const std::shared_ptr<const Graph> &graph,
+                                            const std::vector<std::string> &devices) const
 {
     std::vector<SavedRun> out;
-    for (const auto &r : m_runs)
-        if (r->done && r->error.isEmpty())
+    for (size_t i = 0; i < m_runs.size(); ++i)
+        if (const Run *r = m_runs[i].get(); r->done && r->error.isEmpty() && ranOn(static_cast<int>(i), graph, devices))
             out.push_back({r->model, r->result.placement.devices(), r->result.makespan, r->result.lowerBound,
                            r->result.feasible, r->result.evaluations, r->result.wallS, r->result.notes});
     return out;
 }
 
-void RunManager::restoreRuns(const std::vector<SavedRun> &runs)
+void RunManager::restoreRuns(const std::vector<SavedRun> &runs, const std::shared_ptr<const Graph> &graph,
+                             const std::vector<std::string> &devices)
 {
     const int first = count();
     for (const SavedRun &saved : runs) {
         auto run = std::make_shared<Run>();
         run->model = saved.model;
+        run->graph = graph;
+        run->devices = devices;
         run->done = run->restored = true;
         run->result.placement = Placement(saved.placement);
         run->result.makespan = saved.makespan;

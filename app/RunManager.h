@@ -53,8 +53,15 @@ public:
     const QString &error(int run) const;
     const PlacerResult &result(int run) const; // once finished
 
-    std::vector<SavedRun> savedRuns() const;
-    void restoreRuns(const std::vector<SavedRun> &runs);
+    // Whether `run` placed this graph on a cluster with these devices (by name, in order): its
+    // placement means nothing elsewhere (a 4-device placement on 2 devices named devices 2 and 3).
+    bool ranOn(int run, const std::shared_ptr<const Graph> &graph, const std::vector<std::string> &devices) const;
+    // The finished runs of this problem (as ranOn), for a session.
+    std::vector<SavedRun> savedRuns(const std::shared_ptr<const Graph> &graph,
+                                    const std::vector<std::string> &devices) const;
+    // A session's runs, of the problem it holds.
+    void restoreRuns(const std::vector<SavedRun> &runs, const std::shared_ptr<const Graph> &graph,
+                     const std::vector<std::string> &devices);
     QThreadPool *pool() { return &m_pool; }
 
 Q_SIGNALS:

@@ -390,13 +390,21 @@ bool RunsPanel::anyRunning() const
 {
     return m_manager->anyRunning();
 }
+std::vector<std::string> RunsPanel::deviceNames() const
+{
+    std::vector<std::string> names;
+    if (m_cluster)
+        for (const Device &d : m_cluster->devices())
+            names.push_back(d.name);
+    return names;
+}
 std::vector<SavedRun> RunsPanel::savedRuns() const
 {
-    return m_manager->savedRuns();
+    return m_manager->savedRuns(m_graph, deviceNames());
 }
 void RunsPanel::restoreRuns(const std::vector<SavedRun> &runs)
 {
-    m_manager->restoreRuns(runs);
+    m_manager->restoreRuns(runs, m_graph, deviceNames());
 }
 
 const std::vector<int> &RunsPanel::placementOf(int run) const
@@ -406,9 +414,15 @@ const std::vector<int> &RunsPanel::placementOf(int run) const
 
 void RunsPanel::applyItem(QTreeWidgetItem *item)
 {
-    for (int r = 0; r < static_cast<int>(m_items.size()); ++r)
-        if (m_items[r] == item && m_manager->finished(r) && m_manager->error(r).isEmpty())
+    for (int r = 0; r < static_cast<int>(m_items.size()); ++r) {
+        if (m_items[r] != item || !m_manager->finished(r) || !m_manager->error(r).isEmpty())
+            continue;
+        if (m_manager->ranOn(r, m_graph, deviceNames()))
             Q_EMIT applyRequested(m_manager->result(r).placement.devices(), m_manager->model(r));
+        else
+            Q_EMIT refused(
+                tr("%1 ran on another graph or cluster: run it again to place this one").arg(m_manager->model(r)));
+    }
 }
 
 } // namespace ps

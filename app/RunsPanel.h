@@ -56,7 +56,8 @@ public:
     const std::vector<int> &placementOf(int run) const;
     QTreeWidget *tree() const { return m_tree; }
     RunManager *manager() const { return m_manager; }
-    // Finished runs for a session, and restoring them from one (listed as finished, appliable).
+    // Finished runs for a session, and restoring them from one (listed as finished, appliable):
+    // those of the problem set last (setProblem; a restored session's, once the document holds it).
     std::vector<SavedRun> savedRuns() const;
     void restoreRuns(const std::vector<SavedRun> &runs);
     ConvergenceChart *chart() const { return m_chart; }
@@ -76,6 +77,7 @@ private:
     void showFinished(int run);
     void addItem(int run, const QString &status);
     void applyItem(QTreeWidgetItem *item);
+    std::vector<std::string> deviceNames() const; // of the problem set last
     int currentRun() const;
 
     QComboBox *m_model;

@@ -288,6 +288,33 @@ private Q_SLOTS:
         QVERIFY(w.document()->placement() == expected);
     }
 
+    // A finished run's placement is of the graph and cluster it ran on: after the cluster changes
+    // (4 devices to 2), applying it is refused with a reason, and the placement stays as it is.
+    void aRunOfAnotherProblemIsNotApplied()
+    {
+        MainWindow w;
+        openBasics(w);
+        RunsPanel *runs = w.runsPanel();
+        const int run = runs->start("round-robin", 5, 1);
+        QTRY_VERIFY_WITH_TIMEOUT(runs->finished(run), 30000);
+        dropFiles(&w, {writeGpuCluster("two.cluster.json", 2)});
+        waitIdle(w);
+        QCOMPARE(w.document()->cluster().deviceCount(), 2);
+        const std::vector<int> before = w.document()->placement();
+        Q_EMIT runs->tree()->itemDoubleClicked(runs->tree()->topLevelItem(run), 0);
+        QCOMPARE(w.document()->placement(), before);
+        QVERIFY2(w.logText().contains("round-robin ran on another graph or cluster"), qPrintable(w.logText()));
+        // A session keeps the runs of its own problem only: the 4-device run was written with
+        // the names of devices 2 and 3 of a 2-device cluster, past its end.
+        const int here = runs->start("round-robin", 5, 1);
+        QTRY_VERIFY_WITH_TIMEOUT(runs->finished(here), 30000);
+        const QString session = m_dir.filePath("two.pstudio");
+        QVERIFY(w.saveSessionTo(session));
+        const SessionData saved = loadSession(session);
+        QCOMPARE(saved.runs.size(), size_t(1));
+        QCOMPARE(saved.runs[0].placement, runs->placementOf(here));
+    }
+
     // File ▸ Open Recent lists the files opened, newest first; one deleted since is said and not
     // offered (it was offered, and opening it failed), and the others still open.
     void recentFilesThatAreGoneAreSaid()
@@ -1545,6 +1572,10 @@ private Q_SLOTS:
         QCOMPARE(loaded.runsPanel()->tree()->topLevelItem(0)->text(1), QString("saved"));
         QVERIFY(loaded.runsPanel()->finished(0));
         QCOMPARE(static_cast<int>(loaded.runsPanel()->placementOf(0).size()), 23);
+        Q_EMIT loaded.runsPanel()->tree()->itemDoubleClicked(loaded.runsPanel()->tree()->topLevelItem(0), 0);
+        QCOMPARE(loaded.document()->placement(), loaded.runsPanel()->placementOf(0));
+        loaded.document()->undoStack()->undo();
+        QCOMPARE(loaded.document()->placement(), placement);
         QTreeWidgetItem *restored = loaded.runsPanel()->tree()->topLevelItem(1);
         QCOMPARE(restored->text(4), QString::number(raced.evaluations));
         QCOMPARE(restored->text(5), QString::number(raced.wallS, 'f', 2) + " s");
