@@ -194,6 +194,15 @@ class TestMainWindow : public QObject
         QVERIFY(w.document()->ready());
     }
 
+    // Starts `model` in the Models dock (budget `seconds`, seed 1) and waits until it finishes: its row.
+    int finishedRun(MainWindow &w, const QString &model, double seconds, const QString &params = {})
+    {
+        const int run = w.runsPanel()->start(model, seconds, 1, params);
+        if (!QTest::qWaitFor([&] { return w.runsPanel()->finished(run); }, 60000))
+            QTest::qFail(qPrintable(model + " did not finish"), __FILE__, __LINE__);
+        return run;
+    }
+
     // Opens the basics, runs one steering round in the dock and waits for it: the dock.
     SteeringPanel *steerOneRound(MainWindow &w)
     {
@@ -295,8 +304,7 @@ private Q_SLOTS:
         MainWindow w;
         openBasics(w);
         RunsPanel *runs = w.runsPanel();
-        const int run = runs->start("round-robin", 5, 1);
-        QTRY_VERIFY_WITH_TIMEOUT(runs->finished(run), 30000);
+        const int run = finishedRun(w, "round-robin", 5);
         dropFiles(&w, {writeGpuCluster("two.cluster.json", 2)});
         waitIdle(w);
         QCOMPARE(w.document()->cluster().deviceCount(), 2);
@@ -306,8 +314,7 @@ private Q_SLOTS:
         QVERIFY2(w.logText().contains("round-robin ran on another graph or cluster"), qPrintable(w.logText()));
         // A session keeps the runs of its own problem only: the 4-device run was written with
         // the names of devices 2 and 3 of a 2-device cluster, past its end.
-        const int here = runs->start("round-robin", 5, 1);
-        QTRY_VERIFY_WITH_TIMEOUT(runs->finished(here), 30000);
+        const int here = finishedRun(w, "round-robin", 5);
         const QString session = m_dir.filePath("two.pstudio");
         QVERIFY(w.saveSessionTo(session));
         const SessionData saved = loadSession(session);
@@ -904,8 +911,7 @@ private Q_SLOTS:
         MainWindow w;
         openBasics(w);
         RunsPanel *runs = w.runsPanel();
-        const int run = runs->start("metis", 30, 1, "");
-        QTRY_VERIFY_WITH_TIMEOUT(runs->finished(run), 30000);
+        const int run = finishedRun(w, "metis", 30);
         QCOMPARE(runs->tree()->topLevelItem(run)->text(1), QString("done"));
         const Document &d = *w.document();
         const PlacerResult here = runPlacer(PlacerRegistry::builtin(), "metis",
@@ -1212,8 +1218,7 @@ private Q_SLOTS:
         MainWindow w;
         openBasics(w);
         RunsPanel *runs = w.runsPanel();
-        const int run = runs->start("best-fast", 5, 1);
-        QTRY_VERIFY_WITH_TIMEOUT(runs->finished(run), 30000);
+        const int run = finishedRun(w, "best-fast", 5);
         const PlacerResult &r = runs->manager()->result(run);
         QVERIFY(r.evaluations > 1);
         QTreeWidgetItem *item = runs->tree()->topLevelItem(run);
@@ -1437,8 +1442,7 @@ private Q_SLOTS:
         MainWindow w;
         openBasics(w);
         RunsPanel *runs = w.runsPanel();
-        const int run = runs->start("gap", 60, 1, "iterations=30 hidden=16");
-        QTRY_VERIFY_WITH_TIMEOUT(runs->finished(run), 60000);
+        const int run = finishedRun(w, "gap", 60, "iterations=30 hidden=16");
         const std::vector<int> &devices = runs->placementOf(run);
         QCOMPARE(static_cast<int>(devices.size()), w.document()->graph()->nodeCount());
         QVERIFY(*std::max_element(devices.begin(), devices.end()) < 4);
