@@ -19,10 +19,7 @@ Document::~Document() = default;
 
 std::vector<std::string> Document::deviceNames() const
 {
-    std::vector<std::string> names;
-    for (const Device &d : m_cluster->devices())
-        names.push_back(d.name);
-    return names;
+    return m_cluster->deviceNames();
 }
 
 std::vector<int> Document::initialPlacement(QString *made, QString *why) const

@@ -23,8 +23,7 @@ void placeInitial(LoadResult &r, const Graph &graph, const Cluster &cluster, con
     try { // else the document places it itself
         r.initial = std::make_shared<const PlacerResult>(
             openingPlacement({graph, cluster, Constraints::fromGraph(graph, cluster), {}}, &cancel));
-        for (const Device &d : cluster.devices())
-            r.initialDevices.push_back(d.name);
+        r.initialDevices = cluster.deviceNames();
     } catch (const InputError &) {}
 }
 } // namespace

@@ -157,8 +157,7 @@ int RunManager::start(const QString &model, std::shared_ptr<const Graph> graph, 
     auto run = std::make_shared<Run>();
     run->model = model;
     run->graph = graph;
-    for (const Device &d : cluster->devices())
-        run->devices.push_back(d.name);
+    run->devices = cluster->deviceNames();
     run->clock.start();
     const int index = count();
     m_runs.push_back(run);

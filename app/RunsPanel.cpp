@@ -392,11 +392,7 @@ bool RunsPanel::anyRunning() const
 }
 std::vector<std::string> RunsPanel::deviceNames() const
 {
-    std::vector<std::string> names;
-    if (m_cluster)
-        for (const Device &d : m_cluster->devices())
-            names.push_back(d.name);
-    return names;
+    return m_cluster ? m_cluster->deviceNames() : std::vector<std::string>{};
 }
 std::vector<SavedRun> RunsPanel::savedRuns() const
 {

@@ -16,6 +16,15 @@ int Cluster::indexIn(const NameIndex &names, std::string_view name)
     return it == names.end() ? -1 : it->second;
 }
 
+std::vector<std::string> Cluster::deviceNames() const
+{
+    std::vector<std::string> names;
+    names.reserve(m_devices.size());
+    for (const Device &d : m_devices)
+        names.push_back(d.name);
+    return names;
+}
+
 int Cluster::findDevice(std::string_view name) const
 {
     return m_names ? indexIn(*m_names, name) : -1; // no index: a default cluster, with no devices

@@ -38,6 +38,7 @@ public:
     int deviceCount() const { return static_cast<int>(m_devices.size()); }
     const Device &device(int d) const { return m_devices[d]; }
     const std::vector<Device> &devices() const { return m_devices; }
+    std::vector<std::string> deviceNames() const; // in device order
     int findDevice(std::string_view name) const;
     // Link a -> b for a != b.
     const Link &link(int a, int b) const

@@ -382,8 +382,7 @@ SteeringLogDoc steeringLogDoc(const SteeringSession &session, const Graph &graph
     d.objective = session.objective().weightsText();
     d.policyDir = policyDir;
     d.evaluations = session.evaluationsSpent();
-    for (int k = 0; k < cluster.deviceCount(); ++k)
-        d.deviceNames.push_back(cluster.device(k).name);
+    d.deviceNames = cluster.deviceNames();
     for (const RoundRecord &r : session.rounds()) {
         for (const SteeringFeedback &f : r.feedback)
             d.feedback.push_back(feedbackText(f, r.round, graph, cluster));

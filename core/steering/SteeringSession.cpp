@@ -552,10 +552,7 @@ namespace {
 // instead of indexing past what it holds.
 void checkLogFits(const SteeringLogDoc &doc, const Graph &graph, const Cluster &cluster)
 {
-    std::vector<std::string> names;
-    for (int d = 0; d < cluster.deviceCount(); ++d)
-        names.push_back(cluster.device(d).name);
-    if (names != doc.deviceNames)
+    if (cluster.deviceNames() != doc.deviceNames)
         throw InputError("the steering log was made for another cluster (its devices differ)");
     const int count = static_cast<int>(doc.candidates.size()), ops = graph.nodeCount(), devices = cluster.deviceCount();
     auto damaged = [](const std::string &what) { return InputError("the steering log is damaged: " + what); };
