@@ -6,9 +6,7 @@ namespace ps {
 
 namespace {
 constexpr double kFloat = 4; // bytes per fp32 element
-}
 
-namespace {
 [[noreturn]] void tooLarge(const std::string &size)
 {
     throw InputError("the graph would have " + size + " ops, more than the " +

@@ -210,9 +210,8 @@ public:
         if (load == "pretrained")
             load = pretrainedCheckpoint("gap", problem.k);
         if (!load.empty()) {
-            const std::string storedText = checkpointParams(load, "gap");
-            const auto stored = nlohmann::json::parse(storedText);
-            hidden = fixedByCheckpoint(load, storedText, params, "hidden");
+            const auto stored = nlohmann::json::parse(checkpointParams(load, "gap"));
+            hidden = fixedByCheckpoint(load, stored, params, "hidden");
             if (stored.value("k", problem.k) != problem.k)
                 throw InputError(load + ": trained for k=" + std::to_string(stored.value("k", 0)) +
                                  ", not k=" + std::to_string(problem.k));

@@ -543,10 +543,9 @@ public:
         if (load == "pretrained")
             load = pretrainedCheckpoint("gdp", k);
         if (!load.empty()) { // the stored policy decides its architecture and whether it learned over a prior
-            const std::string storedText = checkpointParams(load, "gdp");
-            const auto stored = nlohmann::json::parse(storedText);
-            hidden = fixedByCheckpoint(load, storedText, params, "hidden");
-            heads = fixedByCheckpoint(load, storedText, params, "heads");
+            const auto stored = nlohmann::json::parse(checkpointParams(load, "gdp"));
+            hidden = fixedByCheckpoint(load, stored, params, "hidden");
+            heads = fixedByCheckpoint(load, stored, params, "heads");
             prior = stored.value("prior", 0.0);
             warm = prior > 0 ? stored.value("warm_start", std::string("heft")) : "none";
             requireDeviceCount(load, stored.value("devices", k), k);

@@ -214,7 +214,7 @@ public:
         int hidden = params.integer("hidden");
         const std::string load = params.text("checkpoint");
         if (!load.empty())
-            hidden = fixedByCheckpoint(load, checkpointParams(load, "giph"), params, "hidden");
+            hidden = fixedByCheckpoint(load, nlohmann::json::parse(checkpointParams(load, "giph")), params, "hidden");
         // Whether a move scores a candidate set (coreOf and rowsOf below), not every op.
         // Only on a graph of more than `candidates_above` ops (and more than `candidates`).
         const int64_t candidates = params.integer("candidates");

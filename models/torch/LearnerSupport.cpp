@@ -65,10 +65,10 @@ std::vector<Graph> loadTrainGraphs(const std::string &list)
     return graphs;
 }
 
-int fixedByCheckpoint(const std::string &checkpoint, const std::string &stored, const ParamValues &params,
+int fixedByCheckpoint(const std::string &checkpoint, const nlohmann::json &stored, const ParamValues &params,
                       const std::string &key)
 {
-    const int value = nlohmann::json::parse(stored).value(key, params.integer(key));
+    const int value = stored.value(key, params.integer(key));
     if (params.given(key) && params.integer(key) != value)
         throw InputError(checkpoint + ": its policy has " + key + "=" + std::to_string(value) + ", not the " + key +
                          "=" + std::to_string(params.integer(key)) + " given (leave " + key +

@@ -11,6 +11,7 @@
 #include "core/sim/Objective.h"
 #include "core/sim/Simulator.h"
 
+#include <nlohmann/json_fwd.hpp>
 #include <torch/torch.h>
 
 #include <chrono>
@@ -258,10 +259,10 @@ void saveCheckpoint(const std::string &path, const std::string &family, const st
 std::string loadCheckpoint(const std::string &path, const std::string &family, torch::nn::Module &module);
 // The hyperparameters stored in a checkpoint (to rebuild the architecture before loading).
 std::string checkpointParams(const std::string &path, const std::string &family);
-// A size the stored policy fixes (`key` of `stored`, its checkpointParams; the caller's value where
-// the checkpoint lacks it). A different value the caller gave is refused, naming both: it was
+// A size the stored policy fixes (`key` of `stored`, its checkpointParams parsed; the caller's value
+// where the checkpoint lacks it). A different value the caller gave is refused, naming both: it was
 // overridden without a word (hidden=32 with a policy of 64 ran at 64).
-int fixedByCheckpoint(const std::string &checkpoint, const std::string &stored, const ParamValues &params,
+int fixedByCheckpoint(const std::string &checkpoint, const nlohmann::json &stored, const ParamValues &params,
                       const std::string &key);
 
 // A learner's warm start: the best of the fast placers (bestFastPlacement), or HEFT's placement

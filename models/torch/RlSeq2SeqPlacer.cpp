@@ -194,10 +194,9 @@ public:
         double prior = warm == "none" ? 0.0 : params.number("prior");
         const std::string load = params.text("checkpoint");
         if (!load.empty()) { // the stored policy decides its architecture and whether it learned over a prior
-            const std::string storedText = checkpointParams(load, "rl-seq2seq");
-            const auto stored = nlohmann::json::parse(storedText);
-            hidden = fixedByCheckpoint(load, storedText, params, "hidden");
-            groups = fixedByCheckpoint(load, storedText, params, "groups");
+            const auto stored = nlohmann::json::parse(checkpointParams(load, "rl-seq2seq"));
+            hidden = fixedByCheckpoint(load, stored, params, "hidden");
+            groups = fixedByCheckpoint(load, stored, params, "groups");
             prior = stored.value("prior", 0.0);
             warm = prior > 0 ? stored.value("warm_start", std::string("heft")) : "none";
             requireDeviceCount(load, stored.value("devices", k), k);
