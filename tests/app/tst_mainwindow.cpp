@@ -194,6 +194,15 @@ class TestMainWindow : public QObject
         QVERIFY(w.document()->ready());
     }
 
+    // The submenu of `menu` (a menu bar or a menu) titled `text`, or null (also for a null `menu`).
+    static QMenu *subMenu(QWidget *menu, const QString &text)
+    {
+        for (QAction *a : menu ? menu->actions() : QList<QAction *>())
+            if (a->text() == text)
+                return a->menu();
+        return nullptr;
+    }
+
     // Starts `model` in the Models dock (budget `seconds`, seed 1) and waits until it finishes: its row.
     int finishedRun(MainWindow &w, const QString &model, double seconds, const QString &params = {})
     {
@@ -335,14 +344,7 @@ private Q_SLOTS:
         dropFiles(&w, {b});
         waitIdle(w);
         QVERIFY(QFile::remove(b));
-        QMenu *file = nullptr, *recent = nullptr;
-        for (QAction *m : w.menuBar()->actions())
-            if (m->text() == "&File")
-                file = m->menu();
-        QVERIFY(file);
-        for (QAction *m : file->actions())
-            if (m->text() == "Open &Recent")
-                recent = m->menu();
+        QMenu *recent = subMenu(subMenu(w.menuBar(), "&File"), "Open &Recent");
         QVERIFY(recent);
         Q_EMIT recent->aboutToShow();
         const QList<QAction *> items = recent->actions();
@@ -705,12 +707,6 @@ private Q_SLOTS:
     // on any cluster), the first nine with their number keys, and on a larger cluster all of them.
     void contextMenuReachesEveryDevice()
     {
-        auto find = [](QWidget *menu, const QString &text) -> QMenu * {
-            for (QAction *a : menu->actions())
-                if (a->text() == text)
-                    return a->menu();
-            return nullptr;
-        };
         auto action = [](QMenu *menu, const QString &text) -> QAction * {
             for (QAction *a : menu->actions())
                 if (a->text() == text)
@@ -722,14 +718,14 @@ private Q_SLOTS:
         Document &d = *w.document();
         {
             const std::unique_ptr<QMenu> menu(w.contextMenu({2}));
-            QMenu *move = find(menu.get(), "Move to device");
+            QMenu *move = subMenu(menu.get(), "Move to device");
             QVERIFY(move);
             QCOMPARE(move->actions().size(), 4);
             QCOMPARE(move->actions()[0]->shortcut(), QKeySequence(Qt::Key_1));
             move->actions()[3]->trigger();
             QCOMPARE(d.placement()[2], 3);
         }
-        QMenu *assign = find(find(w.menuBar(), "&Edit"), "&Assign Selection to Device");
+        QMenu *assign = subMenu(subMenu(w.menuBar(), "&Edit"), "&Assign Selection to Device");
         QVERIFY(assign);
         QStringList names;
         for (QAction *a : assign->actions())
@@ -740,17 +736,17 @@ private Q_SLOTS:
         QCOMPARE(d.cluster().deviceCount(), 4096);
         QCOMPARE(assign->actions().size(), 10);
         QCOMPARE(assign->actions()[8]->text(), QString("gpu:8"));
-        QCOMPARE(find(assign, "All 4096 Devices")->actions().size(), 64);
+        QCOMPARE(subMenu(assign, "All 4096 Devices")->actions().size(), 64);
         const int steps = d.undoStack()->count();
         const std::unique_ptr<QMenu> menu(w.contextMenu({0, 1}));
         QCOMPARE(w.selection(), std::vector<int>({0, 1}));
         for (const QString title : {"Move to device", "Pin to device", "Prefer device"}) {
-            QMenu *sub = find(menu.get(), title);
+            QMenu *sub = subMenu(menu.get(), title);
             QVERIFY2(sub, qPrintable(title));
             QCOMPARE(sub->actions().size(), 64); // groups of 64
             QCOMPARE(sub->actions().back()->text(), QString("gpu:4032 – gpu:4095"));
         }
-        QMenu *lastGroup = find(find(menu.get(), "Move to device"), "gpu:4032 – gpu:4095");
+        QMenu *lastGroup = subMenu(subMenu(menu.get(), "Move to device"), "gpu:4032 – gpu:4095");
         QVERIFY(lastGroup && lastGroup->isEmpty()); // filled when it opens
         Q_EMIT lastGroup->aboutToShow();
         QCOMPARE(lastGroup->actions().size(), 64);
@@ -758,7 +754,7 @@ private Q_SLOTS:
         QCOMPARE(d.placement()[0], 4095);
         QCOMPARE(d.placement()[1], 4095);
         QCOMPARE(d.undoStack()->count(), steps + 1);
-        QMenu *pinGroup = find(find(menu.get(), "Pin to device"), "gpu:64 – gpu:127");
+        QMenu *pinGroup = subMenu(subMenu(menu.get(), "Pin to device"), "gpu:64 – gpu:127");
         Q_EMIT pinGroup->aboutToShow();
         action(pinGroup, "gpu:100")->trigger();
         QCOMPARE(d.placement()[0], 100);
