@@ -214,13 +214,22 @@ void Document::editCluster(std::shared_ptr<const Cluster> cluster)
         setCluster(std::move(cluster), clusterPath);
         return;
     }
-    // Ops on devices that no longer exist go to the fastest remaining device.
-    std::vector<int> placement = m_placement;
+    // The table edits in place, appends or removes: with as many devices as before, each kept its
+    // position (a rename too); otherwise each is found by its name. Ops on a device that is gone
+    // go to the fastest remaining device, its pins are dropped.
+    std::vector<int> moved(m_cluster->deviceCount());
+    for (int d = 0; d < m_cluster->deviceCount(); ++d)
+        moved[d] =
+            cluster->deviceCount() == m_cluster->deviceCount() ? d : cluster->findDevice(m_cluster->device(d).name);
+    const auto follow = [&](std::vector<int> devices, int gone) {
+        for (int &d : devices)
+            if (d >= 0)
+                d = d < static_cast<int>(moved.size()) && moved[d] >= 0 ? moved[d] : gone;
+        return devices;
+    };
     const int fastest = cluster->devicesBySpeed().empty() ? 0 : cluster->devicesBySpeed().front();
-    for (int &d : placement)
-        if (d >= cluster->deviceCount())
-            d = fastest;
-    m_undo.push(new EditClusterCommand(this, m_cluster, m_placement, std::move(cluster), placement));
+    m_undo.push(new EditClusterCommand(this, {m_cluster, m_placement, m_pins},
+                                       {cluster, follow(m_placement, fastest), follow(m_pins, -1)}));
 }
 
 void Document::setDevices(const std::vector<int> &nodes, const std::vector<int> &devices)
@@ -237,13 +246,11 @@ void Document::setPins(const std::vector<int> &nodes, const std::vector<int> &pi
     resimulate();
 }
 
-void Document::replaceCluster(std::shared_ptr<const Cluster> cluster, const std::vector<int> &placement)
+void Document::replaceCluster(const ClusterState &state)
 {
-    m_cluster = std::move(cluster);
-    m_placement = placement;
-    for (int &p : m_pins)
-        if (p >= m_cluster->deviceCount())
-            p = -1;
+    m_cluster = state.cluster;
+    m_placement = state.placement;
+    m_pins = state.pins;
     rebuildSimulator();
     Q_EMIT clusterChanged();
     resimulate();

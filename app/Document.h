@@ -18,6 +18,13 @@ namespace ps {
 class Simulator;
 struct PlacerResult;
 
+// A cluster with the placement and pins that go with it: what an edit of the cluster replaces.
+struct ClusterState
+{
+    std::shared_ptr<const Cluster> cluster;
+    std::vector<int> placement, pins;
+};
+
 class Document : public QObject
 {
     Q_OBJECT
@@ -67,7 +74,7 @@ public:
     // Used by the undo commands.
     void setDevices(const std::vector<int> &nodes, const std::vector<int> &devices);
     void setPins(const std::vector<int> &nodes, const std::vector<int> &pins);
-    void replaceCluster(std::shared_ptr<const Cluster> cluster, const std::vector<int> &placement);
+    void replaceCluster(const ClusterState &state);
 
     // Derived state.
     Constraints constraints() const; // the graph's pins and groups, plus the user's pins

@@ -13,6 +13,8 @@
 #include <QVBoxLayout>
 
 #include <algorithm>
+#include <set>
+#include <utility>
 
 namespace ps {
 
@@ -35,15 +37,17 @@ QTableView *tableOver(QAbstractItemModel *model, QWidget *parent)
 
 ClusterTable::ClusterTable(QWidget *parent) : QWidget(parent)
 {
-    m_deviceRows = new DeviceRows({DeviceRows::text(tr("Device"), [](Device &d) -> std::string & { return d.name; }),
-                                   DeviceRows::text(tr("Type"), [](Device &d) -> std::string & { return d.type; }),
-                                   DeviceRows::number(
-                                       tr("TFLOP/s"), [](Device &d) -> double & { return d.flopsPerS; }, 1e12),
-                                   DeviceRows::number(
-                                       tr("Memory (GB)"), [](Device &d) -> double & { return d.memoryBytes; }, 1e9),
-                                   DeviceRows::number(
-                                       tr("Overhead (µs)"), [](Device &d) -> double & { return d.opOverheadS; }, 1e-6)},
-                                  tr("row"), this);
+    DeviceRows::Column name = DeviceRows::text(tr("Device"), [](Device &d) -> std::string & { return d.name; });
+    name.edit = [this](Device &d, const QString &text) { return rename(d, text.toStdString()); };
+    m_deviceRows =
+        new DeviceRows({name, DeviceRows::text(tr("Type"), [](Device &d) -> std::string & { return d.type; }),
+                        DeviceRows::number(
+                            tr("TFLOP/s"), [](Device &d) -> double & { return d.flopsPerS; }, 1e12),
+                        DeviceRows::number(
+                            tr("Memory (GB)"), [](Device &d) -> double & { return d.memoryBytes; }, 1e9),
+                        DeviceRows::number(
+                            tr("Overhead (µs)"), [](Device &d) -> double & { return d.opOverheadS; }, 1e-6)},
+                       tr("row"), this);
     LinkRows::Column both;
     both.header = tr("Both ways");
     both.check = &LinkRow::both;
@@ -162,6 +166,27 @@ void ClusterTable::edited()
     }
 }
 
+QString ClusterTable::rename(Device &device, const std::string &name)
+{
+    if (name == device.name)
+        return {};
+    const std::vector<Device> &devices = m_deviceRows->rows();
+    if (std::any_of(devices.begin(), devices.end(), [&](const Device &d) { return &d != &device && d.name == name; }))
+        return tr("is the name of another device");
+    std::vector<LinkRow> links = m_linkRows->rows();
+    bool named = false;
+    for (LinkRow &l : links)
+        for (std::string *end : {&l.src, &l.dst})
+            if (*end == device.name) {
+                *end = name;
+                named = true;
+            }
+    if (named)
+        m_linkRows->reset(std::move(links));
+    device.name = name;
+    return {};
+}
+
 void ClusterTable::addDevice()
 {
     const std::vector<Device> &devices = m_deviceRows->rows();
@@ -180,11 +205,21 @@ void ClusterTable::addDevice()
 void ClusterTable::addLink()
 {
     const std::vector<Device> &devices = m_deviceRows->rows();
-    if (devices.size() < 2)
-        return;
-    m_linkRows->append(
-        {devices[0].name, devices[1].name, {m_bandwidth->value() * 1e9, m_latency->value() * 1e-6}, true});
-    edited();
+    // Between the first two devices that have no link yet either way.
+    std::set<std::pair<std::string, std::string>> linked;
+    for (const LinkRow &l : m_linkRows->rows()) {
+        linked.emplace(l.src, l.dst);
+        linked.emplace(l.dst, l.src);
+    }
+    for (size_t a = 0; a < devices.size(); ++a)
+        for (size_t b = a + 1; b < devices.size(); ++b)
+            if (!linked.count({devices[a].name, devices[b].name})) {
+                m_linkRows->append(
+                    {devices[a].name, devices[b].name, {m_bandwidth->value() * 1e9, m_latency->value() * 1e-6}, true});
+                edited();
+                return;
+            }
+    showError(devices.size() < 2 ? tr("a link needs two devices") : tr("every pair of devices has a link already"));
 }
 
 void ClusterTable::removeSelectedLink()

@@ -56,6 +56,8 @@ public Q_SLOTS:
 
 private:
     void edited();
+    // Renames `device` and the links that name it; a reason instead when another device has `name`.
+    QString rename(Device &device, const std::string &name);
     void showError(const QString &why);
     RowsModel<Device> *m_deviceRows;
     RowsModel<LinkRow> *m_linkRows;

@@ -1,29 +1,23 @@
 #pragma once
-// Replaces the cluster (an edit in the devices table) together with the placement it implies. It
-// holds the document's shared copies: with 523,776 links, copying both clusters took 85 ms.
-#include "core/cluster/Cluster.h"
+// Replaces the cluster (an edit in the devices table) together with the placement and pins it
+// implies. It holds the document's shared copies: with 523,776 links, copying both clusters took
+// 85 ms.
+#include "app/Document.h"
 
 #include <QUndoCommand>
 
-#include <memory>
-#include <vector>
-
 namespace ps {
-
-class Document;
 
 class EditClusterCommand : public QUndoCommand
 {
 public:
-    EditClusterCommand(Document *document, std::shared_ptr<const Cluster> before, std::vector<int> placementBefore,
-                       std::shared_ptr<const Cluster> after, std::vector<int> placementAfter);
+    EditClusterCommand(Document *document, ClusterState before, ClusterState after);
     void undo() override;
     void redo() override;
 
 private:
     Document *m_document;
-    std::shared_ptr<const Cluster> m_before, m_after;
-    std::vector<int> m_placementBefore, m_placementAfter;
+    ClusterState m_before, m_after;
 };
 
 } // namespace ps

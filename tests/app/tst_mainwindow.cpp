@@ -803,6 +803,64 @@ private Q_SLOTS:
         QVERIFY(d.cluster().explicitLinks().empty());
     }
 
+    // Removing a device from the middle of the table: the ops and pins on the devices after it
+    // stay on those devices (they moved one device down: the ops of gpu:2 went to gpu:3's old
+    // index, and gpu:3's pins were dropped); undo gives the pins back. Renaming a device renames
+    // it in its links (they named a device that was gone, and the edit was refused).
+    void devicesRemovedOrRenamedKeepOpsPinsAndLinks()
+    {
+        MainWindow w;
+        openBasics(w);
+        Document &d = *w.document();
+        ClusterTable *t = w.clusterTable();
+        const int n = d.graph()->nodeCount();
+        std::vector<int> onTwo, onThree;
+        for (int v = 0; v < n; ++v)
+            (v % 2 ? onThree : onTwo).push_back(v);
+        d.assign(onTwo, 2);
+        d.assign(onThree, 3);
+        d.setPinned({1}, true); // on gpu:3
+        d.assign({0}, 1);
+        d.setPinned({0}, true); // on gpu:1, which goes
+        const std::vector<int> placementBefore = d.placement();
+        const std::vector<int> pinsBefore = d.pins();
+        t->table()->setCurrentIndex(t->table()->model()->index(1, 0));
+        t->removeSelectedDevice();
+        QCOMPARE(d.cluster().deviceCount(), 3);
+        QCOMPARE(d.cluster().device(1).name, std::string("gpu:2"));
+        for (int v = 1; v < n; ++v)
+            QCOMPARE(d.cluster().device(d.placement()[v]).name, std::string(v % 2 ? "gpu:3" : "gpu:2"));
+        QCOMPARE(d.placement()[0], d.cluster().devicesBySpeed().front()); // its device is gone
+        QCOMPARE(d.pins()[1], 2);                                         // gpu:3
+        QCOMPARE(d.pins()[0], -1);
+        d.undoStack()->undo();
+        QCOMPARE(d.placement(), placementBefore);
+        QCOMPARE(d.pins(), pinsBefore);
+        d.undoStack()->redo();
+        QCOMPARE(d.pins()[1], 2);
+        d.undoStack()->undo();
+
+        t->addLink(); // gpu:0 -> gpu:1
+        QAbstractItemModel *devices = t->table()->model();
+        QVERIFY(devices->setData(devices->index(1, 0), "a100:1"));
+        QVERIFY2(t->errorText().isEmpty(), qPrintable(t->errorText()));
+        QCOMPARE(d.cluster().device(1).name, std::string("a100:1"));
+        QCOMPARE(t->linkTable()->model()->index(0, 1).data().toString(), QString("a100:1"));
+        QCOMPARE(d.cluster().explicitLinks().size(), size_t(1));
+        QCOMPARE(d.placement()[3], 3); // a rename moves no op
+        QCOMPARE(d.pins()[1], 3);
+        QVERIFY(!devices->setData(devices->index(1, 0), "gpu:0")); // two devices of one name
+        QCOMPARE(t->errorText(), QString("Not applied: row 2: 'gpu:0' is the name of another device"));
+        QCOMPARE(t->linkTable()->model()->index(0, 1).data().toString(), QString("a100:1"));
+        // A second link goes between the first pair without one (it doubled gpu:0 -> a100:1).
+        t->addLink();
+        QVERIFY2(t->errorText().isEmpty(), qPrintable(t->errorText()));
+        QCOMPARE(t->linkTable()->model()->index(1, 0).data().toString(), QString("gpu:0"));
+        QCOMPARE(t->linkTable()->model()->index(1, 1).data().toString(), QString("gpu:2"));
+        QCOMPARE(d.cluster().explicitLinks().size(), size_t(2));
+        QSettings().remove("cluster/last");
+    }
+
     void pinsAreHonouredByRuns()
     {
         MainWindow w;
