@@ -21,6 +21,8 @@ public:
     bool flag(const std::string &name) const { return m_flags.count(name) > 0; }
     std::optional<std::string> value(const std::string &name) const;
     std::vector<std::string> values(const std::string &name) const;
+    // Every valued option given, as name and value, in name order.
+    const std::multimap<std::string, std::string> &options() const { return m_values; }
     // --name A,B,C: its items, empty ones left out (none when not given).
     std::vector<std::string> list(const std::string &name) const;
 

@@ -7,7 +7,12 @@
 
 #include "core/io/FileBytes.h"
 #include "core/io/FileKind.h"
+
+#include <algorithm>
+#include <filesystem>
 #include <ostream>
+#include <utility>
+#include <vector>
 
 namespace ps::cli {
 
@@ -83,9 +88,40 @@ Partition requirePartition(const std::string &path, const Graph &graph)
 
 void requireWritableOutputs(const CliArgs &args, std::initializer_list<const char *> options)
 {
-    for (const char *option : options)
-        if (auto path = args.value(option))
-            requireWritable(*path);
+    namespace fs = std::filesystem;
+    const auto same = [](const std::string &a, const std::string &b) {
+        std::error_code ea, eb;
+        if (fs::exists(a, ea) && fs::exists(b, eb))
+            return fs::equivalent(a, b, ea);
+        return fs::weakly_canonical(a, ea) == fs::weakly_canonical(b, eb) && !ea && !eb;
+    };
+    // What else the command line names: its files, the other outputs, and every option's value
+    // (a list's items too) that is a file (`--model heft --out heft` names no file twice). A
+    // placement refined in place (--start P --out P) is what its person asked for.
+    std::vector<std::pair<std::string, std::string>> named;
+    for (const std::string &p : args.positionals())
+        named.emplace_back("input " + p, p);
+    for (const auto &[name, value] : args.options()) {
+        const bool output = std::any_of(options.begin(), options.end(), [&](const char *o) { return name == o; });
+        std::vector<std::string> items = args.list(name);
+        items.push_back(value);
+        for (const std::string &item : items) {
+            std::error_code ec;
+            if (output || (name != "start" && fs::is_regular_file(item, ec)))
+                named.emplace_back("--" + name, item);
+        }
+    }
+    for (const char *option : options) {
+        const auto path = args.value(option);
+        if (!path)
+            continue;
+        requireWritable(*path);
+        for (const auto &[what, other] : named)
+            if (what != "--" + std::string(option) && same(*path, other))
+                throw InputError("--" + std::string(option) + " " + *path + " is also the " + what +
+                                 (what.rfind("input", 0) == 0 ? "" : " file") +
+                                 ": writing it would lose what is there; name another file");
+    }
 }
 
 int requireParts(const CliArgs &args, const std::string &command, const Graph &graph)

@@ -30,7 +30,10 @@ Placement requirePlacement(const std::string &path, const Graph &graph, const Cl
 void applyPins(const std::string &path, const Graph &graph, const Cluster &cluster, Constraints &constraints);
 Partition requirePartition(const std::string &path, const Graph &graph);
 // The files these options name are written at the end of the command: each must be writable
-// before it starts (a 60 s run whose --out folder was missing lost its result).
+// before it starts (a 60 s run whose --out folder was missing lost its result), and none may be a
+// file the command reads or another of them (`place G C --out G` replaced the graph with the
+// placement; `steer --out F --log F` kept the log and lost the placement); --start P --out P refines P in
+// place.
 void requireWritableOutputs(const CliArgs &args, std::initializer_list<const char *> options);
 // --k: parts from 1 to Partition::kMaxParts and no more than the graph's nodes (InputError naming
 // `command` otherwise).

@@ -38,6 +38,12 @@ class TestCli : public QObject
     }
 
     // Exit status 2 and exactly one line "error: ..." containing the fragment.
+    static QByteArray readAll(const QString &path)
+    {
+        QFile f(path);
+        return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+    }
+
     void expectInputError(const QStringList &args, const QString &fragment)
     {
         auto r = cli(args);
@@ -233,6 +239,26 @@ private Q_SLOTS:
                           "/nonexistent-folder/p.partition.json"},
                          "cannot write");
         QVERIFY2(refused.elapsed() < 15000, qPrintable(QString::number(refused.elapsed())));
+        // An output that is a file the command reads, or another output, is refused and both kept
+        // (`place G C --out G` replaced the graph with the placement; --out F --log F lost the placement).
+        const QString graphCopy = m_dir.filePath("kept.graph.json");
+        QVERIFY(QFile::copy(kExample, graphCopy));
+        const QByteArray graphBytes = readAll(graphCopy);
+        expectInputError({"place", graphCopy, kCluster, "--model", "heft", "--out", graphCopy},
+                         "--out " + graphCopy + " is also the input " + graphCopy + ": writing it would lose");
+        expectInputError({"place", graphCopy, kCluster, "--model", "heft", "--out",
+                          m_dir.path() + "/../" + QDir(m_dir.path()).dirName() + "/kept.graph.json"},
+                         "is also the input");
+        expectInputError({"steer", graphCopy, kCluster, "--out", placed, "--log", placed},
+                         "--out " + placed + " is also the --log file");
+        expectInputError({"train", "--model", "gdp", kExample, kCluster, "--graphs", kExample + "," + graphCopy,
+                          "--out", placed, "--checkpoint", graphCopy},
+                         "--checkpoint " + graphCopy + " is also the --graphs file");
+        QCOMPARE(readAll(graphCopy), graphBytes);
+        QCOMPARE(cli({"place", kExample, kCluster, "--model", "heft", "--out", placed, "--pins", placed}).exitCode,
+                 2); // a pins file that is the output
+        QCOMPARE(cli({"place", kExample, kCluster, "--model", "heft", "--out", m_dir.filePath("heft")}).exitCode,
+                 0); // a name that is also a model's is no file
         expectInputError({"place", kExample, kCluster, "--model", "heft", "--time-limit", "-1", "--out", placed},
                          "--time-limit needs a positive number");
         expectInputError({"partition", kExample, "--k", "0", "--model", "metis", "--out", parts},
