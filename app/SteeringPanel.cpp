@@ -5,6 +5,7 @@
 #include "core/InputError.h"
 #include "core/sim/Simulator.h"
 #include "core/steering/Ensemble.h"
+#include "core/steering/SteeringLog.h"
 #include "core/steering/SteeringSession.h"
 #include "views/Format.h"
 #include "views/ModelMapView.h"
@@ -307,13 +308,36 @@ void SteeringPanel::setProblem(std::shared_ptr<const Graph> graph, std::shared_p
     // link edited included (compared by devices alone, steering went on with the old links).
     if (graph == m_graph && cluster == m_cluster)
         return;
+    constexpr size_t kSetAside = 4;
+    if (graph != m_graph) {
+        m_setAside.clear(); // a new graph clears the undo stack: no edit brings them back
+    } else if (auto last = m_controller->logSnapshot(); last && !last->candidates.empty()) {
+        // (as of its last round's end, if one runs now)
+        m_setAside.push_back({m_cluster, last});
+        if (m_setAside.size() > kSetAside)
+            m_setAside.erase(m_setAside.begin());
+        Q_EMIT log(tr("Steering: the cluster changed, so a new session begins; the %n candidate(s) of the "
+                      "last one are set aside (undo the change to have them back)",
+                      nullptr, static_cast<int>(last->candidates.size())));
+    }
     m_graph = graph;
     m_cluster = cluster;
     m_selection.clear();
+    const auto back =
+        std::find_if(m_setAside.begin(), m_setAside.end(), [&](const SetAside &a) { return a.cluster == cluster; });
     SteeringSettings settings;
     settings.threads = std::max(1, QThread::idealThreadCount());
     settings.searches = settings.threads; // a search per core each round
     try {
+        if (back != m_setAside.end()) {
+            const std::shared_ptr<const SteeringLogDoc> kept = back->log;
+            m_setAside.erase(back);
+            m_controller->restore(graph, cluster, *kept);
+            Q_EMIT log(tr("Steering: the session of this cluster is back (%n candidate(s))", nullptr,
+                          static_cast<int>(kept->candidates.size())));
+            refresh();
+            return;
+        }
         m_controller->reset(graph, cluster, settings);
     } catch (const InputError &e) {
         Q_EMIT log(tr("Steering is unavailable: %1").arg(QString::fromUtf8(e.what())));

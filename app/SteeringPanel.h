@@ -34,6 +34,7 @@ class RankingTable;
 class SteeringController;
 class TimelineView;
 struct SteeringFeedback;
+struct SteeringLogDoc;
 
 class SteeringPanel : public QWidget
 {
@@ -44,7 +45,9 @@ public:
 
     SteeringPanel(SteeringController *controller, QUndoStack *undo, QWidget *parent = nullptr);
 
-    // A new graph or cluster starts a new steering session; the same ones keep it.
+    // A new graph or cluster starts a new steering session; the same ones keep it. A session with
+    // candidates that an edit of the cluster replaces is set aside, and comes back when that
+    // cluster does (the edit undone): a tweak of one link lost every candidate for good.
     void setProblem(std::shared_ptr<const Graph> graph, std::shared_ptr<const Cluster> cluster);
     // The person's pins (device per node, -1 none): every later candidate honours them.
     void setPins(const std::vector<int> &pins) { m_pins = pins; }
@@ -100,6 +103,12 @@ private:
     QUndoStack *m_undo;
     std::shared_ptr<const Graph> m_graph;
     std::shared_ptr<const Cluster> m_cluster; // the document's, as last given
+    struct SetAside
+    {
+        std::shared_ptr<const Cluster> cluster;
+        std::shared_ptr<const SteeringLogDoc> log;
+    };
+    std::vector<SetAside> m_setAside; // of the current graph, the latest last (a few at most)
     std::vector<int> m_pins, m_placement;
     std::vector<int> m_selection;
     double m_weights[kWeights] = {};

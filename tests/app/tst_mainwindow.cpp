@@ -1897,6 +1897,39 @@ private Q_SLOTS:
         QVERIFY2(!panel->statusText().contains("probed"), qPrintable(panel->statusText()));
     }
 
+    // An edit of the cluster starts a new steering session (its candidates were simulated on the
+    // old cluster); undoing the edit brings the old session back (it was lost for good).
+    void steeringSessionComesBackWhenAClusterEditIsUndone()
+    {
+        MainWindow w;
+        SteeringPanel *panel = steerOneRound(w);
+        SteeringController *steering = panel->controller();
+        const size_t candidates = steering->session()->candidates().size();
+        const std::vector<int> ranked = steering->session()->ranking();
+        QVERIFY(candidates >= 5);
+        panel->setWeight(1, 0.5); // feedback after the round, one undo step
+        QAbstractItemModel *table = w.clusterTable()->table()->model();
+        QVERIFY(table->setData(table->index(0, 2), "20")); // gpu:0's TFLOP/s
+        QCOMPARE(w.document()->cluster().device(0).flopsPerS, 20e12);
+        QCOMPARE(steering->cluster().device(0).flopsPerS, 20e12);
+        QVERIFY(steering->session()->candidates().empty());
+        QVERIFY2(w.logText().contains(QString("the %1 candidate(s) of the last one are set aside").arg(candidates)),
+                 qPrintable(w.logText()));
+        w.document()->undoStack()->undo();
+        QCOMPARE(steering->cluster().device(0).flopsPerS, 14e12);
+        QCOMPARE(steering->session()->candidates().size(), candidates);
+        QCOMPARE(panel->weight(1), 0.5);
+        QCOMPARE(panel->rankingTable()->rowCount(), static_cast<int>(ranked.size()));
+        QVERIFY2(w.logText().contains("the session of this cluster is back"), qPrintable(w.logText()));
+        w.document()->undoStack()->undo(); // the weight, on the session it was given to
+        QCOMPARE(panel->weight(1), 0.0);
+        QCOMPARE(steering->session()->ranking(), ranked);
+        w.document()->undoStack()->redo();
+        w.document()->undoStack()->redo(); // the edit again: a new session
+        QVERIFY(steering->session()->candidates().empty());
+        QSettings().remove("cluster/last");
+    }
+
     void steeringDockSteersAndUndoes()
     {
         MainWindow w;
