@@ -15,8 +15,11 @@
 #include <QSvgGenerator>
 #include <QWidget>
 
+#include <algorithm>
+#include <cctype>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <string>
 
 namespace ps {
 
@@ -43,22 +46,34 @@ PlacementDoc docOf(const Document &d)
     return toDoc(p, *d.graph(), d.cluster());
 }
 
-// The ordinal of a device among those of its kind (GPUs, CPUs, other accelerators).
-int ordinalOfKind(const Document &d, int device, bool (*same)(const std::string &))
+// A device's kind in a framework, from its type: PyTorch's device types ("cpu", "cuda", "xla" for
+// a TPU, else the type as written: "npu", "xpu", "mps"); TensorFlow's ("CPU", "GPU", else the type
+// in capitals: "TPU", "NPU"). An NPU was written as the next CUDA device.
+enum class Framework { Torch, TensorFlow };
+std::string kindIn(Framework framework, std::string type)
 {
-    int n = 0;
-    for (int i = 0; i < device; ++i)
-        n += same(d.cluster().device(i).type);
-    return n;
+    std::transform(type.begin(), type.end(), type.begin(), [](unsigned char c) { return std::tolower(c); });
+    if (type == "gpu")
+        type = "cuda";
+    if (framework == Framework::Torch)
+        return type == "tpu" ? "xla" : type;
+    if (type == "cuda")
+        type = "gpu";
+    std::transform(type.begin(), type.end(), type.begin(), [](unsigned char c) { return std::toupper(c); });
+    return type;
 }
 
-bool isCpu(const std::string &type)
+// "kind:N": N counts the devices of the same kind before it; a CPU is PyTorch's "cpu" alone.
+QString deviceName(const Document &d, int device, Framework framework)
 {
-    return type == "cpu";
-}
-bool isNotCpu(const std::string &type)
-{
-    return type != "cpu";
+    const std::string kind = kindIn(framework, d.cluster().device(device).type);
+    int n = 0;
+    for (int i = 0; i < device; ++i)
+        n += kindIn(framework, d.cluster().device(i).type) == kind;
+    const QString name = QString::fromStdString(kind);
+    if (framework == Framework::Torch)
+        return kind == "cpu" ? name : QStringLiteral("%1:%2").arg(name).arg(n);
+    return QStringLiteral("/device:%1:%2").arg(name).arg(n);
 }
 
 } // namespace
@@ -112,18 +127,12 @@ void exportTimelineCsv(const QString &path, const Document &d)
 
 QString torchDeviceName(const Document &d, int device)
 {
-    const std::string &type = d.cluster().device(device).type;
-    if (isCpu(type))
-        return QStringLiteral("cpu");
-    return QStringLiteral("cuda:%1").arg(ordinalOfKind(d, device, isNotCpu));
+    return deviceName(d, device, Framework::Torch);
 }
 
 QString tensorFlowDeviceName(const Document &d, int device)
 {
-    const std::string &type = d.cluster().device(device).type;
-    if (isCpu(type))
-        return QStringLiteral("/device:CPU:%1").arg(ordinalOfKind(d, device, isCpu));
-    return QStringLiteral("/device:GPU:%1").arg(ordinalOfKind(d, device, isNotCpu));
+    return deviceName(d, device, Framework::TensorFlow);
 }
 
 void exportTorchDeviceMap(const QString &path, const Document &d)

@@ -19,7 +19,8 @@ void exportTorchDeviceMap(const QString &path, const Document &document);
 void exportTensorFlowDevices(const QString &path, const Document &document);
 void exportWidgetImage(const QString &path, QWidget *widget); // .png or .svg by name
 
-// The framework name of each device: "cuda:N"/"cpu" (PyTorch), "/device:GPU:N" (TensorFlow).
+// The framework name of each device, numbered within its kind: "cuda:N", "cpu", "npu:N", "xla:N"
+// for a TPU (PyTorch); "/device:GPU:N", "/device:CPU:N", "/device:NPU:N" (TensorFlow).
 QString torchDeviceName(const Document &document, int device);
 QString tensorFlowDeviceName(const Document &document, int device);
 

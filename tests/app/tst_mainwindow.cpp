@@ -1533,6 +1533,18 @@ private Q_SLOTS:
         QVERIFY(!torchMap.isEmpty());
         for (const QString &key : torchMap.keys())
             QVERIFY(torchMap[key].toString().startsWith("cuda:"));
+        QCOMPARE(torchMap[QString::fromStdString(d.graph()->scope(0))].toString(), QString("cuda:2"));
+        // Devices of other kinds are named by their kind (an NPU was the next "cuda:N" / "GPU:N").
+        dropFiles(&w, {QString(PS_SOURCE_DIR) + "/resources/clusters/hetero-edge.cluster.json"});
+        waitIdle(w);
+        QStringList torchNames, tfNames;
+        for (int k = 0; k < d.cluster().deviceCount(); ++k) {
+            torchNames << torchDeviceName(d, k);
+            tfNames << tensorFlowDeviceName(d, k);
+        }
+        QCOMPARE(torchNames, QStringList({"cpu", "cuda:0", "npu:0", "npu:1"}));
+        QCOMPARE(tfNames, QStringList({"/device:CPU:0", "/device:GPU:0", "/device:NPU:0", "/device:NPU:1"}));
+        QSettings().remove("cluster/last");
         exportWidgetImage(png, w.graphView());
         exportWidgetImage(svg, w.timelineView());
         QVERIFY(QImage(png).width() > 10);
