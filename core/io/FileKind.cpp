@@ -147,9 +147,21 @@ FileFormat formatFromName(const std::string &path, const std::string *bytes)
             return FileFormat::PlacementJson;
         if (format == "partition")
             return FileFormat::PartitionJson;
-        throw InputError(path + ": a JSON file without a known \"format\" (expected placement-graph, "
-                                "placement-cluster, placement or partition)");
+        // Our own files of other kinds say what they are (a steering log was "without a known format").
+        const std::string notHere = ", not a graph, cluster, placement or partition file";
+        if (format == "steering-log")
+            throw InputError(path + ": a steering log" + notHere +
+                             " (`placement-cli rank` and `steer --replay` read it; the app keeps one in a session)");
+        if (format == "placement-studio-session")
+            throw InputError(path + ": a Placement Studio session" + notHere + " (the app opens it, named .pstudio)");
+        throw InputError(path + ": a JSON file " +
+                         (format.empty() ? std::string("without a \"format\"")
+                                         : "of \"format\" \"" + format + "\", which is not one read here") +
+                         " (expected placement-graph, placement-cluster, placement or partition)");
     }
+    if (endsWith(name, ".pstudio"))
+        throw InputError(path + ": a Placement Studio session, not a graph, cluster, placement or partition file "
+                                "(the app opens it)");
     std::string known;
     for (const FormatInfo &f : fileFormats())
         for (const std::string &e : f.extensions)

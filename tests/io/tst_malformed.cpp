@@ -162,7 +162,15 @@ std::vector<Case> malformedCases()
         {"csv latin-1", "p.csv", QByteArray("node,device\na,g\ncaf\xE9,h\n"),
          "p.csv:3: not UTF-8 text (byte 0xE9); save the file as UTF-8"},
         {"unknown type", "x.txt", QByteArray("hello"), "unknown file type"},
-        {"unknown json", "x.json", QByteArray(R"({"format": "other"})"), "without a known \"format\""},
+        {"unknown json", "x.json", QByteArray(R"({"format": "other"})"),
+         "x.json: a JSON file of \"format\" \"other\", which is not one read here (expected placement-graph"},
+        {"json without format", "x.json", QByteArray(R"({"nodes": []})"), "x.json: a JSON file without a \"format\""},
+        // Our own other files say what they are (a steering log was "without a known format").
+        {"steering log", "s.json", QByteArray(R"({"format": "steering-log", "version": 1})"),
+         "s.json: a steering log, not a graph, cluster, placement or partition file (`placement-cli rank`"},
+        {"session by content", "s.json", QByteArray(R"({"format": "placement-studio-session"})"),
+         "s.json: a Placement Studio session, not a graph"},
+        {"session by name", "s.pstudio", QByteArray("{}"), "s.pstudio: a Placement Studio session"},
     };
 }
 
