@@ -3,7 +3,9 @@
 #include "app/Session.h"
 #include "core/InputError.h"
 #include "core/generators/Generators.h"
+#include "core/io/FileBytes.h"
 #include "core/placers/PlacerRegistry.h"
+#include "core/steering/SteeringLog.h"
 #include "views/WorkerPool.h"
 
 #include <QFutureWatcher>
@@ -115,7 +117,18 @@ LoadResult FileLoader::loadNow(const QString &path, const LoadOptions &options, 
         if (isSession(path))
             r.session = std::make_shared<SessionData>(loadSession(path));
         else
-            r.file = std::make_shared<LoadedFile>(loadFile(path.toStdString(), options));
+            try {
+                r.file = std::make_shared<LoadedFile>(loadFile(path.toStdString(), options));
+            } catch (const InputError &) {
+                // A steering log (read again only here: it is none of the files loadFile reads).
+                const std::string name = path.toStdString();
+                if (isModelFile(name) || !path.contains(QStringLiteral(".json")))
+                    throw;
+                const std::string bytes = readFileBytes(name);
+                if (sniffJsonFormat(bytes) != "steering-log")
+                    throw;
+                r.steering = std::make_shared<SteeringLogDoc>(parseSteeringLog(bytes, name));
+            }
         if (r.file && r.file->graph && cluster && cluster->deviceCount() > 0 && r.file->graph->nodeCount() > 0)
             placeInitial(r, *r.file->graph, *cluster, cancel);
     } catch (const InputError &e) {

@@ -18,13 +18,15 @@
 namespace ps {
 
 struct SessionData;
+struct SteeringLogDoc;
 
 struct LoadResult
 {
     QString path;
-    std::shared_ptr<LoadedFile> file;     // a graph, cluster, placement or partition
-    std::shared_ptr<SessionData> session; // or a session
-    QString error;                        // or why it failed
+    std::shared_ptr<LoadedFile> file;         // a graph, cluster, placement or partition
+    std::shared_ptr<SessionData> session;     // or a session
+    std::shared_ptr<SteeringLogDoc> steering; // or a steering log (placement-cli steer --log)
+    QString error;                            // or why it failed
     // For a graph loaded while a cluster was open: the best fast placement on that cluster,
     // computed in the loading thread (so a large graph opens placed without freezing the window).
     std::shared_ptr<const PlacerResult> initial;

@@ -558,6 +558,10 @@ void MainWindow::apply(const LoadResult &r)
         updateTitle();
         return;
     }
+    if (r.steering) {
+        openSteeringLog(r.path, *r.steering);
+        return;
+    }
     LoadedFile &f = *r.file;
     auto namingTheFile = [&](auto resolve) { // what does not fit the graph, said with the file's name
         try {
@@ -770,6 +774,28 @@ void MainWindow::dropEvent(QDropEvent *event)
 }
 
 // ---- sessions, autosave ----------------------------------------------------------------------
+
+void MainWindow::openSteeringLog(const QString &path, const SteeringLogDoc &steering)
+{
+    // Its candidates' placements and metrics are of the graph and cluster it was made on.
+    if (!m_document->ready()) {
+        showError(
+            tr("%1: a steering log of graph '%2' on cluster '%3': open them first, then the log")
+                .arg(path, QString::fromStdString(steering.graphName), QString::fromStdString(steering.clusterName)));
+        return;
+    }
+    try {
+        m_steeringController->restore(m_document->graph(), m_document->sharedCluster(), steering);
+    } catch (const InputError &e) {
+        showError(tr("%1: %2").arg(path, QString::fromStdString(e.what())));
+        return;
+    }
+    log(tr("Steering log %1: %n candidate(s), in the Steering dock", nullptr,
+           static_cast<int>(steering.candidates.size()))
+            .arg(path));
+    dock("steering")->show();
+    dock("steering")->raise();
+}
 
 void MainWindow::restoreSession(const SessionData &s)
 {

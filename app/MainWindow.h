@@ -28,6 +28,7 @@ class RunManager;
 class SteeringController;
 class SteeringPanel;
 struct SessionData;
+struct SteeringLogDoc;
 class Document;
 class FileLoader;
 class GraphView;
@@ -125,6 +126,8 @@ private:
     void updateTitle();
     void showContextMenu(const std::vector<int> &nodes, const QPoint &globalPos);
     void restoreSession(const SessionData &session);
+    // A steering log (placement-cli steer --log) of the open graph and cluster, into the Steering dock.
+    void openSteeringLog(const QString &path, const SteeringLogDoc &steering);
     // A cluster for the document; with a graph open it is placed there in the worker pool first.
     void switchCluster(const Cluster &cluster, const QString &path);
     SessionData sessionSnapshot() const;

@@ -36,32 +36,49 @@ void SteeringController::waitForIdle()
         m_watcher.waitForFinished();
 }
 
+namespace {
+std::unique_ptr<SteeringSession> sessionFor(const std::shared_ptr<const Graph> &graph,
+                                            const std::shared_ptr<const Cluster> &cluster,
+                                            const SteeringSettings &settings)
+{
+    if (!graph || graph->nodeCount() == 0 || !cluster || cluster->deviceCount() == 0)
+        return nullptr;
+    return std::make_unique<SteeringSession>(*graph, *cluster, PlacerRegistry::builtin(), settings);
+}
+} // namespace
+
 void SteeringController::reset(std::shared_ptr<const Graph> graph, std::shared_ptr<const Cluster> cluster,
                                SteeringSettings settings)
 {
-    cancel();
-    waitForIdle();
-    m_running = false;
-    stopWorkers();
-    m_session.reset();
-    m_ensemble.reset();
-    m_queued.clear();
-    m_graph = std::move(graph);
-    m_cluster = cluster ? std::move(cluster) : std::make_shared<const Cluster>();
-    if (m_graph && m_graph->nodeCount() > 0 && m_cluster->deviceCount() > 0)
-        m_session = std::make_unique<SteeringSession>(*m_graph, *m_cluster, PlacerRegistry::builtin(), settings);
-    markLogStale();
-    Q_EMIT changed();
+    std::unique_ptr<SteeringSession> session = sessionFor(graph, cluster, settings);
+    adopt(std::move(graph), std::move(cluster), std::move(session), std::nullopt);
 }
 
 void SteeringController::restore(std::shared_ptr<const Graph> graph, std::shared_ptr<const Cluster> cluster,
                                  const SteeringLogDoc &log)
 {
-    reset(std::move(graph), std::move(cluster), log.settings);
-    if (m_session)
-        m_session->restore(log, *m_graph, *m_cluster);
+    // Restored aside first: a log that does not fit leaves the session as it was.
+    std::unique_ptr<SteeringSession> session = sessionFor(graph, cluster, log.settings);
+    if (session)
+        session->restore(log, *graph, *cluster);
+    std::optional<EnsembleResult> ensemble;
     if (log.haveEnsemble)
-        m_ensemble = log.ensemble;
+        ensemble = log.ensemble;
+    adopt(std::move(graph), std::move(cluster), std::move(session), std::move(ensemble));
+}
+
+void SteeringController::adopt(std::shared_ptr<const Graph> graph, std::shared_ptr<const Cluster> cluster,
+                               std::unique_ptr<SteeringSession> session, std::optional<EnsembleResult> ensemble)
+{
+    cancel();
+    waitForIdle();
+    m_running = false;
+    stopWorkers();
+    m_session = std::move(session);
+    m_ensemble = std::move(ensemble);
+    m_queued.clear();
+    m_graph = std::move(graph);
+    m_cluster = cluster ? std::move(cluster) : std::make_shared<const Cluster>();
     markLogStale();
     Q_EMIT changed();
 }

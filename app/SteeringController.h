@@ -75,6 +75,10 @@ Q_SIGNALS:
     void noted(const QString &message); // something the person should know, not a failure
 
 private:
+    // Makes `session` (of `graph` and `cluster`, or none) the one steered, once the work on the old
+    // one has stopped.
+    void adopt(std::shared_ptr<const Graph> graph, std::shared_ptr<const Cluster> cluster,
+               std::unique_ptr<SteeringSession> session, std::optional<EnsembleResult> ensemble);
     void startWorkers();
     void stopWorkers();
     void startWork(std::function<void(const RunControl &)> work);

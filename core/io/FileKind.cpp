@@ -17,19 +17,6 @@ namespace ps {
 
 namespace {
 
-// The value of the first "format" key, read without parsing the whole document.
-std::string sniffJsonFormat(const std::string &bytes)
-{
-    size_t key = bytes.find("\"format\"");
-    if (key == std::string::npos)
-        return {};
-    size_t open = bytes.find('"', bytes.find(':', key));
-    if (open == std::string::npos)
-        return {};
-    size_t close = bytes.find('"', open + 1);
-    return close == std::string::npos ? std::string() : bytes.substr(open + 1, close - open - 1);
-}
-
 GraphImporter torchScriptImporter = nullptr;
 
 // The format whose extension the name ends with (after any .gz, for formats read gzipped).
@@ -117,6 +104,18 @@ void setTorchScriptImporter(GraphImporter importer)
 FileKind kindOf(FileFormat format)
 {
     return formatInfo(format).kind;
+}
+
+std::string sniffJsonFormat(const std::string &bytes)
+{
+    size_t key = bytes.find("\"format\"");
+    if (key == std::string::npos)
+        return {};
+    size_t open = bytes.find('"', bytes.find(':', key));
+    if (open == std::string::npos)
+        return {};
+    size_t close = bytes.find('"', open + 1);
+    return close == std::string::npos ? std::string() : bytes.substr(open + 1, close - open - 1);
 }
 
 const char *kindName(FileKind kind)

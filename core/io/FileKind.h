@@ -52,6 +52,8 @@ const char *kindName(FileKind kind);
 // By name, from the table above. A plain *.json[.gz] is sniffed from its bytes (decompressed).
 // Throws InputError naming the known extensions for anything else.
 FileFormat formatFromName(const std::string &path, const std::string *bytes = nullptr);
+// The value of the first "format" key of JSON text, read without parsing it ("" when none).
+std::string sniffJsonFormat(const std::string &bytes);
 // An ONNX or TorchScript file, which import options (batch, input shapes) apply to.
 bool isModelFile(const std::string &path);
 

@@ -599,6 +599,9 @@ void checkLogFits(const SteeringLogDoc &doc, const Graph &graph, const Cluster &
 
 void SteeringSession::restore(const SteeringLogDoc &doc, const Graph &graph, const Cluster &cluster)
 {
+    // Ops of the same count are not the same graph (a log of another graph of that size was taken).
+    if (!doc.graphHash.empty() && doc.graphHash != m_graphHash)
+        throw InputError("the steering log was made on another graph (its ops, costs or edges differ)");
     checkLogFits(doc, graph, cluster);
     m_candidates = doc.candidates;
     m_rounds.clear();

@@ -21,6 +21,7 @@
 #include "core/layout/CollapsedView.h"
 #include "core/placers/PlacerRegistry.h"
 #include "core/sim/Simulator.h"
+#include "core/steering/SteeringLog.h"
 #include "core/steering/SteeringSession.h"
 #include "models/ModelImporters.h"
 #include "views/ClusterTable.h"
@@ -1940,6 +1941,62 @@ private Q_SLOTS:
         w.document()->undoStack()->redo(); // the edit again: a new session
         QVERIFY(steering->session()->candidates().empty());
         QSettings().remove("cluster/last");
+    }
+
+    // A steering log written by `placement-cli steer --log` opens in the Steering dock, on the
+    // graph and cluster it was made on (it was "a JSON file without a known format"); on
+    // anything else it says why and the session stays.
+    void steeringLogOpensInTheSteeringDock()
+    {
+        QString logPath, otherGraph;
+        size_t candidates = 0;
+        {
+            MainWindow w;
+            SteeringPanel *panel = steerOneRound(w);
+            const std::shared_ptr<const SteeringLogDoc> doc = panel->controller()->logSnapshot();
+            candidates = doc->candidates.size();
+            logPath = QString::fromStdString(
+                test::writeFile(m_dir, "steer.json", QByteArray::fromStdString(steeringLogJson(*doc))));
+            // The same ops, one of them with another cost.
+            QJsonObject graph = QJsonDocument::fromJson(test::readFile(kGraph.toStdString())).object();
+            QJsonArray nodes = graph["nodes"].toArray();
+            QJsonObject third = nodes[3].toObject();
+            third["flops"] = third["flops"].toDouble() * 2 + 1e9;
+            nodes[3] = third;
+            graph["nodes"] = nodes;
+            otherGraph =
+                QString::fromStdString(test::writeFile(m_dir, "changed.graph.json", QJsonDocument(graph).toJson()));
+        }
+        MainWindow w;
+        w.show();
+        dropFiles(&w, {logPath}); // nothing open yet
+        waitIdle(w);
+        QVERIFY2(w.logText().contains("steer.json: a steering log of graph 'inception_block' on cluster "
+                                      "'4xV100-PCIe': open them first, then the log"),
+                 qPrintable(w.logText()));
+        openBasics(w);
+        dropFiles(&w, {logPath});
+        waitIdle(w);
+        SteeringController *steering = w.steeringPanel()->controller();
+        QCOMPARE(steering->session()->candidates().size(), candidates);
+        QVERIFY(w.steeringPanel()->rankingTable()->rowCount() > 0);
+        QVERIFY2(w.logText().contains(
+                     QString("Steering log %1: %2 candidate(s), in the Steering dock").arg(logPath).arg(candidates)),
+                 qPrintable(w.logText()));
+        // A log of another graph (its content hash) is refused, and the session it would replace stays.
+        QJsonObject other = QJsonDocument::fromJson(test::readFile(logPath.toStdString())).object();
+        other["graph_hash"] = "0123456789abcdef";
+        dropFiles(&w, {QString::fromStdString(test::writeFile(m_dir, "other.json", QJsonDocument(other).toJson()))});
+        waitIdle(w);
+        QVERIFY2(w.logText().contains("other.json: the steering log was made on another graph"),
+                 qPrintable(w.logText()));
+        QCOMPARE(steering->session()->candidates().size(), candidates);
+        dropFiles(&w, {otherGraph, logPath});
+        waitIdle(w);
+        QVERIFY2(w.logText().contains("steer.json: the steering log was made on another graph (its ops, costs or "
+                                      "edges differ)"),
+                 qPrintable(w.logText()));
+        QVERIFY(steering->session()->candidates().empty()); // the new graph's own session
     }
 
     void steeringDockSteersAndUndoes()
