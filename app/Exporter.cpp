@@ -2,7 +2,9 @@
 
 #include "app/Document.h"
 #include "core/InputError.h"
+#include "core/io/ClusterJson.h"
 #include "core/io/FileKind.h"
+#include "core/io/GraphJson.h"
 #include "core/io/JsonText.h"
 #include "core/io/OrderedObject.h"
 #include "core/io/PlacementCsv.h"
@@ -82,6 +84,28 @@ void exportPlacementJson(const QString &path, const Document &d)
 {
     requireReady(path, d);
     writePlacementJson(path.toStdString(), docOf(d));
+}
+
+void exportGraphJson(const QString &path, const Document &d)
+{
+    if (!d.graph())
+        throw InputError(path.toStdString() + ": open a graph first");
+    writeText(path, graphToJson(*d.graph()));
+}
+
+void exportClusterJson(const QString &path, const Document &d)
+{
+    if (d.cluster().deviceCount() == 0)
+        throw InputError(path.toStdString() + ": open a cluster first");
+    writeText(path, clusterToJson(d.cluster()));
+}
+
+QString withExtension(const QString &path, const QString &extension)
+{
+    const QString last = extension.mid(extension.lastIndexOf('.'));
+    if (path.isEmpty() || path.endsWith(extension, Qt::CaseInsensitive) || path.endsWith(last, Qt::CaseInsensitive))
+        return path;
+    return path + extension;
 }
 
 void exportPlacementCsv(const QString &path, const Document &d)

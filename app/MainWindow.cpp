@@ -324,20 +324,21 @@ void MainWindow::createMenus()
         ->setObjectName("saveSession");
     file->addAction(tr("Save Session &As…"), QKeySequence::SaveAs, this, [this] { saveSession(true, false); });
     QMenu *exports = file->addMenu(tr("&Export"));
-    exports->addAction(tr("Placement as JSON…"), this, [this] {
-        exportWith(tr("Export placement"), tr("Placement (*.placement.json)"), exportPlacementJson);
-    });
-    exports->addAction(tr("Placement as CSV…"), this,
-                       [this] { exportWith(tr("Export placement"), tr("CSV (*.csv)"), exportPlacementCsv); });
-    exports->addAction(tr("Graph as DOT, coloured by device…"), this,
-                       [this] { exportWith(tr("Export DOT"), tr("Graphviz (*.dot)"), exportPlacementDot); });
-    exports->addAction(tr("Timeline as CSV…"), this,
-                       [this] { exportWith(tr("Export timeline"), tr("CSV (*.csv)"), exportTimelineCsv); });
-    exports->addAction(tr("PyTorch device_map (JSON)…"), this,
-                       [this] { exportWith(tr("Export device_map"), tr("JSON (*.json)"), exportTorchDeviceMap); });
-    exports->addAction(tr("TensorFlow devices per op (JSON)…"), this, [this] {
-        exportWith(tr("Export TensorFlow devices"), tr("JSON (*.json)"), exportTensorFlowDevices);
-    });
+    const auto exportAction = [this, exports](const QString &text, const QString &title, const QString &kind,
+                                              const QString &extension, ExportFunction write) {
+        exports->addAction(text, this, [=] { exportWith(title, kind, extension, write); });
+    };
+    exportAction(tr("Placement as JSON…"), tr("Export placement"), tr("Placement"), ".placement.json",
+                 exportPlacementJson);
+    exportAction(tr("Placement as CSV…"), tr("Export placement"), tr("CSV"), ".csv", exportPlacementCsv);
+    exportAction(tr("Graph as DOT, coloured by device…"), tr("Export DOT"), tr("Graphviz"), ".dot", exportPlacementDot);
+    exportAction(tr("Graph as JSON…"), tr("Export graph"), tr("Graph"), ".graph.json", exportGraphJson);
+    exportAction(tr("Cluster as JSON (with its edits)…"), tr("Export cluster"), tr("Cluster"), ".cluster.json",
+                 exportClusterJson);
+    exportAction(tr("Timeline as CSV…"), tr("Export timeline"), tr("CSV"), ".csv", exportTimelineCsv);
+    exportAction(tr("PyTorch device_map (JSON)…"), tr("Export device_map"), tr("JSON"), ".json", exportTorchDeviceMap);
+    exportAction(tr("TensorFlow devices per op (JSON)…"), tr("Export TensorFlow devices"), tr("JSON"), ".json",
+                 exportTensorFlowDevices);
     exports->addAction(tr("View as PNG or SVG…"), this, &MainWindow::exportImage);
     file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
@@ -965,10 +966,11 @@ void MainWindow::closeEvent(QCloseEvent *event)
 
 // ---- export ----------------------------------------------------------------------------------
 
-void MainWindow::exportWith(const QString &title, const QString &filter,
-                            void (*write)(const QString &, const Document &))
+void MainWindow::exportWith(const QString &title, const QString &kind, const QString &extension, ExportFunction write)
 {
-    const QString path = QFileDialog::getSaveFileName(this, title, QString(), filter);
+    const QString path = withExtension(
+        QFileDialog::getSaveFileName(this, title, QString(), QStringLiteral("%1 (*%2)").arg(kind, extension)),
+        extension);
     if (path.isEmpty())
         return;
     try {
@@ -981,8 +983,12 @@ void MainWindow::exportWith(const QString &title, const QString &filter,
 
 void MainWindow::exportImage()
 {
-    const QString path =
-        QFileDialog::getSaveFileName(this, tr("Export view"), QString(), tr("PNG (*.png);;SVG (*.svg)"));
+    QString filter;
+    const QString chosen =
+        QFileDialog::getSaveFileName(this, tr("Export view"), QString(), tr("PNG (*.png);;SVG (*.svg)"), &filter);
+    const QString path = chosen.endsWith(".svg", Qt::CaseInsensitive)
+                             ? chosen
+                             : withExtension(chosen, filter.contains(".svg") ? ".svg" : ".png");
     if (path.isEmpty())
         return;
     // The dock that has focus, else the graph.

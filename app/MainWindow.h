@@ -117,7 +117,9 @@ private:
     // An error that needs no dialog (a run that failed says why in its own row): logged, in the
     // status bar, and counted (the exit status of --screenshot).
     void noteError(const QString &text);
-    void exportWith(const QString &title, const QString &filter, void (*write)(const QString &, const Document &));
+    using ExportFunction = void (*)(const QString &, const Document &);
+    // Asks for a file of `kind` named *`extension` (added when the name has none) and writes it.
+    void exportWith(const QString &title, const QString &kind, const QString &extension, ExportFunction write);
     void exportImage();
     void openDialog();
     void saveSession(bool ask, bool wait);

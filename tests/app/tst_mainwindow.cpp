@@ -1535,6 +1535,28 @@ private Q_SLOTS:
         for (const QString &key : torchMap.keys())
             QVERIFY(torchMap[key].toString().startsWith("cuda:"));
         QCOMPARE(torchMap[QString::fromStdString(d.graph()->scope(0))].toString(), QString("cuda:2"));
+        // The graph and the cluster as JSON, the cluster with an edit made in the app (there was no
+        // way to keep one but in a session).
+        QAbstractItemModel *table = w.clusterTable()->table()->model();
+        QVERIFY(table->setData(table->index(1, 2), "20"));
+        const QString graphOut = m_dir.filePath("out.graph.json"), clusterOut = m_dir.filePath("out.cluster.json");
+        exportGraphJson(graphOut, d);
+        exportClusterJson(clusterOut, d);
+        const Graph graphBack = loadGraph(graphOut.toStdString());
+        QCOMPARE(graphBack.nodeCount(), d.graph()->nodeCount());
+        QCOMPARE(graphBack.edgeCount(), d.graph()->edgeCount());
+        QCOMPARE(graphBack.flops(5), d.graph()->flops(5));
+        const LoadedFile clusterBack = loadFile(clusterOut.toStdString());
+        QVERIFY(clusterBack.cluster);
+        QCOMPARE(clusterBack.cluster->device(1).flopsPerS, 20e12);
+        QCOMPARE(clusterBack.cluster->deviceNames(), d.cluster().deviceNames());
+        // A name typed without the extension gets it; one with it, or with its last part, stays.
+        QCOMPARE(withExtension("/tmp/run", ".placement.json"), QString("/tmp/run.placement.json"));
+        QCOMPARE(withExtension("/tmp/run.v2", ".placement.json"), QString("/tmp/run.v2.placement.json"));
+        QCOMPARE(withExtension("/tmp/run.json", ".placement.json"), QString("/tmp/run.json"));
+        QCOMPARE(withExtension("/tmp/A.PLACEMENT.JSON", ".placement.json"), QString("/tmp/A.PLACEMENT.JSON"));
+        QCOMPARE(withExtension("/tmp/t", ".csv"), QString("/tmp/t.csv"));
+        QCOMPARE(withExtension("", ".csv"), QString());
         // Devices of other kinds are named by their kind (an NPU was the next "cuda:N" / "GPU:N").
         dropFiles(&w, {QString(PS_SOURCE_DIR) + "/resources/clusters/hetero-edge.cluster.json"});
         waitIdle(w);
