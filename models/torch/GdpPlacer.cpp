@@ -539,7 +539,7 @@ public:
         double prior = warm == "best" || warm == "heft" ? params.number("prior") : 0.0;
         bool startFeatures = prior > 0 && params.choice("start_features") == "on";
         double moves = params.number("moves"), linkPrior = params.number("link_prior");
-        std::string load = params.text("checkpoint");
+        std::string load = params.text("checkpoint"), storedNote;
         if (load == "pretrained")
             load = pretrainedCheckpoint("gdp", k);
         if (!load.empty()) { // the stored policy decides its architecture and whether it learned over a prior
@@ -552,6 +552,13 @@ public:
             startFeatures = prior > 0 && stored.value("start_features", false);
             moves = stored.value("moves", 0.0) > 0 ? stored.value("moves", 0.0) : moves;
             linkPrior = stored.value("link_prior", 0.0); // the prior it learned over (none before link_prior)
+            storedNote =
+                storedSettingsNote("gdp", load, params,
+                                   {{"prior", settingText(params.number("prior")), settingText(prior)},
+                                    {"warm_start", params.choice("warm_start"), warm},
+                                    {"start_features", params.choice("start_features"), startFeatures ? "on" : "off"},
+                                    {"moves", settingText(params.number("moves")), settingText(moves)},
+                                    {"link_prior", settingText(params.number("link_prior")), settingText(linkPrior)}});
         }
         if (hidden % heads != 0)
             throw InputError("gdp: hidden (" + std::to_string(hidden) + ") must be a multiple of heads (" +
@@ -802,6 +809,8 @@ public:
             out.notes.push_back(std::string("gdp: the warm start spent ") +
                                 (clock.runsSpent() ? "the run's simulator runs" : "the time limit") +
                                 "; it is the result, untrained");
+        if (!storedNote.empty())
+            out.notes.push_back(storedNote);
         if (race.raced() > 0)
             out.notes.push_back("gdp: searched from " + std::to_string(race.raced() + 1) + " of the fast placers' " +
                                 std::to_string(raceStarts.size()) + " distinct placements in turn");

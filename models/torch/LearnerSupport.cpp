@@ -76,6 +76,28 @@ int fixedByCheckpoint(const std::string &checkpoint, const nlohmann::json &store
     return value;
 }
 
+std::string settingText(double value)
+{
+    char text[32];
+    std::snprintf(text, sizeof text, "%.6g", value);
+    return text;
+}
+
+std::string storedSettingsNote(const std::string &family, const std::string &checkpoint, const ParamValues &params,
+                               const std::vector<StoredSetting> &settings)
+{
+    std::string used, given;
+    for (const StoredSetting &s : settings)
+        if (params.given(s.key) && s.given != s.stored) {
+            used += (used.empty() ? "" : ", ") + s.key + "=" + s.stored;
+            given += (given.empty() ? "" : ", ") + s.key + "=" + s.given;
+        }
+    if (used.empty())
+        return {};
+    return family + ": " + checkpoint + "'s policy learned over " + used + ", which the run kept; the " + given +
+           " given went unused";
+}
+
 void requireDeviceCount(const std::string &checkpoint, int trained, int here)
 {
     if (trained != here)

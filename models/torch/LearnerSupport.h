@@ -264,6 +264,18 @@ std::string checkpointParams(const std::string &path, const std::string &family)
 // overridden without a word (hidden=32 with a policy of 64 ran at 64).
 int fixedByCheckpoint(const std::string &checkpoint, const nlohmann::json &stored, const ParamValues &params,
                       const std::string &key);
+// A setting a stored policy learned over (its prior, warm start, ...) and the run keeps, as text
+// (settingText for numbers): the value given and the checkpoint's.
+struct StoredSetting
+{
+    std::string key, given, stored;
+};
+std::string settingText(double value);
+// A note naming the settings given that the checkpoint's replaced, or "" when none did. They are
+// not refused: a steering candidate that continues its parent's policy carries its own sampled
+// prior, and keeps the parent's; but it was said nowhere that a given value went unused.
+std::string storedSettingsNote(const std::string &family, const std::string &checkpoint, const ParamValues &params,
+                               const std::vector<StoredSetting> &settings);
 
 // A learner's warm start: the best of the fast placers (bestFastPlacement), or HEFT's placement
 // when `best` is false or the run's evaluation budget (the clock's: the control's or the

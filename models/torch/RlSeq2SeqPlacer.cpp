@@ -193,6 +193,7 @@ public:
         std::string warm = params.choice("warm_start");
         double prior = warm == "none" ? 0.0 : params.number("prior");
         const std::string load = params.text("checkpoint");
+        std::string storedNote;
         if (!load.empty()) { // the stored policy decides its architecture and whether it learned over a prior
             const auto stored = nlohmann::json::parse(checkpointParams(load, "rl-seq2seq"));
             hidden = fixedByCheckpoint(load, stored, params, "hidden");
@@ -200,6 +201,9 @@ public:
             prior = stored.value("prior", 0.0);
             warm = prior > 0 ? stored.value("warm_start", std::string("heft")) : "none";
             requireDeviceCount(load, stored.value("devices", k), k);
+            storedNote = storedSettingsNote("rl-seq2seq", load, params,
+                                            {{"prior", settingText(params.number("prior")), settingText(prior)},
+                                             {"warm_start", params.choice("warm_start"), warm}});
         }
         Seq2SeqNet net = run.seeded([&] { return Seq2SeqNet(hidden, groups, k); });
         if (!load.empty())
@@ -314,7 +318,10 @@ public:
                 {"hidden", hidden}, {"groups", groups}, {"devices", k}, {"prior", prior}, {"warm_start", warm}};
             saveCheckpoint(params.text("save_checkpoint"), "rl-seq2seq", stored.dump(), *net);
         }
-        return judgedOutput("rl-seq2seq", judge, clock.evaluations(), true, clock.atFloor());
+        PlacerOutput out = judgedOutput("rl-seq2seq", judge, clock.evaluations(), true, clock.atFloor());
+        if (!storedNote.empty())
+            out.notes.push_back(storedNote);
+        return out;
     }
 };
 

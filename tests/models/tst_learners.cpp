@@ -610,6 +610,22 @@ private Q_SLOTS:
                                                 "hidden out to use the checkpoint)"),
                      e.what());
         }
+        // What it learned over (its prior, warm start) is kept too, and a different value given
+        // is said in a note (it went unused without a word); the same value given says nothing.
+        auto noteOf = [](const PlacerResult &r) {
+            for (const std::string &n : r.notes)
+                if (n.find("policy learned over") != std::string::npos)
+                    return QString::fromStdString(n);
+            return QString();
+        };
+        QCOMPARE(noteOf(runPlacer(PlacerRegistry::builtin(), "gdp", {g, c, cons, {}}, sameSize, {})), QString());
+        std::vector<std::string> otherPrior = zeroShot;
+        otherPrior.insert(otherPrior.end(), {"prior=7", "warm_start=heft"});
+        const PlacerResult kept = runPlacer(PlacerRegistry::builtin(), "gdp", {g, c, cons, {}}, otherPrior, {});
+        QCOMPARE(kept.placement.devices(), a.placement.devices());
+        QVERIFY2(noteOf(kept).contains("gdp.ckpt's policy learned over prior=") &&
+                     noteOf(kept).endsWith("which the run kept; the prior=7, warm_start=heft given went unused"),
+                 qPrintable(noteOf(kept)));
         const std::string junk = m_dir.filePath("junk.ckpt").toStdString();
         QFile f(QString::fromStdString(junk));
         QVERIFY(f.open(QIODevice::WriteOnly));
