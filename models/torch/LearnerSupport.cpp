@@ -17,6 +17,7 @@
 #include <cctype>
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <functional>
 #include <thread>
 
@@ -94,7 +95,10 @@ std::string storedSettingsNote(const std::string &family, const std::string &che
         }
     if (used.empty())
         return {};
-    return family + ": " + checkpoint + "'s policy learned over " + used + ", which the run kept; the " + given +
+    // The file's name alone: a steering session's policies live in a folder of its own, and a
+    // replay's notes would differ by it.
+    const std::string name = std::filesystem::path(checkpoint).filename().string();
+    return family + ": " + name + "'s policy learned over " + used + ", which the run kept; the " + given +
            " given went unused";
 }
 
