@@ -28,7 +28,7 @@ void usage()
               "  FILE        graphs (.graph.json[.gz], .dot, .onnx, .pt, METIS .graph), clusters,\n"
               "              placements or a session (.pstudio); none: a built-in example\n"
               "  --batch N   a model file's batch size (fixes a symbolic one); --input-shape DIMS: a\n"
-              "              TorchScript input, e.g. 1x3x224x224 or 2x5:int64 (one per input)\n"
+              "              model input, e.g. 1x3x224x224 or 2x5:int64 (one per input, in order)\n"
               "  --run SPEC  start a model run in the Models dock once the files are open (repeatable);\n"
               "              SPEC is 'MODEL key=value...', time=S and seed=N set its budget and seed,\n"
               "              processes=N runs a learner over N local processes\n"

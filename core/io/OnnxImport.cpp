@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include <climits>
+#include <functional>
 #include <map>
 #include <set>
 #include <unordered_map>
@@ -409,36 +410,99 @@ void rejectExternalData(const std::string &path, const onnx::GraphProto &g)
         }
 }
 
-void fixBatch(onnx::GraphProto &g, long long batch)
+// The model's inputs that are not weights (an initializer may be listed as an input too).
+std::vector<onnx::ValueInfoProto *> modelInputs(onnx::GraphProto &g)
 {
-    std::set<std::string> names;
     std::set<std::string> initializers;
     for (const auto &t : g.initializer())
         initializers.insert(t.name());
-    for (const auto &in : g.input()) {
-        if (initializers.count(in.name()) || !in.type().tensor_type().has_shape())
-            continue;
-        const auto &dims = in.type().tensor_type().shape().dim();
-        if (!dims.empty() && dims[0].has_dim_param())
-            names.insert(dims[0].dim_param());
-    }
-    auto fix = [&](onnx::ValueInfoProto &v, bool first) {
-        if (!v.type().tensor_type().has_shape())
-            return;
-        auto *dims = v.mutable_type()->mutable_tensor_type()->mutable_shape()->mutable_dim();
-        for (int i = 0; i < dims->size(); ++i) {
-            auto &d = (*dims)[i];
-            if ((d.has_dim_param() && names.count(d.dim_param())) || (first && i == 0 && !d.has_dim_value()))
-                d.set_dim_value(batch);
-        }
-    };
+    std::vector<onnx::ValueInfoProto *> inputs;
     for (auto &in : *g.mutable_input())
         if (!initializers.count(in.name()))
-            fix(in, true);
+            inputs.push_back(&in);
+    return inputs;
+}
+
+// Gives the inputs' dimensions the values `value(input, dim)` says (0: leave it); a symbolic
+// dimension so fixed takes the same value wherever its name appears (the outputs, the shapes
+// recorded between ops, the other inputs).
+void fixInputDims(onnx::GraphProto &g, const std::function<long long(size_t, int)> &value)
+{
+    const std::vector<onnx::ValueInfoProto *> inputs = modelInputs(g);
+    std::map<std::string, long long> named;
+    for (size_t k = 0; k < inputs.size(); ++k) {
+        if (!inputs[k]->type().tensor_type().has_shape()) // unknown rank: left unknown (not a scalar)
+            continue;
+        auto *dims = inputs[k]->mutable_type()->mutable_tensor_type()->mutable_shape()->mutable_dim();
+        for (int i = 0; i < dims->size(); ++i)
+            if (const long long v = value(k, i); v > 0) {
+                if ((*dims)[i].has_dim_param())
+                    named.emplace((*dims)[i].dim_param(), v);
+                (*dims)[i].set_dim_value(v);
+            }
+    }
+    auto fix = [&](onnx::ValueInfoProto &v) {
+        if (!v.type().tensor_type().has_shape())
+            return;
+        for (auto &d : *v.mutable_type()->mutable_tensor_type()->mutable_shape()->mutable_dim())
+            if (d.has_dim_param() && named.count(d.dim_param()))
+                d.set_dim_value(named.at(d.dim_param()));
+    };
+    for (onnx::ValueInfoProto *in : inputs)
+        fix(*in);
     for (auto &out : *g.mutable_output())
-        fix(out, false);
+        fix(out);
     for (auto &v : *g.mutable_value_info())
-        fix(v, false);
+        fix(v);
+}
+
+// --batch: the first dimension of each input, where the model leaves it open.
+void fixBatch(onnx::GraphProto &g, long long batch)
+{
+    const std::vector<onnx::ValueInfoProto *> inputs = modelInputs(g);
+    fixInputDims(g, [&](size_t k, int i) {
+        const auto &shape = inputs[k]->type().tensor_type().shape();
+        return i == 0 && inputs[k]->type().tensor_type().has_shape() && !shape.dim(0).has_dim_value() ? batch : 0;
+    });
+}
+
+// --input-shape, one per input in order: each input's dimensions as given. A count, a rank or a
+// fixed dimension the model contradicts is refused (they were ignored: only TorchScript read them).
+void fixInputShapes(onnx::GraphProto &g, const std::vector<LoadOptions::Input> &given)
+{
+    const std::vector<onnx::ValueInfoProto *> inputs = modelInputs(g);
+    auto dimsText = [](const Shape &s) {
+        std::string t;
+        for (int64_t d : s)
+            t += (t.empty() ? "" : "x") + std::to_string(d);
+        return t;
+    };
+    if (given.size() > inputs.size()) {
+        std::string names;
+        for (const onnx::ValueInfoProto *in : inputs)
+            names += (names.empty() ? "" : ", ") + ("'" + in->name() + "'");
+        throw InputError("the model has " + std::to_string(inputs.size()) + " input(s)" +
+                         (names.empty() ? "" : " (" + names + ")") + "; " + std::to_string(given.size()) +
+                         " --input-shape given");
+    }
+    for (size_t k = 0; k < given.size(); ++k) {
+        auto *tensor = inputs[k]->mutable_type()->mutable_tensor_type();
+        auto *shape = tensor->mutable_shape();
+        const Shape &dims = given[k].shape;
+        const std::string which = "input '" + inputs[k]->name() + "' ";
+        if (shape->dim_size() == 0) // no shape recorded: the given one, all of it
+            for (size_t i = 0; i < dims.size(); ++i)
+                shape->add_dim();
+        if (shape->dim_size() != static_cast<int>(dims.size()))
+            throw InputError(which + "has " + std::to_string(shape->dim_size()) + " dimensions; --input-shape " +
+                             dimsText(dims) + " gives " + std::to_string(dims.size()));
+        for (int i = 0; i < shape->dim_size(); ++i)
+            if (shape->dim(i).has_dim_value() && shape->dim(i).dim_value() != dims[static_cast<size_t>(i)])
+                throw InputError(which + "has dimension " + std::to_string(i) + " of " +
+                                 std::to_string(shape->dim(i).dim_value()) + " in the model; --input-shape " +
+                                 dimsText(dims) + " gives " + std::to_string(dims[static_cast<size_t>(i)]));
+    }
+    fixInputDims(g, [&](size_t k, int i) { return k < given.size() ? given[k].shape[static_cast<size_t>(i)] : 0; });
 }
 
 // Names read inside the subgraphs of control-flow nodes (they may come from the outer graph).
@@ -709,6 +773,11 @@ Graph importOnnx(const std::string &path, const LoadOptions &options, std::vecto
     readModel(path, model);
     onnx::GraphProto &g = *model.mutable_graph();
     rejectExternalData(path, g);
+    try {
+        fixInputShapes(g, options.inputs);
+    } catch (const InputError &e) {
+        rethrowWithContext(e, path);
+    }
     if (options.batch > 0)
         fixBatch(g, options.batch);
     // Shape inference stops at an op whose domain the model does not import; imported, an

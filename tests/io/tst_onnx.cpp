@@ -273,6 +273,55 @@ private Q_SLOTS:
         QCOMPARE(fixed.graph->outBytes(1), 4.0 * 8 * 3 * 5);
     }
 
+    // --input-shape gives an ONNX model's open dimensions, one shape per input in order (only
+    // TorchScript read them: an ONNX model stayed at 0 FLOPs without a word).
+    void inputShapes()
+    {
+        QTemporaryDir dir;
+        ModelMaker mm;
+        mm.input("x", {std::string("N"), std::string("S"), int64_t(4)});
+        mm.weight("w", {4, 5});
+        mm.node("MatMul", {"x", "w"}, {"y"}, "mm");
+        mm.node("Relu", {"y"}, {"r"}, "relu");
+        mm.output("r");
+        const std::string path = mm.save(dir, "open.onnx");
+        auto shaped = [&](const std::vector<std::string> &shapes) {
+            LoadOptions options;
+            for (const std::string &s : shapes)
+                options.inputs.push_back(LoadOptions::parseInput(s));
+            return loadFile(path, options);
+        };
+        const LoadedFile fixed = shaped({"8x3x4"});
+        QVERIFY(fixed.warnings.empty());
+        QCOMPARE(flopsOf(*fixed.graph, "mm"), 2.0 * 8 * 3 * 5 * 4);
+        QCOMPARE(fixed.graph->outBytes(1), 4.0 * 8 * 3 * 5);
+        auto refused = [&](const std::vector<std::string> &shapes) {
+            try {
+                shaped(shapes);
+            } catch (const InputError &e) {
+                return QString(e.what());
+            }
+            return QString("accepted");
+        };
+        QCOMPARE(refused({"8x3"}),
+                 QString::fromStdString(path) + ": input 'x' has 3 dimensions; --input-shape 8x3 gives 2");
+        QCOMPARE(refused({"8x3x5"}), QString::fromStdString(path) +
+                                         ": input 'x' has dimension 2 of 4 in the model; --input-shape 8x3x5 gives 5");
+        QCOMPARE(refused({"8x3x4", "2"}),
+                 QString::fromStdString(path) + ": the model has 1 input(s) ('x'); 2 --input-shape given");
+        // An input with no shape recorded takes the one given.
+        ModelMaker bare;
+        bare.g().add_input()->set_name("x");
+        bare.g().mutable_input(0)->mutable_type()->mutable_tensor_type()->set_elem_type(onnx::TensorProto::FLOAT);
+        bare.weight("w", {4, 5});
+        bare.node("MatMul", {"x", "w"}, {"y"}, "mm");
+        bare.output("y");
+        LoadOptions options;
+        options.inputs.push_back(LoadOptions::parseInput("2x4"));
+        const LoadedFile given = loadFile(bare.save(dir, "bare.onnx"), options);
+        QCOMPARE(flopsOf(*given.graph, "mm"), 2.0 * 2 * 5 * 4);
+    }
+
     void malformedFiles()
     {
         QTemporaryDir dir;
