@@ -660,11 +660,10 @@ LoadOptions MainWindow::askImportOptions(const QString &path, bool *ok)
     batch->setRange(0, 1 << 20);
     batch->setSpecialValueText(tr("as in the file"));
     auto *shapes = new QLineEdit(&dialog);
-    shapes->setPlaceholderText(tr("e.g. 1x3x224x224; 2x5:int64 (TorchScript, one per input)"));
+    shapes->setPlaceholderText(tr("e.g. 1x3x224x224; 2x5:int64 (one per input, in order; empty: the file's)"));
     auto *form = new QFormLayout(&dialog);
     form->addRow(tr("Batch size"), batch);
-    if (formatFromName(path.toStdString()) == FileFormat::TorchScript)
-        form->addRow(tr("Input shapes"), shapes);
+    form->addRow(tr("Input shapes"), shapes); // ONNX too (only TorchScript read them before)
     auto *problem = new QLabel(&dialog);
     problem->setObjectName("importProblem");
     problem->setStyleSheet("color: #b00020");

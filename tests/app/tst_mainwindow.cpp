@@ -403,6 +403,10 @@ private Q_SLOTS:
         waitIdle(w);
         QVERIFY2(w.document()->graph()->totalFlops() > 3e5,
                  qPrintable(QString::number(w.document()->graph()->totalFlops())));
+        // An ONNX model's input shape, in place of a batch size: 4 images of 3x16x16 are a batch of 4.
+        answer(0, "4x3x16x16", true);
+        dropFiles(&w, {onnx});
+        QTRY_COMPARE_WITH_TIMEOUT(w.document()->graph()->totalFlops(), 610576.0, 20000);
 #ifdef PS_HAVE_TORCH
         QString problem;
         answer(0, "5xq", true, &problem);
