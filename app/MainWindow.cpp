@@ -657,7 +657,7 @@ LoadOptions MainWindow::askImportOptions(const QString &path, bool *ok)
     QDialog dialog(this);
     dialog.setWindowTitle(tr("Import %1").arg(QFileInfo(path).fileName()));
     auto *batch = new QSpinBox(&dialog);
-    batch->setRange(0, 1 << 20);
+    batch->setRange(0, static_cast<int>(LoadOptions::kMaxBatch));
     batch->setSpecialValueText(tr("as in the file"));
     auto *shapes = new QLineEdit(&dialog);
     shapes->setPlaceholderText(tr("e.g. 1x3x224x224; 2x5:int64 (one per input, in order; empty: the file's)"));

@@ -79,18 +79,12 @@ int main(int argc, char **argv)
                 std::fprintf(stderr, "error: %s needs a value\n", argv[i]);
                 return 2;
             }
-            if (!std::strcmp(argv[i], "--batch")) {
-                char *end = nullptr;
-                importOptions.batch = std::strtoll(argv[++i], &end, 10);
-                if (*end != '\0' || importOptions.batch < 1) {
-                    std::fprintf(stderr, "error: --batch must be at least 1\n");
-                    return 2;
-                }
-                continue;
-            }
-            if (!std::strcmp(argv[i], "--input-shape")) {
+            if (!std::strcmp(argv[i], "--batch") || !std::strcmp(argv[i], "--input-shape")) {
                 try {
-                    importOptions.inputs.push_back(ps::LoadOptions::parseInput(argv[++i]));
+                    if (!std::strcmp(argv[i], "--batch"))
+                        importOptions.batch = ps::LoadOptions::parseBatch(argv[++i]);
+                    else
+                        importOptions.inputs.push_back(ps::LoadOptions::parseInput(argv[++i]));
                 } catch (const ps::InputError &e) {
                     std::fprintf(stderr, "error: %s\n", e.what());
                     return 2;

@@ -36,11 +36,8 @@ LoadedFile requireKind(const std::string &path, FileKind kind)
 LoadOptions loadOptions(const CliArgs &args)
 {
     LoadOptions options;
-    if (auto batch = args.integer("batch")) {
-        if (*batch < 1)
-            throw InputError("--batch must be at least 1");
-        options.batch = *batch;
-    }
+    if (auto batch = args.value("batch"))
+        options.batch = LoadOptions::parseBatch(*batch);
     for (const std::string &text : args.values("input-shape"))
         options.inputs.push_back(LoadOptions::parseInput(text));
     return options;

@@ -641,7 +641,13 @@ private Q_SLOTS:
         QCOMPARE(cli({"convert", onnx, json, "--batch", "2"}).exitCode, 0);
         QCOMPARE(QJsonDocument::fromJson(cli({"info", json}).out).object()["nodes"].toInt(), 9);
         expectInputError({"convert", json, m_dir.filePath("out.onnx")}, "read, not written");
-        expectInputError({"info", onnx, "--batch", "0"}, "--batch must be at least 1");
+        expectInputError({"info", onnx, "--batch", "0"}, "--batch needs a whole number from 1 to 1048576, not '0'");
+        // Absurd sizes are refused (a batch of 1e17 made a model of 1.5e22 FLOPs).
+        expectInputError({"info", onnx, "--batch", "100000000000000000"}, "not '100000000000000000'");
+        expectInputError({"info", onnx, "--batch", "99999999999999999999"}, "not '99999999999999999999'");
+        expectInputError({"info", onnx, "--input-shape", "1000000000000x3x16x16"},
+                         "input shape '1000000000000x3x16x16': more than 2^40 elements in one input");
+        expectInputError({"info", onnx, "--input-shape", "99999999999999999999x3"}, "expected dimensions like");
         // The commands that take a GRAPH read a model file the same way: place refused --batch and,
         // without it, placed the ops of unknown shape as 0 FLOPs without a word.
         const QString placed = m_dir.filePath("cnn.placement.json");
@@ -659,7 +665,7 @@ private Q_SLOTS:
         auto bound = cli({"bound", onnx, kCluster, "--batch", "2"});
         QCOMPARE(bound.exitCode, 0);
         QVERIFY2(bound.err.isEmpty(), bound.err.constData());
-        expectInputError({"simulate", onnx, kCluster, placed, "--batch", "0"}, "--batch must be at least 1");
+        expectInputError({"simulate", onnx, kCluster, placed, "--batch", "0"}, "--batch needs a whole number from 1");
         expectInputError({"info", file("junk.onnx", "junk")}, "not");
 #ifdef PS_HAVE_TORCH
         const QString pt = QString(PS_SOURCE_DIR) + "/tests/data/no_shapes.pt";
