@@ -1,6 +1,7 @@
 #include "models/torch/TorchScriptImport.h"
 
 #include "core/InputError.h"
+#include "core/family/MachineMemory.h"
 #include "core/graph/GraphBuilder.h"
 #include "core/io/FileBytes.h"
 #include "core/io/JsonError.h"
@@ -11,6 +12,7 @@
 #include <torch/csrc/jit/passes/inliner.h>
 #include <torch/script.h>
 
+#include <cstdio>
 #include <fstream>
 #include <map>
 #include <unordered_map>
@@ -498,6 +500,26 @@ Graph importTorchScript(const std::string &path, const LoadOptions &options, std
     if (inputs.size() != wanted)
         throw InputError(path + ": forward() takes " + std::to_string(wanted) + " input(s), " +
                          std::to_string(inputs.size()) + " shape(s) given");
+
+    // forward() runs on real tensors of these shapes: inputs that take a tenth of the memory free
+    // leave little for what they produce (a batch of 2^20 images asked for 630 GB, and the kernel
+    // would have killed the app with its unsaved work).
+    double inputBytes = 0;
+    for (const LoadOptions::Input &in : inputs) {
+        double elements = 1;
+        for (size_t d = 0; d < in.shape.size(); ++d)
+            elements *= static_cast<double>(d == 0 && options.batch > 0 ? options.batch : in.shape[d]);
+        inputBytes += elements * static_cast<double>(c10::elementSize(dtypeOf(in.dtype, path)));
+    }
+    const MachineMemory memory = machineMemory();
+    if (memory.availableBytes > 0 && inputBytes > 0.1 * memory.availableBytes) {
+        char why[200];
+        std::snprintf(why, sizeof why,
+                      ": its inputs at these shapes take %.3g GB, more than a tenth of the %.3g GB free, and running "
+                      "forward() on them would take more; give a smaller batch or shape",
+                      inputBytes / 1e9, memory.availableBytes / 1e9);
+        throw InputError(path + why);
+    }
 
     std::shared_ptr<torch::jit::Graph> graph = method->graph()->copy();
     torch::jit::Inline(*graph);

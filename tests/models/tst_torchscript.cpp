@@ -78,6 +78,18 @@ private Q_SLOTS:
         options.batch = 4;
         const Graph g = loadGraph(fixture("small_cnn.pt"), options);
         QCOMPARE(flopsOf(g, "features/0/convolution"), 2.0 * 4 * 8 * 16 * 16 * 3 * 9);
+        // forward() runs on real tensors: inputs past a tenth of the free memory are refused before
+        // it runs (2^50 floats, 4.5 PB; the batch, when given, replaces the first dimension).
+        options.batch = 0;
+        options.inputs = {{{1 << 20, 1 << 20, 1 << 10}, "float32"}};
+        try {
+            loadGraph(fixture("small_cnn.pt"), options);
+            QFAIL("an input of 4 TB was run");
+        } catch (const InputError &e) {
+            QVERIFY2(QString(e.what()).contains("small_cnn.pt: its inputs at these shapes take 4.5e+06 GB, more than "
+                                                "a tenth of the"),
+                     e.what());
+        }
     }
 
     void lstmByHand()
