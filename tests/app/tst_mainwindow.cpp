@@ -833,6 +833,8 @@ private Q_SLOTS:
         t->removeSelectedDevice();
         QCOMPARE(d.cluster().deviceCount(), 3);
         QCOMPARE(d.cluster().device(1).name, std::string("gpu:2"));
+        // The History dock says what each edit did (each read "Edit cluster").
+        QCOMPARE(d.undoStack()->text(d.undoStack()->count() - 1), QString("Remove device gpu:1"));
         for (int v = 1; v < n; ++v)
             QCOMPARE(d.cluster().device(d.placement()[v]).name, std::string(v % 2 ? "gpu:3" : "gpu:2"));
         QCOMPARE(d.placement()[0], d.cluster().devicesBySpeed().front()); // its device is gone
@@ -850,7 +852,17 @@ private Q_SLOTS:
         QVERIFY(devices->setData(devices->index(1, 0), "a100:1"));
         QVERIFY2(t->errorText().isEmpty(), qPrintable(t->errorText()));
         QCOMPARE(d.cluster().device(1).name, std::string("a100:1"));
-        QCOMPARE(t->linkTable()->model()->index(0, 1).data().toString(), QString("a100:1"));
+        QCOMPARE(d.undoStack()->text(d.undoStack()->count() - 1), QString("Rename gpu:1 to a100:1"));
+        QCOMPARE(d.undoStack()->text(d.undoStack()->count() - 2), QString("Add link"));
+        QVERIFY(devices->setData(devices->index(0, 3), "8"));
+        QCOMPARE(d.undoStack()->text(d.undoStack()->count() - 1), QString("gpu:0: memory 16 to 8 GB"));
+        QVERIFY(t->linkTable()->model()->setData(t->linkTable()->model()->index(0, 2), "50"));
+        QCOMPARE(d.undoStack()->text(d.undoStack()->count() - 1), QString("Edit link gpu:0–a100:1"));
+        t->addDevice();
+        QCOMPARE(d.undoStack()->text(d.undoStack()->count() - 1), QString("Add device gpu:4"));
+        d.undoStack()->undo();
+        d.undoStack()->undo();
+        d.undoStack()->undo();
         QCOMPARE(d.cluster().explicitLinks().size(), size_t(1));
         QCOMPARE(d.placement()[3], 3); // a rename moves no op
         QCOMPARE(d.pins()[1], 3);
