@@ -362,8 +362,11 @@ private Q_SLOTS:
         // itself the owner of what it claimed (as on a loaded machine); a claim is young however
         // long the round has run, so that is no reason to take the candidate from it.
         qputenv("PS_STEER_WORKER_CLAIM_PAUSE_MS", "300");
+        // (the same minutes as the run above: it ran past one minute in a clean-clone CI run while
+        // the machine also built the learners)
         const auto two = cli(steer + QStringList{"--log", path("learned-two.steer.json"), "--launch", "1",
-                                                 "--coordinate-only", "--worker-timeout", "2"});
+                                                 "--coordinate-only", "--worker-timeout", "2"},
+                             180000);
         qunsetenv("PS_STEER_WORKER_CLAIM_PAUSE_MS");
         QVERIFY2(two.exitCode == 0, two.err.constData());
         QCOMPARE(candidates(path("learned-two.steer.json")), expected); // continued_policy included
