@@ -49,6 +49,7 @@ void Document::setGraph(std::shared_ptr<const Graph> graph, const QString &path,
     unplaced.clear();
     m_pins.assign(m_graph ? m_graph->nodeCount() : 0, -1);
     m_undo.clear();
+    m_clusterUndoable = false;
     rebuildSimulator();
     const auto fits = [&] {
         const std::vector<int> &d = initial->placement.devices();
@@ -76,6 +77,7 @@ void Document::setCluster(std::shared_ptr<const Cluster> cluster, const QString 
     m_cluster = std::move(cluster);
     clusterPath = path;
     m_undo.clear();
+    m_clusterUndoable = false;
     rebuildSimulator();
     if (m_graph) {
         // Keep each op on the device of the same name; ops whose device is gone are placed anew.
@@ -105,6 +107,7 @@ void Document::restore(std::shared_ptr<const Graph> graph, const Cluster &cluste
     m_placement = std::move(placement);
     m_pins = std::move(pins);
     m_undo.clear();
+    m_clusterUndoable = false;
     rebuildSimulator();
     Q_EMIT graphChanged();
     Q_EMIT clusterChanged();
@@ -251,6 +254,7 @@ void Document::replaceCluster(const ClusterState &state)
     m_cluster = state.cluster;
     m_placement = state.placement;
     m_pins = state.pins;
+    m_clusterUndoable = true;
     rebuildSimulator();
     Q_EMIT clusterChanged();
     resimulate();

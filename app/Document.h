@@ -70,6 +70,9 @@ public:
     void applyPlacement(const std::vector<int> &devices, const QString &what);
     void setPinned(const std::vector<int> &nodes, bool pinned);
     void editCluster(std::shared_ptr<const Cluster> cluster); // kept as it is, shared (no copy)
+    // Whether the cluster came last from an edit (or its undo or redo), which the undo stack can
+    // take back; not from a file, a session or a new graph, which clear the stack.
+    bool clusterUndoable() const { return m_clusterUndoable; }
 
     // Used by the undo commands.
     void setDevices(const std::vector<int> &nodes, const std::vector<int> &devices);
@@ -101,6 +104,7 @@ private:
     std::shared_ptr<const Graph> m_graph;
     std::shared_ptr<const Cluster> m_cluster = std::make_shared<const Cluster>(); // replaced, never changed
     std::vector<int> m_placement, m_pins;
+    bool m_clusterUndoable = false;
     std::shared_ptr<const Schedule> m_schedule;
     std::unique_ptr<Simulator> m_simulator;
     QUndoStack m_undo;

@@ -1168,7 +1168,7 @@ void MainWindow::refreshPlacement()
     m_timeline->setSelection(m_selection);
     m_metrics->setState(d.cluster(), schedule.get(), counts, d.simulationError());
     m_runs->setProblem(d.graph(), d.sharedCluster(), d.constraints(), schedule ? schedule->lowerBound.bound : 0.0);
-    m_steering->setProblem(d.graph(), d.sharedCluster());
+    m_steering->setProblem(d.graph(), d.sharedCluster(), d.clusterUndoable());
     m_steering->setPins(d.pins());
     m_steering->setPlacement(d.placement());
     if (schedule)

@@ -302,15 +302,16 @@ SteeringPanel::SteeringPanel(SteeringController *controller, QUndoStack *undo, Q
     refresh();
 }
 
-void SteeringPanel::setProblem(std::shared_ptr<const Graph> graph, std::shared_ptr<const Cluster> cluster)
+void SteeringPanel::setProblem(std::shared_ptr<const Graph> graph, std::shared_ptr<const Cluster> cluster,
+                               bool undoable)
 {
     // The document shares one copy per change of its cluster: another copy is another cluster, a
     // link edited included (compared by devices alone, steering went on with the old links).
     if (graph == m_graph && cluster == m_cluster)
         return;
     constexpr size_t kSetAside = 4;
-    if (graph != m_graph) {
-        m_setAside.clear(); // a new graph clears the undo stack: no edit brings them back
+    if (graph != m_graph || !undoable) {
+        m_setAside.clear(); // the undo stack was cleared: no undo brings them back
     } else if (auto last = m_controller->logSnapshot(); last && !last->candidates.empty()) {
         // (as of its last round's end, if one runs now)
         m_setAside.push_back({m_cluster, last});

@@ -1978,6 +1978,14 @@ private Q_SLOTS:
         w.document()->undoStack()->redo();
         w.document()->undoStack()->redo(); // the edit again: a new session
         QVERIFY(steering->session()->candidates().empty());
+        // A cluster opened from a file clears the undo stack: nothing is set aside to come back.
+        panel->runRounds(1);
+        waitIdle(w);
+        const int setAside = w.logText().count("are set aside");
+        dropFiles(&w, {kCluster});
+        waitIdle(w);
+        QCOMPARE(w.logText().count("are set aside"), setAside);
+        QVERIFY(steering->session()->candidates().empty());
         QSettings().remove("cluster/last");
     }
 
