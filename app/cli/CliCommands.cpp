@@ -36,7 +36,8 @@ const std::vector<Command> &commands()
          infoCommand},
         {"validate",
          "FILE...",
-         "check files, and check a graph against the cluster, placement or partition given with it",
+         "check files, and check a graph against the cluster, placement or partition given with it (a\n"
+         "      placement that breaks memory or pins there is said to be infeasible)",
          {"batch", "input-shape"},
          {},
          validateCommand},

@@ -1,10 +1,12 @@
-// placement-cli validate FILE...: checks each file, then the graph against the others.
+// placement-cli validate FILE...: checks each file, then the graph against the others; a placement
+// with a graph and a cluster is simulated too, and what it breaks is said (the files stay valid).
 #include "app/cli/CliCommands.h"
 #include "app/cli/CliLoad.h"
 
 #include "core/InputError.h"
 #include "core/io/FileKind.h"
 #include "core/placement/Constraints.h"
+#include "core/sim/Simulator.h"
 
 #include <ostream>
 
@@ -50,9 +52,12 @@ int validateCommand(const CliArgs &args, std::ostream &out, std::ostream &err)
     if (graphFile && clusterFile)
         checkPins(*graphFile->graph, *clusterFile->cluster, graphPath, clusterPath);
     for (const auto &[path, file] : files) {
+        std::vector<std::string> broken; // a valid file may place what cannot run (memory, pins)
         try {
             if (file.placement && graphFile && clusterFile)
-                resolvePlacement(*file.placement, *graphFile->graph, *clusterFile->cluster);
+                broken = Simulator(*graphFile->graph, *clusterFile->cluster)
+                             .simulate(resolvePlacement(*file.placement, *graphFile->graph, *clusterFile->cluster))
+                             .violations;
             else if (file.placement && graphFile)
                 assignedNodes(*file.placement, *graphFile->graph);
             if (file.partition && graphFile)
@@ -63,6 +68,12 @@ int validateCommand(const CliArgs &args, std::ostream &out, std::ostream &err)
         if ((file.placement || file.partition) && graphFile)
             out << path << ": consistent with " << graphPath
                 << (file.placement && clusterFile ? " and " + clusterPath : std::string()) << "\n";
+        if (!broken.empty()) { // said, not refused: the files are valid (simulate shows the schedule)
+            out << path << ": infeasible on " << clusterPath << ", " << broken.size() << " violation(s):";
+            for (size_t i = 0; i < broken.size() && i < 8; ++i)
+                out << (i ? ", " : " ") << broken[i];
+            out << (broken.size() > 8 ? ", ..." : "") << "\n";
+        }
     }
     out << "valid\n";
     return 0;

@@ -118,6 +118,15 @@ private Q_SLOTS:
         auto ok = cli({"validate", g, kCluster, good});
         QCOMPARE(ok.exitCode, 0);
         QVERIFY(ok.out.endsWith("valid\n"));
+        QVERIFY2(!ok.out.contains("infeasible"), ok.out.constData());
+        // A valid placement that cannot run (more memory than the devices hold) is valid, and says so.
+        QString big = file("big.graph.json", R"({"format": "placement-graph", "version": 1, "nodes": [
+            {"id": "a", "op": "x", "out_bytes": 3e10}, {"id": "b", "op": "y", "pin": "gpu:3"}]})");
+        auto heavy = cli({"validate", big, kCluster, good});
+        QCOMPARE(heavy.exitCode, 0);
+        QVERIFY2(heavy.out.contains("good.placement.json: infeasible on " + kCluster.toUtf8() +
+                                    ", 1 violation(s): memory:gpu:0\n"),
+                 heavy.out.constData());
 
         QString unknownDevice =
             file("bad.placement.json",
