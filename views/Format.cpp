@@ -15,10 +15,12 @@ QString formatSeconds(double s)
 
 QString formatBytes(double b)
 {
+    // Decimal units, as the cluster files and the Edit cluster tab give memory (16e9 bytes is
+    // "16 GB"): in binary units the cards said a 16 GB GPU held "14.9 GB", labelled GB.
     const char *units[] = {"B", "KB", "MB", "GB", "TB"};
     int u = 0;
-    while (b >= 1024 && u < 4) {
-        b /= 1024;
+    while (b >= 1000 && u < 4) {
+        b /= 1000;
         ++u;
     }
     return QString::number(b, b < 1e6 ? 'f' : 'g', b < 10 ? 2 : b < 1e6 ? 1 : 4) + " " + units[u];

@@ -5,6 +5,6 @@
 namespace ps {
 
 QString formatSeconds(double s); // "12.345 ms"
-QString formatBytes(double b);   // "1.22 GB" (binary units)
+QString formatBytes(double b);   // "1.22 GB" (decimal units: 1 GB = 1e9 bytes)
 
 } // namespace ps
