@@ -224,15 +224,25 @@ void Document::editCluster(std::shared_ptr<const Cluster> cluster)
     for (int d = 0; d < m_cluster->deviceCount(); ++d)
         moved[d] =
             cluster->deviceCount() == m_cluster->deviceCount() ? d : cluster->findDevice(m_cluster->device(d).name);
-    const auto follow = [&](std::vector<int> devices, int gone) {
+    const auto follow = [&](std::vector<int> devices, int gone, int &lost) {
         for (int &d : devices)
-            if (d >= 0)
-                d = d < static_cast<int>(moved.size()) && moved[d] >= 0 ? moved[d] : gone;
+            if (d >= 0) {
+                const bool kept = d < static_cast<int>(moved.size()) && moved[d] >= 0;
+                d = kept ? moved[d] : gone;
+                lost += !kept;
+            }
         return devices;
     };
     const int fastest = cluster->devicesBySpeed().empty() ? 0 : cluster->devicesBySpeed().front();
-    m_undo.push(new EditClusterCommand(this, {m_cluster, m_placement, m_pins},
-                                       {cluster, follow(m_placement, fastest), follow(m_pins, -1)}));
+    int rehomed = 0, unpinned = 0;
+    ClusterState after{cluster, follow(m_placement, fastest, rehomed), follow(m_pins, -1, unpinned)};
+    // What went with a removed device, said in the History dock (a dropped pin was said nowhere).
+    QString what;
+    if (rehomed > 0)
+        what += tr("%n op(s) to %1", nullptr, rehomed).arg(QString::fromStdString(cluster->device(fastest).name));
+    if (unpinned > 0)
+        what += (what.isEmpty() ? QString() : QStringLiteral(", ")) + tr("%n pin(s) dropped", nullptr, unpinned);
+    m_undo.push(new EditClusterCommand(this, {m_cluster, m_placement, m_pins}, std::move(after), what));
 }
 
 void Document::setDevices(const std::vector<int> &nodes, const std::vector<int> &devices)

@@ -64,9 +64,11 @@ QString describe(const Cluster &a, const Cluster &b)
 }
 } // namespace
 
-EditClusterCommand::EditClusterCommand(Document *document, ClusterState before, ClusterState after)
-    : QUndoCommand(describe(*before.cluster, *after.cluster)), m_document(document), m_before(std::move(before)),
-      m_after(std::move(after))
+EditClusterCommand::EditClusterCommand(Document *document, ClusterState before, ClusterState after,
+                                       const QString &consequence)
+    : QUndoCommand(describe(*before.cluster, *after.cluster) +
+                   (consequence.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(consequence))),
+      m_document(document), m_before(std::move(before)), m_after(std::move(after))
 {}
 
 void EditClusterCommand::undo()

@@ -11,7 +11,8 @@ namespace ps {
 class EditClusterCommand : public QUndoCommand
 {
 public:
-    EditClusterCommand(Document *document, ClusterState before, ClusterState after);
+    // `consequence`: what the edit did besides (ops moved off a removed device), added to its text.
+    EditClusterCommand(Document *document, ClusterState before, ClusterState after, const QString &consequence = {});
     void undo() override;
     void redo() override;
 

@@ -834,7 +834,9 @@ private Q_SLOTS:
         QCOMPARE(d.cluster().deviceCount(), 3);
         QCOMPARE(d.cluster().device(1).name, std::string("gpu:2"));
         // The History dock says what each edit did (each read "Edit cluster").
-        QCOMPARE(d.undoStack()->text(d.undoStack()->count() - 1), QString("Remove device gpu:1"));
+        QCOMPARE(d.undoStack()->text(d.undoStack()->count() - 1),
+                 QString("Remove device gpu:1 (1 op(s) to %1, 1 pin(s) dropped)")
+                     .arg(QString::fromStdString(d.cluster().device(d.cluster().devicesBySpeed().front()).name)));
         for (int v = 1; v < n; ++v)
             QCOMPARE(d.cluster().device(d.placement()[v]).name, std::string(v % 2 ? "gpu:3" : "gpu:2"));
         QCOMPARE(d.placement()[0], d.cluster().devicesBySpeed().front()); // its device is gone
