@@ -12,6 +12,7 @@
 #include "core/generators/Generators.h"
 #include "core/io/ClusterJson.h"
 #include "core/io/FileKind.h"
+#include "core/steering/SteeringLog.h"
 #include "models/ModelImporters.h"
 #include "views/ClusterTable.h"
 #include "views/DeviceView.h"
@@ -46,6 +47,7 @@
 #include <QStandardPaths>
 #include <QStatusBar>
 #include <QTabWidget>
+#include <QThread>
 #include <QTime>
 #include <QTimer>
 #include <QToolBar>
@@ -784,8 +786,12 @@ void MainWindow::openSteeringLog(const QString &path, const SteeringLogDoc &stee
                 .arg(path, QString::fromStdString(steering.graphName), QString::fromStdString(steering.clusterName)));
         return;
     }
+    // Rounds run on every core, as the dock's own sessions do (a CLI log says 1 thread); how many
+    // run at once changes no proposal, which the log's searches a round decide.
+    SteeringLogDoc here = steering;
+    here.settings.threads = std::max(1, QThread::idealThreadCount());
     try {
-        m_steeringController->restore(m_document->graph(), m_document->sharedCluster(), steering);
+        m_steeringController->restore(m_document->graph(), m_document->sharedCluster(), here);
     } catch (const InputError &e) {
         showError(tr("%1: %2").arg(path, QString::fromStdString(e.what())));
         return;

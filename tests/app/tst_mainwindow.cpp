@@ -2001,10 +2001,11 @@ private Q_SLOTS:
         {
             MainWindow w;
             SteeringPanel *panel = steerOneRound(w);
-            const std::shared_ptr<const SteeringLogDoc> doc = panel->controller()->logSnapshot();
-            candidates = doc->candidates.size();
+            SteeringLogDoc doc = *panel->controller()->logSnapshot();
+            candidates = doc.candidates.size();
+            doc.settings.threads = 1; // as placement-cli steer writes it by default
             logPath = QString::fromStdString(
-                test::writeFile(m_dir, "steer.json", QByteArray::fromStdString(steeringLogJson(*doc))));
+                test::writeFile(m_dir, "steer.json", QByteArray::fromStdString(steeringLogJson(doc))));
             // The same ops, one of them with another cost.
             QJsonObject graph = QJsonDocument::fromJson(test::readFile(kGraph.toStdString())).object();
             QJsonArray nodes = graph["nodes"].toArray();
@@ -2028,6 +2029,7 @@ private Q_SLOTS:
         SteeringController *steering = w.steeringPanel()->controller();
         QCOMPARE(steering->session()->candidates().size(), candidates);
         QVERIFY(w.steeringPanel()->rankingTable()->rowCount() > 0);
+        QCOMPARE(steering->session()->settings().threads, std::max(1, QThread::idealThreadCount()));
         QVERIFY2(w.logText().contains(
                      QString("Steering log %1: %2 candidate(s), in the Steering dock").arg(logPath).arg(candidates)),
                  qPrintable(w.logText()));
