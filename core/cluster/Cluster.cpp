@@ -68,10 +68,9 @@ double Cluster::totalMemoryBytes() const
 namespace {
 double positive(double value, const std::string &what)
 {
-    GraphBuilder::checkedNumber(value, what);
-    if (value <= 0)
+    if (value <= 0) // a negative one too ("must be non-negative" was half the rule)
         throw InputError(what + " must be positive");
-    return value;
+    return GraphBuilder::checkedNumber(value, what);
 }
 
 // Throws naming the link (`what()`) when it is not valid; the message is made only then (a

@@ -10,9 +10,18 @@ using namespace jsonio;
 
 namespace {
 
+// A speed, memory or bandwidth: a negative one goes to the cluster builder, which says "must be
+// positive" as for 0, naming the device or link (this reader said "must be non-negative", which 0
+// is, and named neither).
+double capacity(const Json &o, const char *key)
+{
+    return has(o, key) && o[key].is_number() && o[key].get<double>() < 0 ? o[key].get<double>()
+                                                                         : requiredNumber(o, key);
+}
+
 Link linkFromJson(const Json &l)
 {
-    return Link{requiredNumber(l, "bandwidth_bytes_per_s"), number(l, "latency_s", 0)};
+    return Link{capacity(l, "bandwidth_bytes_per_s"), number(l, "latency_s", 0)};
 }
 
 void appendLink(std::string &out, const Link &link)
@@ -54,8 +63,8 @@ Cluster parseClusterJson(std::string_view text, const std::string &source)
             if (!has(d, "type") || !d["type"].is_string())
                 throw InputError("device '" + device.name + "' needs a non-empty string 'type'");
             device.type = d["type"].get<std::string>();
-            device.flopsPerS = requiredNumber(d, "flops_per_s");
-            device.memoryBytes = requiredNumber(d, "memory_bytes");
+            device.flopsPerS = capacity(d, "flops_per_s");
+            device.memoryBytes = capacity(d, "memory_bytes");
             device.opOverheadS = number(d, "op_overhead_s", 0);
             builder.addDevice(std::move(device));
         }

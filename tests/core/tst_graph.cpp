@@ -271,7 +271,8 @@ private Q_SLOTS:
             again.addLink("x", "y", {-1, 0});
             QFAIL("a negative bandwidth was taken");
         } catch (const InputError &e) {
-            QCOMPARE(QString(e.what()), QString("'bandwidth_bytes_per_s' of link 'x'->'y' must be non-negative"));
+            // "must be positive", as for 0 (it said "non-negative", which 0 is and is refused)
+            QCOMPARE(QString(e.what()), QString("'bandwidth_bytes_per_s' of link 'x'->'y' must be positive"));
         }
     }
 

@@ -106,6 +106,15 @@ std::vector<Case> malformedCases()
         {"zero speed", "c.cluster.json",
          cluster(R"("devices": [{"name": "g", "type": "gpu", "flops_per_s": 0, "memory_bytes": 1}])"),
          "/devices/0: 'flops_per_s' of device 'g' must be positive"},
+        // A negative one says the same (it said "must be non-negative", which 0 is and is refused).
+        {"negative memory", "c.cluster.json",
+         cluster(R"("devices": [{"name": "g", "type": "gpu", "flops_per_s": 1, "memory_bytes": -5}])"),
+         "/devices/0: 'memory_bytes' of device 'g' must be positive"},
+        {"negative bandwidth", "c.cluster.json",
+         cluster(R"("devices": [{"name": "g", "type": "gpu", "flops_per_s": 1, "memory_bytes": 1},
+                                {"name": "h", "type": "gpu", "flops_per_s": 1, "memory_bytes": 1}],
+                    "links": [{"src": "g", "dst": "h", "bandwidth_bytes_per_s": -1}])"),
+         "/links/0: 'bandwidth_bytes_per_s' of link 'g'->'h' must be positive"},
         {"duplicate device", "c.cluster.json",
          cluster(
              R"("devices": [{"name": "g", "type": "t", "flops_per_s": 1, "memory_bytes": 1}, {"name": "g", "type": "t", "flops_per_s": 1, "memory_bytes": 1}])"),
