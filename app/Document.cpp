@@ -11,8 +11,26 @@
 #include <QElapsedTimer>
 
 #include <algorithm>
+#include <numeric>
 
 namespace ps {
+
+namespace {
+// Where each device of `names` (a cluster's, before a change) is in `now`: -1 where none has its name.
+std::vector<int> devicesNamedIn(const std::vector<std::string> &names, const Cluster &now)
+{
+    std::vector<int> to(names.size());
+    for (size_t d = 0; d < names.size(); ++d)
+        to[d] = now.findDevice(names[d]);
+    return to;
+}
+
+// Device `d` (-1: none) after the change `moved` maps: -1 where it is gone.
+int movedTo(const std::vector<int> &moved, int d)
+{
+    return d >= 0 && d < static_cast<int>(moved.size()) ? moved[static_cast<size_t>(d)] : -1;
+}
+} // namespace
 
 Document::Document(QObject *parent) : QObject(parent) {}
 Document::~Document() = default;
@@ -83,17 +101,15 @@ void Document::setCluster(std::shared_ptr<const Cluster> cluster, const QString 
         // Keep each op on the device of the same name; ops whose device is gone are placed anew.
         const bool given = fresh && static_cast<int>(fresh->size()) == m_graph->nodeCount();
         const std::vector<int> placed = given ? *fresh : initialPlacement();
-        bool kept = !m_placement.empty();
-        for (size_t v = 0; v < m_placement.size() && kept; ++v) {
-            const int d = m_placement[v] >= 0 && m_placement[v] < static_cast<int>(oldNames.size())
-                              ? m_cluster->findDevice(oldNames[m_placement[v]])
-                              : -1;
+        const std::vector<int> moved = devicesNamedIn(oldNames, *m_cluster);
+        if (m_placement.empty())
+            m_placement = placed;
+        for (size_t v = 0; v < m_placement.size(); ++v) {
+            const int d = movedTo(moved, m_placement[v]);
             m_placement[v] = d >= 0 ? d : placed[v];
         }
-        if (!kept)
-            m_placement = placed;
         for (int &p : m_pins)
-            p = p >= 0 && p < static_cast<int>(oldNames.size()) ? m_cluster->findDevice(oldNames[p]) : -1;
+            p = movedTo(moved, p);
     }
     Q_EMIT clusterChanged();
     resimulate();
@@ -221,15 +237,16 @@ void Document::editCluster(std::shared_ptr<const Cluster> cluster)
     // position (a rename too); otherwise each is found by its name. Ops on a device that is gone
     // go to the fastest remaining device, its pins are dropped.
     std::vector<int> moved(m_cluster->deviceCount());
-    for (int d = 0; d < m_cluster->deviceCount(); ++d)
-        moved[d] =
-            cluster->deviceCount() == m_cluster->deviceCount() ? d : cluster->findDevice(m_cluster->device(d).name);
+    if (cluster->deviceCount() == m_cluster->deviceCount())
+        std::iota(moved.begin(), moved.end(), 0);
+    else
+        moved = devicesNamedIn(m_cluster->deviceNames(), *cluster);
     const auto follow = [&](std::vector<int> devices, int gone, int &lost) {
         for (int &d : devices)
             if (d >= 0) {
-                const bool kept = d < static_cast<int>(moved.size()) && moved[d] >= 0;
-                d = kept ? moved[d] : gone;
-                lost += !kept;
+                const int to = movedTo(moved, d);
+                d = to >= 0 ? to : gone;
+                lost += to < 0;
             }
         return devices;
     };

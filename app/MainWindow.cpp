@@ -788,10 +788,9 @@ void MainWindow::openSteeringLog(const QString &path, const SteeringLogDoc &stee
     }
     // Rounds run on every core, as the dock's own sessions do (a CLI log says 1 thread); how many
     // run at once changes no proposal, which the log's searches a round decide.
-    SteeringLogDoc here = steering;
-    here.settings.threads = std::max(1, QThread::idealThreadCount());
     try {
-        m_steeringController->restore(m_document->graph(), m_document->sharedCluster(), here);
+        m_steeringController->restore(m_document->graph(), m_document->sharedCluster(), steering,
+                                      std::max(1, QThread::idealThreadCount()));
     } catch (const InputError &e) {
         showError(tr("%1: %2").arg(path, QString::fromStdString(e.what())));
         return;

@@ -55,10 +55,13 @@ void SteeringController::reset(std::shared_ptr<const Graph> graph, std::shared_p
 }
 
 void SteeringController::restore(std::shared_ptr<const Graph> graph, std::shared_ptr<const Cluster> cluster,
-                                 const SteeringLogDoc &log)
+                                 const SteeringLogDoc &log, int threads)
 {
+    SteeringSettings settings = log.settings;
+    if (threads > 0)
+        settings.threads = threads;
     // Restored aside first: a log that does not fit leaves the session as it was.
-    std::unique_ptr<SteeringSession> session = sessionFor(graph, cluster, log.settings);
+    std::unique_ptr<SteeringSession> session = sessionFor(graph, cluster, settings);
     if (session)
         session->restore(log, *graph, *cluster);
     std::optional<EnsembleResult> ensemble;

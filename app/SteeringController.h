@@ -34,8 +34,10 @@ public:
     // A new session for this graph and cluster (the old one is cancelled and dropped).
     void reset(std::shared_ptr<const Graph> graph, std::shared_ptr<const Cluster> cluster, SteeringSettings settings);
     // Restores a session from its log (the app session's "steering" entry). InputError when the
-    // log does not fit the graph or cluster.
-    void restore(std::shared_ptr<const Graph> graph, std::shared_ptr<const Cluster> cluster, const SteeringLogDoc &log);
+    // log does not fit the graph or cluster. `threads` > 0 runs its later rounds on that many
+    // threads instead of the log's (how many run at once changes no proposal).
+    void restore(std::shared_ptr<const Graph> graph, std::shared_ptr<const Cluster> cluster, const SteeringLogDoc &log,
+                 int threads = 0);
     // The session's log as of now when idle, or as of the last round that ended while work runs
     // (a copy: write it on any thread). Null without a session.
     std::shared_ptr<const SteeringLogDoc> logSnapshot() const;

@@ -272,9 +272,9 @@ struct StoredSetting
 };
 std::string settingText(double value);
 // A note naming the settings given that the checkpoint's (named by its file name) replaced, or ""
-// when none did. They are
-// not refused: a steering candidate that continues its parent's policy carries its own sampled
-// prior, and keeps the parent's; but it was said nowhere that a given value went unused.
+// when none did. They are not refused: a steering candidate that continues its parent's policy
+// carries its own sampled prior, and keeps the parent's; but it was said nowhere that a given
+// value went unused.
 std::string storedSettingsNote(const std::string &family, const std::string &checkpoint, const ParamValues &params,
                                const std::vector<StoredSetting> &settings);
 
