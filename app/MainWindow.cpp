@@ -8,6 +8,7 @@
 #include "app/Session.h"
 #include "app/SteeringController.h"
 #include "app/SteeringPanel.h"
+#include "app/commands/OpenSteeringLogCommand.h"
 #include "core/InputError.h"
 #include "core/generators/Generators.h"
 #include "core/io/ClusterJson.h"
@@ -788,6 +789,8 @@ void MainWindow::openSteeringLog(const QString &path, const SteeringLogDoc &stee
     }
     // Rounds run on every core, as the dock's own sessions do (a CLI log says 1 thread); how many
     // run at once changes no proposal, which the log's searches a round decide.
+    // The session it replaces comes back on undo (it may hold candidates of an hour's rounds).
+    std::shared_ptr<const SteeringLogDoc> replaced = m_steeringController->logSnapshot();
     try {
         m_steeringController->restore(m_document->graph(), m_document->sharedCluster(), steering,
                                       std::max(1, QThread::idealThreadCount()));
@@ -795,6 +798,10 @@ void MainWindow::openSteeringLog(const QString &path, const SteeringLogDoc &stee
         showError(tr("%1: %2").arg(path, QString::fromStdString(e.what())));
         return;
     }
+    if (replaced)
+        m_document->undoStack()->push(new OpenSteeringLogCommand(
+            m_steeringController, m_document->graph(), m_document->sharedCluster(), std::move(replaced),
+            tr("Open steering log %1").arg(QFileInfo(path).fileName())));
     log(tr("Steering log %1: %n candidate(s), in the Steering dock", nullptr,
            static_cast<int>(steering.candidates.size()))
             .arg(path));

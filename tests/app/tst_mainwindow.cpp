@@ -2049,6 +2049,47 @@ private Q_SLOTS:
         QVERIFY(steering->session()->candidates().empty()); // the new graph's own session
     }
 
+    void openingASteeringLogIsUndone()
+    {
+        // The session a log replaces may hold an hour's rounds: undo brings it back, and redo the
+        // log's session as it has grown since.
+        MainWindow w;
+        SteeringPanel *panel = steerOneRound(w);
+        SteeringController *steering = panel->controller();
+        const size_t logged = steering->session()->candidates().size();
+        const QString logPath = QString::fromStdString(test::writeFile(
+            m_dir, "one-round.json", QByteArray::fromStdString(steeringLogJson(*steering->logSnapshot()))));
+        panel->runRounds(1);
+        waitIdle(w);
+        const size_t replaced = steering->session()->candidates().size();
+        QVERIFY(replaced > logged);
+        QUndoStack *undo = w.document()->undoStack();
+        const int index = undo->index();
+        dropFiles(&w, {logPath});
+        waitIdle(w);
+        QCOMPARE(steering->session()->candidates().size(), logged);
+        QCOMPARE(undo->index(), index + 1);
+        QCOMPARE(undo->undoText(), QString("Open steering log one-round.json"));
+        panel->runRounds(1);
+        waitIdle(w);
+        const size_t grown = steering->session()->candidates().size();
+        QVERIFY(grown > logged);
+        undo->undo();
+        QCOMPARE(steering->session()->candidates().size(), replaced);
+        QCOMPARE(steering->session()->rounds().size(), size_t(2));
+        QCOMPARE(panel->rankingTable()->rowCount(), static_cast<int>(steering->session()->ranking().size()));
+        undo->redo();
+        QCOMPARE(steering->session()->candidates().size(), grown);
+        QCOMPARE(steering->session()->rounds().size(), size_t(2));
+        // A refused log pushes nothing.
+        QJsonObject other = QJsonDocument::fromJson(test::readFile(logPath.toStdString())).object();
+        other["graph_hash"] = "0123456789abcdef";
+        dropFiles(&w, {QString::fromStdString(test::writeFile(m_dir, "other.json", QJsonDocument(other).toJson()))});
+        waitIdle(w);
+        QCOMPARE(undo->index(), index + 1);
+        QCOMPARE(steering->session()->candidates().size(), grown);
+    }
+
     void steeringDockSteersAndUndoes()
     {
         MainWindow w;
