@@ -610,7 +610,7 @@ double refinePartition(const UndirectedGraph &view, std::vector<int> &parts, int
     PartitionMetrics best = partitionMetrics(view, parts, k);
     double bestOver = overShare(best.partWeights, shares);
     // Each round starts every trial from the best partition so far; rounds repeat while one gains.
-    constexpr int kRounds = 8;
+    constexpr int kRounds = kRefinementRounds;
     const std::vector<double> slacks{0.0, 0.05, 0.1, 0.2};
     int trials = 0;
     auto done = [&] { return static_cast<double>(trials) / static_cast<double>(kRounds * slacks.size()); };
@@ -671,7 +671,7 @@ double rebalanceAndRefine(const UndirectedGraph &view, std::vector<int> &parts, 
         const double limit = control.budget.timeLimitS;
         control.report(refinementProgress(
             cut, std::min(1.0, std::isfinite(limit) && limit > 0 ? std::max(done, used / limit) : done), used));
-        return !control.exhausted(used, 0);
+        return !control.exhausted(used, 0) && done < static_cast<double>(steps.rounds) / kRefinementRounds - 1e-12;
     };
     return refinePartition(view, parts, k, tolerance, 100LL * static_cast<long long>(parts.size()) + 1000,
                            static_cast<unsigned>(control.seed), keepGoing, shares);

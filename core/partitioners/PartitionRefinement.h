@@ -64,11 +64,13 @@ long long refineCutMultilevel(const UndirectedGraph &view, std::vector<int> &par
 // rebalanceParts and refineCutMultilevel at the tolerance itself. The relaxation lets clusters that
 // the tolerance holds in place move first (a part grows, another gives nodes back afterwards).
 // Keeps the trial that cuts least among those within the tolerance (or no further over it than
-// `parts` were), and starts the four trials again from it while a round gains (at most 8 rounds);
+// `parts` were), and starts the four trials again from it while a round gains (at most
+// kRefinementRounds rounds);
 // `parts` stay as they are if none cuts less. Before each level of a trial and after each trial
 // `keepGoing` (if given) hears the best cut so far and the share of the most trials the refinement
 // may run that it has run (0..1; it usually ends well before), and may stop the refinement (a
 // deadline, a cancel). Returns the edge cut.
+inline constexpr int kRefinementRounds = 8;
 double refinePartition(const UndirectedGraph &view, std::vector<int> &parts, int k, double tolerance,
                        long long maxMoves, unsigned seed = 1,
                        const std::function<bool(double cut, double done)> &keepGoing = {},
@@ -82,12 +84,14 @@ struct RepairSteps
 {
     bool rebalance = true;
     bool refine = true;
+    int rounds = kRefinementRounds; // refinePartition's rounds at most
 };
 
 // What a partitioner's output takes to become a refined partition: rebalanceParts, then
 // refinePartition with 100 moves a node (+1000) at each level, stopping early when `control` is
 // cancelled or its time limit, counted from this call, is spent, and reporting "refining the
-// cut" to `control` (the fraction: the trials' share, or the time limit's if further). Returns the
+// cut" to `control` (the fraction: the trials' share, or the time limit's if further), and after
+// `steps.rounds` rounds. Returns the
 // edge cut (0 when `steps` leaves refinement out). Nothing is refined when the time is out at the
 // start of refinement.
 double rebalanceAndRefine(const UndirectedGraph &view, std::vector<int> &parts, int k, double tolerance,

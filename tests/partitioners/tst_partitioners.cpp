@@ -523,26 +523,44 @@ private Q_SLOTS:
         QVERIFY(partitionMetrics(t, asked.parts(), 8).imbalance <= least * 1.03);
     }
 
-    // On the built-in example at k = 4 METIS used 2 parts at 2.48, over the 1.444 it was asked for
-    // (1.402 is the least any partition allows): such parts are rebalanced and refined as with
-    // refine=true, and a note says so. Within what it was asked for, METIS's parts stand (k = 8).
-    void metisPartsLeftEmptyOverTheirToleranceAreRebalanced()
+    // METIS's parts over the tolerance it was asked for are rebalanced and refined (a round of
+    // refine=true), and a note says so: on the built-in example at k = 4 METIS used 2 parts at
+    // 2.48, over the 1.444 it was asked for (1.402 is the least any partition allows); on
+    // ResNet-50 at k = 4 it used all four at 1.086, over 1.03. Within what it was asked for
+    // (the example at k = 8), or where the rebalanced parts are over it still and cut more (the
+    // example at k = 2), METIS's parts stand.
+    void metisPartsOverTheirToleranceAreRebalanced()
     {
+        const auto noted = [](const Partition &p, const std::string &note) {
+            return std::find(p.notes.begin(), p.notes.end(), note) != p.notes.end();
+        };
+        const auto metis = [](const Graph &g, int k, std::vector<std::string> params = {}) {
+            return runPartitioner(PartitionerRegistry::builtin(), "metis", {g, k, 1.03, {}, {}}, params, {});
+        };
         const Graph g = readGraphJson(std::string(PS_SOURCE_DIR) + "/resources/examples/inception_block.graph.json");
-        const Partition p = runPartitioner(PartitionerRegistry::builtin(), "metis", {g, 4, 1.03, {}, {}}, {}, {});
+        const Partition p = metis(g, 4);
         QVERIFY(p.partsUsed() >= 3);
         const double imbalance = partitionMetrics(g, p.parts(), 4).imbalance;
         QVERIFY2(imbalance <= leastImbalance(g, 4) * 1.03, qPrintable(QString::number(imbalance)));
-        QVERIFY(std::any_of(p.notes.begin(), p.notes.end(), [](const std::string &n) {
-            return n == "metis: METIS left 2 of 4 parts empty and the rest over 1.444; rebalanced and refined as "
-                        "with refine=true";
-        }));
-        const Partition refined =
-            runPartitioner(PartitionerRegistry::builtin(), "metis", {g, 4, 1.03, {}, {}}, {"refine=true"}, {});
-        QCOMPARE(p.parts(), refined.parts());
-        const Partition eight = runPartitioner(PartitionerRegistry::builtin(), "metis", {g, 8, 1.03, {}, {}}, {}, {});
-        QVERIFY(std::none_of(eight.notes.begin(), eight.notes.end(),
-                             [](const std::string &n) { return n.find("rebalanced") != std::string::npos; }));
+        QVERIFY(noted(p, "metis: METIS left 2 of 4 parts empty and the rest over 1.444; rebalanced and refined (a "
+                         "round of refine=true)"));
+        for (const std::string &n : metis(g, 8).notes)
+            QVERIFY2(n.find("rebalanced") == std::string::npos, n.c_str());
+
+        const Graph r = generate("resnet-50", {}, 1);
+        const Partition resnet = metis(r, 4);
+        const PartitionMetrics m = partitionMetrics(r, resnet.parts(), 4);
+        QVERIFY2(m.imbalance <= 1.03, qPrintable(QString::number(m.imbalance)));
+        QVERIFY(noted(resnet, "metis: METIS's parts were at imbalance 1.086, over the 1.03 it was asked for; "
+                              "rebalanced and refined (a round of refine=true)"));
+        // refine=true runs every round: never a larger cut than one round's.
+        QVERIFY(partitionMetrics(r, metis(r, 4, {"refine=true"}).parts(), 4).edgeCut <= m.edgeCut);
+
+        const Partition two = metis(g, 2);
+        QVERIFY(noted(two, "metis: METIS's parts were at imbalance 1.168, over the 1.15 it was asked for; rebalanced "
+                           "and refined (a round of refine=true), which were over it still and cut more, so METIS's "
+                           "parts stand"));
+        QCOMPARE(partitionMetrics(g, two.parts(), 2).edgeCut, 26542080.0);
     }
 
     // METIS cannot be interrupted, so with a time limit or a cancel it runs in a child process
@@ -582,7 +600,7 @@ private Q_SLOTS:
         // memory balanced too, as the placer asks: 2.7 s, where nothing was reported before the end).
         const Graph gnmt = generate("gnmt", {{"source_steps", 250}, {"target_steps", 250}}, 1);
         RunControl watched;
-        watched.budget.timeLimitS = 60;
+        watched.budget.timeLimitS = 600; // a tenth of it is 60 s: 2.7 s alone, over 6 s beside other tests
         std::vector<Progress> reports;
         watched.progress = [&](const Progress &p) { reports.push_back(p); };
         const auto t0 = std::chrono::steady_clock::now();
