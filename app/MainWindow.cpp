@@ -618,12 +618,11 @@ void MainWindow::apply(const LoadResult &r)
         } else if (f.partition) {
             if (!m_document->ready())
                 throw InputError(r.path.toStdString() + ": open a graph and a cluster before a partition");
-            const Partition part = namingTheFile([&] { return resolvePartition(*f.partition, *m_document->graph()); });
-            if (part.k() > m_document->cluster().deviceCount())
-                throw InputError(r.path.toStdString() + ": " + std::to_string(part.k()) + " parts for " +
-                                 std::to_string(m_document->cluster().deviceCount()) + " devices");
-            std::vector<int> devices(part.parts().begin(), part.parts().end());
-            m_document->applyPlacement(devices, QFileInfo(r.path).fileName());
+            const Placement p = namingTheFile([&] {
+                return placementOfPartition(resolvePartition(*f.partition, *m_document->graph()),
+                                            m_document->cluster());
+            });
+            m_document->applyPlacement(p.devices(), QFileInfo(r.path).fileName());
             log(tr("Partition %1 applied as a placement: part i on device i").arg(r.path));
         }
     } catch (const InputError &e) {

@@ -49,7 +49,8 @@ const std::vector<Command> &commands()
          convertCommand},
         {"simulate",
          "GRAPH CLUSTER PLACEMENT [--ops] [--repeat N]",
-         "simulate a placement (spec section 5); --repeat N also times N runs (sim_ms)",
+         "simulate a placement (spec section 5; a partition file places part i on device i); --repeat N also "
+         "times N runs (sim_ms)",
          withModelOptions({"repeat"}),
          {"ops"},
          simulateCommand},

@@ -63,10 +63,17 @@ Cluster requireCluster(const std::string &path)
     return std::move(*requireKind(path, FileKind::Cluster).cluster);
 }
 
-Placement requirePlacement(const std::string &path, const Graph &graph, const Cluster &cluster)
+Placement requirePlacement(const std::string &path, const Graph &graph, const Cluster &cluster, std::ostream &err)
 {
-    LoadedFile file = requireKind(path, FileKind::Placement);
+    LoadedFile file = loadFile(path);
+    if (!file.partition)
+        requireKind(file, path, FileKind::Placement);
     try {
+        if (file.partition) {
+            Placement placement = placementOfPartition(resolvePartition(*file.partition, graph), cluster);
+            err << "note: " << path << ": a partition, taken as a placement: part i on device i\n";
+            return placement;
+        }
         return resolvePlacement(*file.placement, graph, cluster);
     } catch (const InputError &e) {
         rethrowWithContext(e, path);

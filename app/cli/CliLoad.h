@@ -24,7 +24,8 @@ LoadedFile loadReporting(const std::string &path, const LoadOptions &options, st
 // shape as 0 FLOPs and bytes, without a word).
 Graph requireGraph(const std::string &path, const CliArgs &args, std::ostream &err);
 Cluster requireCluster(const std::string &path);
-Placement requirePlacement(const std::string &path, const Graph &graph, const Cluster &cluster);
+// A placement file, or a partition file taken as one (part i on device i; a note to err says so).
+Placement requirePlacement(const std::string &path, const Graph &graph, const Cluster &cluster, std::ostream &err);
 // Pins from a placement-like file (JSON or CSV naming node and device): each node pinned to its
 // device. InputError for unknown nodes and devices.
 void applyPins(const std::string &path, const Graph &graph, const Cluster &cluster, Constraints &constraints);

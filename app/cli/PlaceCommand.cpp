@@ -115,7 +115,7 @@ int placeCommand(const CliArgs &args, std::ostream &out, std::ostream &err)
     const Objective objective = Objective::parse(args.value("objective").value_or(""));
     std::optional<Placement> start;
     if (auto startPath = args.value("start"))
-        start = requirePlacement(*startPath, graph, cluster);
+        start = requirePlacement(*startPath, graph, cluster, err);
     const PlacementProblem problem{graph, cluster, constraints, objective};
     const PlacerResult r =
         runPlacer(PlacerRegistry::builtin(), *model, problem, params, control, start ? &*start : nullptr);

@@ -34,7 +34,7 @@ int simulateCommand(const CliArgs &args, std::ostream &out, std::ostream &err)
         throw InputError("simulate needs GRAPH CLUSTER PLACEMENT");
     const Graph graph = requireGraph(args.positionals()[0], args, err);
     const Cluster cluster = requireCluster(args.positionals()[1]);
-    const Placement placement = requirePlacement(args.positionals()[2], graph, cluster);
+    const Placement placement = requirePlacement(args.positionals()[2], graph, cluster, err);
     const long long repeat = args.integer("repeat").value_or(0);
     if (repeat < 0 || repeat > 1000000)
         throw InputError("--repeat needs a count from 0 to 1000000");

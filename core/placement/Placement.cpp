@@ -3,6 +3,7 @@
 #include "core/InputError.h"
 #include "core/cluster/Cluster.h"
 #include "core/graph/Graph.h"
+#include "core/placement/Partition.h"
 
 namespace ps {
 
@@ -64,6 +65,14 @@ PlacementDoc toDoc(const Placement &placement, const Graph &graph, const Cluster
     for (int v = 0; v < graph.nodeCount(); ++v)
         doc.assignment.emplace_back(graph.id(v), cluster.device(placement.device(v)).name);
     return doc;
+}
+
+Placement placementOfPartition(const Partition &partition, const Cluster &cluster)
+{
+    if (partition.k() > cluster.deviceCount())
+        throw InputError(std::to_string(partition.k()) + " parts for " + std::to_string(cluster.deviceCount()) +
+                         " devices");
+    return Placement(std::vector<int>(partition.parts().begin(), partition.parts().end()));
 }
 
 } // namespace ps

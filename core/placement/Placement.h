@@ -8,6 +8,7 @@ namespace ps {
 
 class Graph;
 class Cluster;
+class Partition;
 
 class Placement
 {
@@ -51,5 +52,8 @@ std::vector<int> assignedNodes(const PlacementDoc &doc, const Graph &graph);
 // The same, and that every device is one of the cluster's (throws InputError).
 Placement resolvePlacement(const PlacementDoc &doc, const Graph &graph, const Cluster &cluster);
 PlacementDoc toDoc(const Placement &placement, const Graph &graph, const Cluster &cluster);
+// A partition where a placement goes (a file opened in the app, `simulate`, `place --start`): part
+// i on device i. More parts than devices throws InputError ("8 parts for 4 devices").
+Placement placementOfPartition(const Partition &partition, const Cluster &cluster);
 
 } // namespace ps

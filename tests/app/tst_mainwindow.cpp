@@ -272,6 +272,13 @@ private Q_SLOTS:
         QVERIFY2(w.logText().contains("other.partition.json: partition names unknown node 'x'"),
                  qPrintable(w.logText()));
         QCOMPARE(d.placement()[1], 1);
+        // More parts than devices: the same.
+        QString eight = partition;
+        eight.replace("\"k\": 2", "\"k\": 8");
+        dropFiles(&w, {QString::fromStdString(test::writeFile(m_dir, "p8.partition.json", (eight + "}}").toUtf8()))});
+        waitIdle(w);
+        QVERIFY2(w.logText().contains("p8.partition.json: 8 parts for 4 devices"), qPrintable(w.logText()));
+        QCOMPARE(d.placement()[1], 1);
         // Anything else: a clear message, and nothing changes.
         const std::string junk = test::writeFile(m_dir, "notes.txt", "hello");
         const std::string broken = test::writeFile(m_dir, "broken.cluster.json", "{\"format\": ");

@@ -229,6 +229,29 @@ private Q_SLOTS:
             QVERIFY2(!note.toString().contains("stopped"), qPrintable(note.toString()));
         auto metrics = cli({"metrics", kExample, parts});
         QCOMPARE(QJsonDocument::fromJson(metrics.out).object()["edge_cut"].toDouble(), p["edge_cut"].toDouble());
+        // A partition where a placement goes places part i on device i, as the app does (it was
+        // refused: "expected a placement file, found a partition").
+        QJsonObject assignment;
+        const QJsonObject partOf = QJsonDocument::fromJson(readAll(parts)).object()["parts"].toObject();
+        for (auto it = partOf.begin(); it != partOf.end(); ++it)
+            assignment[it.key()] = QString("gpu:%1").arg(it.value().toInt());
+        const QString asPlacement = m_dir.filePath("ex-parts.placement.json");
+        QFile out(asPlacement);
+        QVERIFY(out.open(QIODevice::WriteOnly));
+        out.write(
+            QJsonDocument(QJsonObject{{"format", "placement"}, {"version", 1}, {"assignment", assignment}}).toJson());
+        out.close();
+        auto simParts = cli({"simulate", kExample, kCluster, parts});
+        QCOMPARE(simParts.exitCode, 0);
+        QCOMPARE(QString(simParts.err),
+                 QString("note: %1: a partition, taken as a placement: part i on device i\n").arg(parts));
+        auto simPlacement = cli({"simulate", kExample, kCluster, asPlacement});
+        QCOMPARE(simPlacement.exitCode, 0);
+        QCOMPARE(QJsonDocument::fromJson(simParts.out).object()["makespan_s"].toDouble(),
+                 QJsonDocument::fromJson(simPlacement.out).object()["makespan_s"].toDouble());
+        const QString eight = m_dir.filePath("ex8.partition.json");
+        QCOMPARE(cli({"partition", kExample, "--k", "8", "--model", "metis", "--out", eight}).exitCode, 0);
+        expectInputError({"simulate", kExample, kCluster, eight}, eight + ": 8 parts for 4 devices");
 
         expectInputError({"place", kExample, kCluster, "--model", "nope", "--out", placed}, "unknown model 'nope'");
         expectInputError({"place", kExample, kCluster, "--model", "heft", "--seed", "-5", "--out", placed},
