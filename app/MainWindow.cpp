@@ -26,6 +26,7 @@
 #include <QAction>
 #include <QApplication>
 #include <QCloseEvent>
+#include <QDateTime>
 #include <QDialog>
 #include <QDialogButtonBox>
 #include <QDir>
@@ -166,6 +167,13 @@ MainWindow::MainWindow(QWidget *parent)
         log(tr("Autosave failed: %1").arg(error));
         m_autosavedIndex = -1; // try again at the next tick
     });
+    m_keeping = new QFutureWatcher<QString>(this);
+    connect(m_keeping, &QFutureWatcher<QString>::finished, this, [this] {
+        if (const QString error = m_keeping->result(); !error.isEmpty())
+            showError(tr("The unsaved work could not be kept: %1").arg(error));
+        else
+            addRecent(m_keepingPath);
+    });
     m_autosave = new QTimer(this);
     m_autosave->setInterval(kAutosaveMs);
     connect(m_autosave, &QTimer::timeout, this, &MainWindow::autosaveNow);
@@ -185,6 +193,7 @@ MainWindow::~MainWindow()
     m_steeringController->cancel();
     m_saving->waitForFinished();
     m_autosaving->waitForFinished();
+    m_keeping->waitForFinished();
 }
 
 void MainWindow::createDocks()
@@ -536,7 +545,7 @@ void MainWindow::cancelLoading()
 bool MainWindow::busy() const
 {
     return m_loader->inFlight() > 0 || m_graphView->layoutRunning() || m_runs->anyRunning() ||
-           m_steeringController->running() || saving();
+           m_steeringController->running() || saving() || m_keeping->isRunning();
 }
 
 void MainWindow::loaded(const LoadResult &r)
@@ -556,6 +565,7 @@ void MainWindow::apply(const LoadResult &r)
         addRecent(r.path);
     if (r.session) {
         const SessionData &s = *r.session;
+        keepUnsavedWork();
         restoreSession(s);
         m_document->sessionPath = r.path;
         log(tr("Session %1 restored").arg(r.path));
@@ -584,6 +594,7 @@ void MainWindow::apply(const LoadResult &r)
             else
                 log(tr("Generated %1 with its defaults: %2 ops").arg(r.generated).arg(graph->nodeCount()));
             const bool sameCluster = r.initial && r.initialDevices == m_document->deviceNames();
+            keepUnsavedWork();
             m_document->setGraph(graph, r.path, sameCluster ? r.initial : nullptr);
             if (m_document->unplaced.isEmpty())
                 log(tr("Placed by %1, the best of the fast placers").arg(m_document->producer));
@@ -635,6 +646,7 @@ void MainWindow::apply(const LoadResult &r)
 void MainWindow::openExample()
 {
     try {
+        keepUnsavedWork();
         m_document->setCluster(presetCluster("4gpu.cluster.json"), {});
         auto graph = std::make_shared<const Graph>(ps::generate("inception-v3", {{"batch", 32}}, 1));
         m_document->setGraph(graph, {});
@@ -924,6 +936,30 @@ void MainWindow::autosaveNow()
     m_autosaving->setFuture(saveInBackground(autosavePath(), sessionSnapshot()));
 }
 
+void MainWindow::keepUnsavedWork()
+{
+    if (!m_document->graph() || !unsaved())
+        return;
+    m_keeping->waitForFinished(); // one at a time (its path is this one's)
+    SessionData work;
+    try {
+        work = sessionSnapshot();
+    } catch (const InputError &e) {
+        showError(tr("The unsaved work could not be kept: %1").arg(QString::fromStdString(e.what())));
+        return;
+    }
+    const QString dir = QStandardPaths::writableLocation(QStandardPaths::AppLocalDataLocation) + "/replaced";
+    QDir().mkpath(dir);
+    constexpr int kKept = 5;
+    const QStringList older = QDir(dir).entryList({"*.pstudio"}, QDir::Files, QDir::Name);
+    for (int i = 0; i + kKept - 1 < older.size(); ++i) // the names sort by time
+        QFile::remove(dir + "/" + older[i]);
+    m_keepingPath = dir + "/" + QDateTime::currentDateTime().toString("yyyyMMdd-HHmmss-zzz") + ".pstudio";
+    m_keeping->setFuture(saveInBackground(m_keepingPath, std::move(work)));
+    log(tr("The unsaved work on graph '%1' is kept in %2 (File ▸ Open Recent)")
+            .arg(QString::fromStdString(m_document->graph()->name()), m_keepingPath));
+}
+
 bool MainWindow::autosaving() const
 {
     return m_autosaving->isRunning();
@@ -967,6 +1003,7 @@ void MainWindow::closeEvent(QCloseEvent *event)
     m_steeringController->cancel();
     m_saving->waitForFinished();
     m_autosaving->waitForFinished();
+    m_keeping->waitForFinished();
     QFile::remove(autosavePath()); // a clean exit: nothing to recover
     QSettings settings;
     settings.setValue("window/geometry", saveGeometry());

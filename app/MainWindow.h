@@ -134,6 +134,10 @@ private:
     void switchCluster(const Cluster &cluster, const QString &path);
     SessionData sessionSnapshot() const;
     void markSaved();
+    // Work on the open graph that no session file holds (edits, runs, steering) would go with it
+    // when another graph or a session replaces it: it is written first to a session file of its
+    // own (the newest five kept), which the log names and Open Recent lists.
+    void keepUnsavedWork();
 
     Document *m_document;
     FileLoader *m_loader;
@@ -161,8 +165,9 @@ private:
     QString m_lastSearch;
     int m_autosavedIndex = -1;
     quint64 m_work = 0, m_savedWork = 0, m_autosavedWork = 0; // results that ended: runs, steering work
-    QFutureWatcher<QString> *m_saving, *m_autosaving;
-    QString m_savingPath; // of the save in flight
+    QFutureWatcher<QString> *m_saving, *m_autosaving, *m_keeping;
+    QString m_keepingPath; // of the work being kept
+    QString m_savingPath;  // of the save in flight
     int m_errorCount = 0;
     QString m_lastError;
     // A model file picked in the Open dialog: import options (batch size, input shapes).

@@ -368,6 +368,51 @@ private Q_SLOTS:
         QSettings().remove("files/recent");
     }
 
+    // Work no session file holds (a hand edit, a steering round) went with its graph when another
+    // graph opened. Now it is kept in a session file first, which the log names and Open Recent
+    // lists, and which gives it back. Opening a graph with nothing unsaved keeps nothing.
+    void unsavedWorkIsKeptWhenAnotherGraphOpens()
+    {
+        QSettings().remove("files/recent");
+        const QString replaced = QStandardPaths::writableLocation(QStandardPaths::AppLocalDataLocation) + "/replaced";
+        QDir(replaced).removeRecursively();
+        MainWindow w;
+        SteeringPanel *panel = steerOneRound(w);
+        const size_t candidates = panel->controller()->session()->candidates().size();
+        const int moved = w.document()->placement()[3] == 2 ? 1 : 2;
+        w.document()->assign({3}, moved);
+        const QString other = m_dir.filePath("other-graph.graph.json");
+        QVERIFY(QFile::copy(kGraph, other) || QFile::exists(other));
+        dropFiles(&w, {other});
+        waitIdle(w);
+        const QStringList kept = QDir(replaced).entryList({"*.pstudio"}, QDir::Files);
+        QCOMPARE(kept.size(), 1);
+        const QString path = replaced + "/" + kept[0];
+        QVERIFY2(
+            w.logText().contains(
+                QString("The unsaved work on graph 'inception_block' is kept in %1 (File ▸ Open Recent)").arg(path)),
+            qPrintable(w.logText()));
+        QCOMPARE(w.document()->undoStack()->count(), 0); // the other graph's
+        const SessionData s = loadSession(path);
+        QCOMPARE(s.placement[3], moved);
+        QVERIFY(s.steering);
+        QCOMPARE(s.steering->candidates.size(), candidates);
+        QMenu *recent = subMenu(subMenu(w.menuBar(), "&File"), "Open &Recent");
+        Q_EMIT recent->aboutToShow();
+        QCOMPARE(recent->actions().value(0)->text(), path);
+        // Nothing unsaved on the other graph: nothing kept when the first opens again.
+        dropFiles(&w, {kGraph});
+        waitIdle(w);
+        QCOMPARE(QDir(replaced).entryList({"*.pstudio"}, QDir::Files).size(), 1);
+        // The kept session opens as any other, with its candidates.
+        dropFiles(&w, {path});
+        waitIdle(w);
+        QCOMPARE(w.document()->placement()[3], moved);
+        QCOMPARE(panel->controller()->session()->candidates().size(), candidates);
+        QDir(replaced).removeRecursively();
+        QSettings().remove("files/recent");
+    }
+
     // A dropped model file asks for its import options as the Open dialog does: the ONNX model's
     // batch is symbolic, and without a batch size its ops open with 0 FLOPs (a drop opened it so,
     // without asking). Cancel opens nothing; a malformed TorchScript shape keeps the dialog open.
