@@ -149,8 +149,9 @@ FileFormat formatFromName(const std::string &path, const std::string *bytes)
         // Our own files of other kinds say what they are (a steering log was "without a known format").
         const std::string notHere = ", not a graph, cluster, placement or partition file";
         if (format == "steering-log")
-            throw InputError(path + ": a steering log" + notHere +
-                             " (`placement-cli rank` and `steer --replay` read it; the app keeps one in a session)");
+            throw InputError(
+                path + ": a steering log" + notHere +
+                " (`placement-cli rank` and `steer --replay` read it; the app opens it in its Steering dock)");
         if (format == "placement-studio-session")
             throw InputError(path + ": a Placement Studio session" + notHere + " (the app opens it, named .pstudio)");
         throw InputError(path + ": a JSON file " +

@@ -176,7 +176,8 @@ std::vector<Case> malformedCases()
         {"json without format", "x.json", QByteArray(R"({"nodes": []})"), "x.json: a JSON file without a \"format\""},
         // Our own other files say what they are (a steering log was "without a known format").
         {"steering log", "s.json", QByteArray(R"({"format": "steering-log", "version": 1})"),
-         "s.json: a steering log, not a graph, cluster, placement or partition file (`placement-cli rank`"},
+         "s.json: a steering log, not a graph, cluster, placement or partition file (`placement-cli rank` and "
+         "`steer --replay` read it; the app opens it in its Steering dock)"},
         {"session by content", "s.json", QByteArray(R"({"format": "placement-studio-session"})"),
          "s.json: a Placement Studio session, not a graph"},
         {"session by name", "s.pstudio", QByteArray("{}"), "s.pstudio: a Placement Studio session"},
