@@ -42,9 +42,10 @@ const std::vector<Command> &commands()
          {},
          validateCommand},
         {"convert",
-         "IN OUT [--cluster C --placement P] [--metis-memory] [--batch N] [--input-shape DIMS]...",
-         "convert between formats, chosen by extension (JSON, .gz, DOT, METIS, CSV; .onnx and .pt in)",
-         {"cluster", "placement", "batch", "input-shape"},
+         "IN OUT [--cluster C --placement P] [--graph G] [--metis-memory] [--batch N] [--input-shape DIMS]...",
+         "convert between formats, chosen by extension (JSON, .gz, DOT, METIS, CSV; .onnx and .pt in); a METIS "
+         "partition (.part.K) to or from partition JSON takes --graph G, the graph it partitions",
+         {"cluster", "placement", "graph", "batch", "input-shape"},
          {"metis-memory"},
          convertCommand},
         {"simulate",

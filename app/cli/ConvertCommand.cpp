@@ -50,7 +50,29 @@ int convertCommand(const CliArgs &args, std::ostream &out, std::ostream &err)
     case FileFormat::ClusterJson: writeClusterJson(outPath, *in.cluster); break;
     case FileFormat::PlacementJson: writePlacementJson(outPath, *in.placement); break;
     case FileFormat::PlacementCsv: writePlacementCsv(outPath, *in.placement); break;
-    case FileFormat::PartitionJson: writePartitionJson(outPath, *in.partition); break;
+    case FileFormat::PartitionJson:
+    case FileFormat::MetisPartition: {
+        // A METIS partition names no node: the graph it was made from says which node each line is.
+        if (in.format == outFormat) {
+            if (outFormat == FileFormat::PartitionJson)
+                writePartitionJson(outPath, *in.partition);
+            else // (another K in the name is refused)
+                writeMetisPartition(outPath, Partition(static_cast<int>(in.partition->k),
+                                                       {in.partition->inOrder.begin(), in.partition->inOrder.end()}));
+            break;
+        }
+        const auto graphPath = args.value("graph");
+        if (!graphPath)
+            throw InputError("a METIS partition names no node: convert " + inPath + " to " + outPath +
+                             " with --graph G, the graph it partitions");
+        const Graph graph = requireGraph(*graphPath, args, err);
+        const Partition partition = requirePartition(inPath, graph);
+        if (outFormat == FileFormat::PartitionJson)
+            writePartitionJson(outPath, toDoc(partition, graph));
+        else
+            writeMetisPartition(outPath, partition);
+        break;
+    }
     case FileFormat::Onnx:
     case FileFormat::TorchScript:
         throw InputError(outPath + ": ONNX and TorchScript files are read, not written (write .graph.json, .dot "

@@ -61,13 +61,13 @@ Json placementInfo(const PlacementDoc &p)
 
 Json partitionInfo(const PartitionDoc &p)
 {
-    std::set<long long> used;
+    std::set<long long> used(p.inOrder.begin(), p.inOrder.end());
     for (const auto &entry : p.parts)
         used.insert(entry.second);
     return Json{{"kind", "partition"},
                 {"graph", p.graphName},
                 {"k", p.k},
-                {"nodes", p.parts.size()},
+                {"nodes", p.parts.size() + p.inOrder.size()},
                 {"parts_used", used.size()}};
 }
 

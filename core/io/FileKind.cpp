@@ -25,6 +25,8 @@ std::optional<FileFormat> byExtension(const std::string &path)
     const std::string name = baseName(path);
     const bool gz = endsWith(name, ".gz");
     const std::string bare = gz ? name.substr(0, name.size() - 3) : name;
+    if (!gz && metisPartCount(bare)) // GRAPH.part.K, whatever K
+        return FileFormat::MetisPartition;
     for (const FormatInfo &f : fileFormats())
         for (const std::string &e : f.extensions)
             if ((!gz || f.gzip) && endsWith(bare, e))
@@ -55,6 +57,8 @@ const std::vector<FormatInfo> &fileFormats()
         {F::PlacementJson, K::Placement, "placement JSON", {".placement.json"}, true, false, true},
         {F::PlacementCsv, K::Placement, "placement CSV", {".csv"}, true, false, true},
         {F::PartitionJson, K::Partition, "partition JSON", {".partition.json"}, true, false, true},
+        // ".part.K" for K parts (the pattern "*.part.*" in dialogs)
+        {F::MetisPartition, K::Partition, "METIS partition (gpmetis, KaHIP)", {".part.*"}, false, false, true},
     };
     return table;
 }
@@ -213,6 +217,7 @@ LoadedFile loadFile(const std::string &path, const LoadOptions &options)
     case FileFormat::PlacementJson: file.placement = parsePlacementJson(bytes, path); break;
     case FileFormat::PlacementCsv: file.placement = parsePlacementCsv(bytes, path); break;
     case FileFormat::PartitionJson: file.partition = parsePartitionJson(bytes, path); break;
+    case FileFormat::MetisPartition: file.partition = parseMetisPartition(bytes, path); break;
     }
     if (file.format == FileFormat::Dot)
         warnIfCostless(*file.graph, file.warnings);

@@ -18,6 +18,7 @@ enum class FileFormat {
     ClusterJson,
     PlacementJson,
     PartitionJson,
+    MetisPartition,
     Dot,
     Metis,
     PlacementCsv,

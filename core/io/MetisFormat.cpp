@@ -201,4 +201,67 @@ Graph readMetis(const std::string &path)
     return parseMetis(readFileBytes(path), path);
 }
 
+std::optional<long long> metisPartCount(const std::string &path)
+{
+    const size_t dot = path.find_last_of('.');
+    constexpr std::string_view kPart = ".part";
+    if (dot == std::string::npos || dot + 1 == path.size() || dot < kPart.size() ||
+        path.compare(dot - kPart.size(), kPart.size(), kPart) != 0 ||
+        !std::all_of(path.begin() + static_cast<std::ptrdiff_t>(dot) + 1, path.end(),
+                     [](char c) { return c >= '0' && c <= '9'; }) ||
+        path.size() - dot - 1 > 7)
+        return std::nullopt;
+    return std::stoll(path.substr(dot + 1));
+}
+
+PartitionDoc parseMetisPartition(std::string_view text, const std::string &source)
+{
+    PartitionDoc doc;
+    doc.k = metisPartCount(source).value_or(0);
+    if (doc.k < 1 || doc.k > Partition::kMaxParts)
+        throw InputError(source + ": a METIS partition's name ends in .part.K, K from 1 to " +
+                         std::to_string(Partition::kMaxParts));
+    if (text.find('\0') != std::string_view::npos)
+        throw InputError(source + ": binary data, not a METIS partition");
+    size_t pos = 0, lineNo = 0;
+    while (pos < text.size()) {
+        size_t end = text.find('\n', pos);
+        if (end == std::string_view::npos)
+            end = text.size();
+        const std::vector<std::string_view> fields = tokens(text.substr(pos, end - pos));
+        pos = end + 1;
+        ++lineNo;
+        if (fields.empty() || fields[0][0] == '%')
+            continue;
+        const std::string where = source + ":" + std::to_string(lineNo);
+        if (fields.size() != 1)
+            throw InputError(where + ": expected one part number, found " + std::to_string(fields.size()) + " fields");
+        const long long part = parseInteger(fields[0], where);
+        if (part < 0 || part >= doc.k)
+            throw InputError(where + ": part " + std::to_string(part) + " is outside 0.." + std::to_string(doc.k - 1) +
+                             " (the name says " + std::to_string(doc.k) + " parts)");
+        doc.inOrder.push_back(part);
+    }
+    if (doc.inOrder.empty())
+        throw InputError(source + ": an empty METIS partition (one part per line expected)");
+    return doc;
+}
+
+std::string partitionToMetis(const Partition &partition)
+{
+    std::string out;
+    out.reserve(partition.parts().size() * 3);
+    for (int p : partition.parts())
+        out += std::to_string(p) + "\n";
+    return out;
+}
+
+void writeMetisPartition(const std::string &path, const Partition &partition)
+{
+    if (metisPartCount(path) != static_cast<long long>(partition.k()))
+        throw InputError(path + ": a METIS partition of " + std::to_string(partition.k()) + " parts is named *.part." +
+                         std::to_string(partition.k()));
+    writeFileAtomic(path, partitionToMetis(partition));
+}
+
 } // namespace ps

@@ -24,6 +24,14 @@ Partition resolvePartition(const PartitionDoc &doc, const Graph &graph)
 {
     checkPartCount(doc.k);
     std::vector<int> part(graph.nodeCount(), -1);
+    if (doc.parts.empty() && !doc.inOrder.empty()) {
+        if (doc.inOrder.size() != part.size())
+            throw InputError("the partition gives " + std::to_string(doc.inOrder.size()) +
+                             " parts in node order for a graph of " + std::to_string(part.size()) +
+                             " nodes: it partitions another graph");
+        for (size_t v = 0; v < part.size(); ++v)
+            part[v] = static_cast<int>(doc.inOrder[v]); // checked against k when read
+    }
     for (const auto &[node, p] : doc.parts) {
         int v = graph.findNode(node);
         if (v < 0)

@@ -37,6 +37,8 @@ struct PartitionDoc
     std::string graphName;
     long long k = 0;
     std::vector<std::pair<std::string, long long>> parts; // node id -> part
+    // Or, where a file names no node (a METIS partition), the parts in the graph's node order.
+    std::vector<long long> inOrder;
 };
 
 // Checks k, that every node has exactly one part and that parts lie in 0..k-1.

@@ -229,6 +229,19 @@ private Q_SLOTS:
             QVERIFY2(!note.toString().contains("stopped"), qPrintable(note.toString()));
         auto metrics = cli({"metrics", kExample, parts});
         QCOMPARE(QJsonDocument::fromJson(metrics.out).object()["edge_cut"].toDouble(), p["edge_cut"].toDouble());
+        // A METIS partition (what gpmetis writes as GRAPH.part.K) converts to and from partition
+        // JSON given the graph, and reads where a partition goes.
+        const QString metisParts = m_dir.filePath("ex.graph.part.2");
+        QCOMPARE(cli({"convert", parts, metisParts, "--graph", kExample}).exitCode, 0);
+        auto metisMetrics = cli({"metrics", kExample, metisParts});
+        QCOMPARE(metisMetrics.exitCode, 0);
+        QCOMPARE(QJsonDocument::fromJson(metisMetrics.out).object()["edge_cut"].toDouble(), p["edge_cut"].toDouble());
+        const QString back = m_dir.filePath("back.partition.json");
+        QCOMPARE(cli({"convert", metisParts, back, "--graph", kExample}).exitCode, 0);
+        QCOMPARE(QJsonDocument::fromJson(readAll(back)).object()["parts"],
+                 QJsonDocument::fromJson(readAll(parts)).object()["parts"]);
+        expectInputError({"convert", metisParts, back}, "a METIS partition names no node: convert " + metisParts +
+                                                            " to " + back + " with --graph G, the graph it partitions");
         // A partition where a placement goes places part i on device i, as the app does (it was
         // refused: "expected a placement file, found a partition").
         QJsonObject assignment;

@@ -138,13 +138,18 @@ private Q_SLOTS:
     void formatTableIsTheOneSource()
     {
         for (const FormatInfo &f : fileFormats())
-            for (const std::string &e : f.extensions) {
+            for (std::string e : f.extensions) {
+                QVERIFY(namePatterns(f.kind).find("*" + e) != std::string::npos);
+                if (e == ".part.*") // a METIS partition's K
+                    e = ".part.16";
                 QCOMPARE(formatFromName("dir/x" + e), f.format);
                 QCOMPARE(isModelFile("x" + e), f.model);
                 if (f.gzip)
                     QCOMPARE(formatFromName("x" + e + ".gz"), f.format);
-                QVERIFY(namePatterns(f.kind).find("*" + e) != std::string::npos);
             }
+        QCOMPARE(formatFromName("g.graph.part.4"), FileFormat::MetisPartition);
+        QVERIFY_EXCEPTION_THROWN(formatFromName("g.part"), InputError);
+        QVERIFY_EXCEPTION_THROWN(formatFromName("g.part.x4"), InputError);
         QCOMPARE(formatFromName("model.torchscript"), FileFormat::TorchScript);
         QVERIFY(dialogFilters().find("Graphs (*.graph.json *.graph.json.gz") == 0);
         QVERIFY(dialogFilters().find("*.torchscript") != std::string::npos);
@@ -457,6 +462,47 @@ private Q_SLOTS:
         QCOMPARE(back.k(), 3);
         QCOMPARE(back.parts(), p.parts());
         QCOMPARE(back.partsUsed(), 3);
+    }
+
+    // What gpmetis and KaHIP write as GRAPH.part.K: one part per line in vertex order, which is
+    // the graph's node order as the METIS export numbers it; K from the name. Read wherever a
+    // partition goes (it was an unknown file type), written, and its errors said by line.
+    void metisPartitionFiles()
+    {
+        const Graph g = richGraph();
+        const Partition p(3, {0, 1, 1, 2, 0});
+        writeMetisPartition(path("g.graph.part.3"), p);
+        QCOMPARE(test::readFile(path("g.graph.part.3")), QByteArray("0\n1\n1\n2\n0\n"));
+        const LoadedFile file = loadFile(path("g.graph.part.3"));
+        QCOMPARE(file.format, FileFormat::MetisPartition);
+        QVERIFY(file.partition);
+        QCOMPARE(resolvePartition(*file.partition, g).parts(), p.parts());
+        // '%' comments, blank lines and CRLF, as METIS files have.
+        const PartitionDoc doc = parseMetisPartition("% from gpmetis\r\n0\r\n\n2\r\n1\n1\n0", "x.part.3");
+        QCOMPARE(resolvePartition(doc, g).parts(), (std::vector<int>{0, 2, 1, 1, 0}));
+        const auto refused = [](const std::function<void()> &f) {
+            try {
+                f();
+            } catch (const InputError &e) {
+                return std::string(e.what());
+            }
+            return std::string("(nothing thrown)");
+        };
+        QCOMPARE(refused([&] { writeMetisPartition(path("g.graph.part.4"), p); }),
+                 path("g.graph.part.4") + ": a METIS partition of 3 parts is named *.part.3");
+        QCOMPARE(refused([] { parseMetisPartition("0\n3\n", "x.part.3"); }),
+                 std::string("x.part.3:2: part 3 is outside 0..2 (the name says 3 parts)"));
+        QCOMPARE(refused([] { parseMetisPartition("0 1\n", "x.part.3"); }),
+                 std::string("x.part.3:1: expected one part number, found 2 fields"));
+        QCOMPARE(refused([] { parseMetisPartition("-1\n", "x.part.3"); }),
+                 std::string("x.part.3:1: part -1 is outside 0..2 (the name says 3 parts)"));
+        QCOMPARE(refused([] { parseMetisPartition("% only a comment\n", "x.part.3"); }),
+                 std::string("x.part.3: an empty METIS partition (one part per line expected)"));
+        QCOMPARE(refused([] { parseMetisPartition("0\n", "x.part.0"); }),
+                 std::string("x.part.0: a METIS partition's name ends in .part.K, K from 1 to 1000000"));
+        QCOMPARE(refused([&] { resolvePartition(parseMetisPartition("0\n1\n", "x.part.3"), g); }),
+                 std::string("the partition gives 2 parts in node order for a graph of 5 nodes: it partitions "
+                             "another graph"));
     }
 
     void atomicWriteReplacesAndLeavesNoTemporaries()
