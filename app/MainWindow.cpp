@@ -798,10 +798,10 @@ void MainWindow::openSteeringLog(const QString &path, const SteeringLogDoc &stee
                 .arg(path, QString::fromStdString(steering.graphName), QString::fromStdString(steering.clusterName)));
         return;
     }
-    // Rounds run on every core, as the dock's own sessions do (a CLI log says 1 thread); how many
-    // run at once changes no proposal, which the log's searches a round decide.
     // The session it replaces comes back on undo (it may hold candidates of an hour's rounds).
     std::shared_ptr<const SteeringLogDoc> replaced = m_steeringController->logSnapshot();
+    // Rounds run on every core, as the dock's own sessions do (a CLI log says 1 thread); how many
+    // run at once changes no proposal, which the log's searches a round decide.
     try {
         m_steeringController->restore(m_document->graph(), m_document->sharedCluster(), steering,
                                       std::max(1, QThread::idealThreadCount()));
