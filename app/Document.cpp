@@ -9,6 +9,7 @@
 #include "core/sim/Simulator.h"
 
 #include <QElapsedTimer>
+#include <QFileInfo>
 
 #include <algorithm>
 #include <numeric>
@@ -91,26 +92,40 @@ void Document::setCluster(const Cluster &cluster, const QString &path, const std
 
 void Document::setCluster(std::shared_ptr<const Cluster> cluster, const QString &path, const std::vector<int> *fresh)
 {
-    const std::vector<std::string> oldNames = deviceNames();
+    if (m_graph && !m_placement.empty()) {
+        // With a graph placed, one undo step (the placement, the pins and the steering session of
+        // the cluster it replaces come back on undo; they were gone for good). Each op stays on
+        // the device of the same name; ops whose device is gone are placed anew.
+        std::vector<int> placed;
+        if (fresh && static_cast<int>(fresh->size()) == m_graph->nodeCount()) {
+            placed = *fresh; // (the app places off the GUI thread)
+        } else {
+            const std::shared_ptr<const Cluster> before = std::exchange(m_cluster, cluster);
+            rebuildSimulator(); // for initialPlacement
+            placed = initialPlacement();
+            m_cluster = before;
+            rebuildSimulator();
+        }
+        const std::vector<int> moved = devicesNamedIn(deviceNames(), *cluster);
+        ClusterState after{cluster, m_placement, m_pins, path};
+        for (size_t v = 0; v < after.placement.size(); ++v) {
+            const int d = movedTo(moved, after.placement[v]);
+            after.placement[v] = d >= 0 ? d : placed[v];
+        }
+        for (int &p : after.pins)
+            p = movedTo(moved, p);
+        auto *command = new EditClusterCommand(this, {m_cluster, m_placement, m_pins, clusterPath}, std::move(after));
+        command->setText(tr("Open cluster %1").arg(path.isEmpty() ? tr("preset") : QFileInfo(path).fileName()));
+        m_undo.push(command);
+        return;
+    }
     m_cluster = std::move(cluster);
     clusterPath = path;
     m_undo.clear();
     m_clusterUndoable = false;
     rebuildSimulator();
-    if (m_graph) {
-        // Keep each op on the device of the same name; ops whose device is gone are placed anew.
-        const bool given = fresh && static_cast<int>(fresh->size()) == m_graph->nodeCount();
-        const std::vector<int> placed = given ? *fresh : initialPlacement();
-        const std::vector<int> moved = devicesNamedIn(oldNames, *m_cluster);
-        if (m_placement.empty())
-            m_placement = placed;
-        for (size_t v = 0; v < m_placement.size(); ++v) {
-            const int d = movedTo(moved, m_placement[v]);
-            m_placement[v] = d >= 0 ? d : placed[v];
-        }
-        for (int &p : m_pins)
-            p = movedTo(moved, p);
-    }
+    if (m_graph)
+        m_placement = fresh && static_cast<int>(fresh->size()) == m_graph->nodeCount() ? *fresh : initialPlacement();
     Q_EMIT clusterChanged();
     resimulate();
 }
@@ -252,14 +267,14 @@ void Document::editCluster(std::shared_ptr<const Cluster> cluster)
     };
     const int fastest = cluster->devicesBySpeed().empty() ? 0 : cluster->devicesBySpeed().front();
     int rehomed = 0, unpinned = 0;
-    ClusterState after{cluster, follow(m_placement, fastest, rehomed), follow(m_pins, -1, unpinned)};
+    ClusterState after{cluster, follow(m_placement, fastest, rehomed), follow(m_pins, -1, unpinned), clusterPath};
     // What went with a removed device, said in the History dock (a dropped pin was said nowhere).
     QString what;
     if (rehomed > 0)
         what += tr("%n op(s) to %1", nullptr, rehomed).arg(QString::fromStdString(cluster->device(fastest).name));
     if (unpinned > 0)
         what += (what.isEmpty() ? QString() : QStringLiteral(", ")) + tr("%n pin(s) dropped", nullptr, unpinned);
-    m_undo.push(new EditClusterCommand(this, {m_cluster, m_placement, m_pins}, std::move(after), what));
+    m_undo.push(new EditClusterCommand(this, {m_cluster, m_placement, m_pins, clusterPath}, std::move(after), what));
 }
 
 void Document::setDevices(const std::vector<int> &nodes, const std::vector<int> &devices)
@@ -279,6 +294,7 @@ void Document::setPins(const std::vector<int> &nodes, const std::vector<int> &pi
 void Document::replaceCluster(const ClusterState &state)
 {
     m_cluster = state.cluster;
+    clusterPath = state.path;
     m_placement = state.placement;
     m_pins = state.pins;
     m_clusterUndoable = true;

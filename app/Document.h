@@ -18,11 +18,13 @@ namespace ps {
 class Simulator;
 struct PlacerResult;
 
-// A cluster with the placement and pins that go with it: what an edit of the cluster replaces.
+// A cluster with the placement and pins that go with it, and the file it came from: what an edit
+// of the cluster, or a cluster opened with a graph placed, replaces.
 struct ClusterState
 {
     std::shared_ptr<const Cluster> cluster;
     std::vector<int> placement, pins;
+    QString path;
 };
 
 class Document : public QObject
@@ -51,9 +53,10 @@ public:
     QString producer; // what made the current placement (a model, "manual", a file)
     QString unplaced; // why no fast placer could place the graph when it opened (empty if one did)
 
-    // Opening (not undoable: they start a new editing context and clear the undo stack).
-    // A new graph gets the best of the fast placers (bestFastPlacement), or `initial` when one
-    // was computed off the GUI thread for this cluster; a new cluster keeps devices found by name.
+    // Opening. A new graph starts a new editing context and clears the undo stack; it gets the
+    // best of the fast placers (bestFastPlacement), or `initial` when one was computed off the GUI
+    // thread for this cluster. A new cluster keeps ops on devices found by name (the others placed
+    // anew: `fresh`, or here); with a graph placed it is one undo step.
     void setGraph(std::shared_ptr<const Graph> graph, const QString &path,
                   std::shared_ptr<const PlacerResult> initial = nullptr);
     // `fresh`: a placement of the graph on `cluster` for the ops whose device is gone (else the
@@ -70,8 +73,9 @@ public:
     void applyPlacement(const std::vector<int> &devices, const QString &what);
     void setPinned(const std::vector<int> &nodes, bool pinned);
     void editCluster(std::shared_ptr<const Cluster> cluster); // kept as it is, shared (no copy)
-    // Whether the cluster came last from an edit (or its undo or redo), which the undo stack can
-    // take back; not from a file, a session or a new graph, which clear the stack.
+    // Whether the cluster came last from an edit or a file opened with a graph placed (or their
+    // undo or redo), which the undo stack can take back; not from a session or a new graph, which
+    // clear the stack.
     bool clusterUndoable() const { return m_clusterUndoable; }
 
     // Used by the undo commands.

@@ -46,10 +46,10 @@ public:
     SteeringPanel(SteeringController *controller, QUndoStack *undo, QWidget *parent = nullptr);
 
     // A new graph or cluster starts a new steering session; the same ones keep it. A session with
-    // candidates that an edit of the cluster replaces (`undoable`: the cluster came from an edit,
-    // its undo or redo) is set aside, and comes back when that cluster does (the edit undone): a
-    // tweak of one link lost every candidate for good. A cluster from a file clears the undo
-    // stack, and with it what was set aside.
+    // candidates that an edit of the cluster replaces (`undoable`: the cluster came from an edit
+    // or a file opened with a graph placed, or their undo or redo) is set aside, and comes back
+    // when that cluster does (the edit undone): a tweak of one link lost every candidate for good.
+    // A new graph or a session clears the undo stack, and with it what was set aside.
     void setProblem(std::shared_ptr<const Graph> graph, std::shared_ptr<const Cluster> cluster, bool undoable = false);
     // The person's pins (device per node, -1 none): every later candidate honours them.
     void setPins(const std::vector<int> &pins) { m_pins = pins; }

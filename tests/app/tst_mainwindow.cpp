@@ -2032,14 +2032,35 @@ private Q_SLOTS:
         w.document()->undoStack()->redo();
         w.document()->undoStack()->redo(); // the edit again: a new session
         QVERIFY(steering->session()->candidates().empty());
-        // A cluster opened from a file clears the undo stack: nothing is set aside to come back.
+        // A cluster opened from a file is one undo step too (it cleared the undo stack, and the
+        // session, the placement and the pins of the cluster it replaced were gone for good).
         panel->runRounds(1);
         waitIdle(w);
-        const int setAside = w.logText().count("are set aside");
-        dropFiles(&w, {kCluster});
+        const size_t edited = steering->session()->candidates().size();
+        QVERIFY(edited > 0);
+        w.document()->assign({3}, 1);
+        w.document()->setPinned({3}, true);
+        const std::vector<int> placement = w.document()->placement();
+        const QString editedPath = w.document()->clusterPath;
+        const int index = w.document()->undoStack()->index();
+        const QString twoGpus = PS_SOURCE_DIR "/resources/clusters/2gpu.cluster.json";
+        dropFiles(&w, {twoGpus});
         waitIdle(w);
-        QCOMPARE(w.logText().count("are set aside"), setAside);
+        QCOMPARE(w.document()->cluster().deviceCount(), 2);
+        QCOMPARE(w.document()->clusterPath, twoGpus);
+        QCOMPARE(w.document()->undoStack()->index(), index + 1);
+        QCOMPARE(w.document()->undoStack()->undoText(), QString("Open cluster 2gpu.cluster.json"));
+        QCOMPARE(w.document()->pins()[3], 1); // gpu:1 is a device of both
         QVERIFY(steering->session()->candidates().empty());
+        w.document()->undoStack()->undo();
+        QCOMPARE(w.document()->cluster().deviceCount(), 4);
+        QCOMPARE(w.document()->cluster().device(0).flopsPerS, 20e12);
+        QCOMPARE(w.document()->clusterPath, editedPath);
+        QCOMPARE(w.document()->placement(), placement);
+        QCOMPARE(w.document()->pins()[3], 1);
+        QCOMPARE(steering->session()->candidates().size(), edited);
+        w.document()->undoStack()->redo();
+        QCOMPARE(w.document()->cluster().deviceCount(), 2);
         QSettings().remove("cluster/last");
     }
 
