@@ -92,7 +92,7 @@ void Document::setCluster(const Cluster &cluster, const QString &path, const std
 
 void Document::setCluster(std::shared_ptr<const Cluster> cluster, const QString &path, const std::vector<int> *fresh)
 {
-    if (m_graph && !m_placement.empty()) {
+    if (ready() && !m_placement.empty()) {
         // With a graph placed, one undo step (the placement, the pins and the steering session of
         // the cluster it replaces come back on undo; they were gone for good). Each op stays on
         // the device of the same name; ops whose device is gone are placed anew.

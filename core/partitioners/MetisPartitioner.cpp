@@ -226,12 +226,12 @@ public:
         // METIS may end over the tolerance it was asked for: on ResNet-50 at k = 4, 1.086 for
         // 1.03 with every seed, where 1.012 is possible; on a small graph it may leave parts empty
         // (the 23-op example at k = 4: 2 parts at 2.48, where 1.40 is possible). Then the parts
-        // are rebalanced and refined as with refine=true, for a round (1.012 and 1.41 there). Not with a memory
-        // balance, which the refinement would not keep (nor would the note then be true), nor
-        // under the devices' shares (the placers keep a refinement only when it simulates faster).
-        // METIS's parts stand where the rebalanced ones are still over the tolerance and cut more
-        // (the example at k = 2: 1.168 either way, the cut 2.2 times METIS's). Stopped (a time limit,
-        // a cancel), a partition is not refined unasked.
+        // are rebalanced and refined as with refine=true, for a round (1.012 and 1.41 there). Not
+        // with a memory balance, which the refinement would not keep (nor would the note then be
+        // true), nor under the devices' shares (the placers keep a refinement only when it
+        // simulates faster). METIS's parts stand where the rebalanced ones are still over the
+        // tolerance and cut more (the example at k = 2: 1.168 either way, the cut 2.2 times
+        // METIS's). Stopped (a time limit, a cancel), a partition is not refined unasked.
         const bool refine = params.flag("refine");
         std::vector<int> metisParts;
         if (const double over = checkImbalance(pb.graph, parts, pb.k).imbalance;

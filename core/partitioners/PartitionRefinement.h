@@ -65,11 +65,10 @@ long long refineCutMultilevel(const UndirectedGraph &view, std::vector<int> &par
 // the tolerance holds in place move first (a part grows, another gives nodes back afterwards).
 // Keeps the trial that cuts least among those within the tolerance (or no further over it than
 // `parts` were), and starts the four trials again from it while a round gains (at most
-// kRefinementRounds rounds);
-// `parts` stay as they are if none cuts less. Before each level of a trial and after each trial
-// `keepGoing` (if given) hears the best cut so far and the share of the most trials the refinement
-// may run that it has run (0..1; it usually ends well before), and may stop the refinement (a
-// deadline, a cancel). Returns the edge cut.
+// kRefinementRounds rounds); `parts` stay as they are if none cuts less. Before each level of a trial and after each
+// trial `keepGoing` (if given) hears the best cut so far and the share of the most trials the refinement may run that
+// it has run (0..1; it usually ends well before), and may stop the refinement (a deadline, a cancel). Returns the edge
+// cut.
 inline constexpr int kRefinementRounds = 8;
 double refinePartition(const UndirectedGraph &view, std::vector<int> &parts, int k, double tolerance,
                        long long maxMoves, unsigned seed = 1,
