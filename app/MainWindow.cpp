@@ -169,10 +169,12 @@ MainWindow::MainWindow(QWidget *parent)
     });
     m_keeping = new QFutureWatcher<QString>(this);
     connect(m_keeping, &QFutureWatcher<QString>::finished, this, [this] {
-        if (const QString error = m_keeping->result(); !error.isEmpty())
+        if (const QString error = m_keeping->result(); !error.isEmpty()) {
             showError(tr("The unsaved work could not be kept: %1").arg(error));
-        else
+        } else {
             addRecent(m_keepingPath);
+            dropStaleAutosave();
+        }
     });
     m_autosave = new QTimer(this);
     m_autosave->setInterval(kAutosaveMs);
@@ -896,6 +898,7 @@ bool MainWindow::finishSave()
     }
     m_document->sessionPath = path;
     addRecent(path);
+    dropStaleAutosave();
     log(tr("Session saved to %1").arg(path));
     updateTitle();
     return true;
@@ -958,6 +961,15 @@ void MainWindow::keepUnsavedWork()
     m_keeping->setFuture(saveInBackground(m_keepingPath, std::move(work)));
     log(tr("The unsaved work on graph '%1' is kept in %2 (File ▸ Open Recent)")
             .arg(QString::fromStdString(m_document->graph()->name()), m_keepingPath));
+}
+
+void MainWindow::dropStaleAutosave()
+{
+    if (unsaved())
+        return;
+    m_autosaving->waitForFinished();
+    QFile::remove(autosavePath());
+    m_autosavedIndex = -1;
 }
 
 bool MainWindow::autosaving() const

@@ -138,6 +138,9 @@ private:
     // when another graph or a session replaces it: it is written first to a session file of its
     // own (the newest five kept), which the log names and Open Recent lists.
     void keepUnsavedWork();
+    // An autosave of work that a saved session or a kept file now holds would bring back, after a
+    // crash, older work than the person has: removed once nothing is unsaved.
+    void dropStaleAutosave();
 
     Document *m_document;
     FileLoader *m_loader;

@@ -381,10 +381,16 @@ private Q_SLOTS:
         const size_t candidates = panel->controller()->session()->candidates().size();
         const int moved = w.document()->placement()[3] == 2 ? 1 : 2;
         w.document()->assign({3}, moved);
+        w.autosaveNow();
+        QTRY_VERIFY(!w.autosaving());
+        QVERIFY(QFile::exists(MainWindow::autosavePath()));
         const QString other = m_dir.filePath("other-graph.graph.json");
         QVERIFY(QFile::copy(kGraph, other) || QFile::exists(other));
         dropFiles(&w, {other});
         waitIdle(w);
+        // The kept file holds that work now, and nothing is unsaved: no autosave to bring back,
+        // after a crash, the graph that was replaced.
+        QVERIFY(!QFile::exists(MainWindow::autosavePath()));
         const QStringList kept = QDir(replaced).entryList({"*.pstudio"}, QDir::Files);
         QCOMPARE(kept.size(), 1);
         const QString path = replaced + "/" + kept[0];
@@ -409,6 +415,14 @@ private Q_SLOTS:
         waitIdle(w);
         QCOMPARE(w.document()->placement()[3], moved);
         QCOMPARE(panel->controller()->session()->candidates().size(), candidates);
+        // A save that succeeds leaves no autosave behind either (after a crash it brought back the
+        // work as it was before the save).
+        w.document()->assign({3}, moved == 1 ? 2 : 1);
+        w.autosaveNow();
+        QTRY_VERIFY(!w.autosaving());
+        QVERIFY(QFile::exists(MainWindow::autosavePath()));
+        QVERIFY(w.saveSessionTo(m_dir.filePath("kept-copy.pstudio")));
+        QVERIFY(!QFile::exists(MainWindow::autosavePath()));
         QDir(replaced).removeRecursively();
         QSettings().remove("files/recent");
     }
@@ -1722,6 +1736,7 @@ private Q_SLOTS:
             QVERIFY2(w.lastError().contains("cannot write"), qPrintable(w.lastError()));
             QVERIFY(w.unsaved());
             QCOMPARE(d.sessionPath, session);
+            QVERIFY(QFile::exists(MainWindow::autosavePath()));
         }
         MainWindow loaded;
         loaded.openFiles({session});
