@@ -64,11 +64,14 @@ Json partitionInfo(const PartitionDoc &p)
     std::set<long long> used(p.inOrder.begin(), p.inOrder.end());
     for (const auto &entry : p.parts)
         used.insert(entry.second);
-    return Json{{"kind", "partition"},
-                {"graph", p.graphName},
-                {"k", p.k},
-                {"nodes", p.parts.size() + p.inOrder.size()},
-                {"parts_used", used.size()}};
+    Json info{{"kind", "partition"},
+              {"graph", p.graphName},
+              {"k", p.k},
+              {"nodes", p.parts.size() + p.inOrder.size()},
+              {"parts_used", used.size()}};
+    if (p.graphName.empty()) // a METIS partition names none
+        info.erase("graph");
+    return info;
 }
 
 } // namespace

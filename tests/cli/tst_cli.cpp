@@ -107,6 +107,14 @@ private Q_SLOTS:
         QCOMPARE(q["kind"].toString(), QString("partition"));
         QCOMPARE(q["k"].toInt(), 4);
         QCOMPARE(q["parts_used"].toInt(), 2);
+        QCOMPARE(q["graph"].toString(), QString("g"));
+        // A METIS partition (gpmetis's GRAPH.part.K) names no graph and no node: it says what it has.
+        QJsonObject m = QJsonDocument::fromJson(cli({"info", file("g.graph.part.3", "0\n2\n2\n0\n")}).out).object();
+        QCOMPARE(m["kind"].toString(), QString("partition"));
+        QCOMPARE(m["k"].toInt(), 3);
+        QCOMPARE(m["nodes"].toInt(), 4);
+        QCOMPARE(m["parts_used"].toInt(), 2);
+        QVERIFY(!m.contains("graph"));
     }
 
     void validateChecksFilesAgainstEachOther()
