@@ -100,11 +100,10 @@ void Document::setCluster(std::shared_ptr<const Cluster> cluster, const QString 
         if (fresh && static_cast<int>(fresh->size()) == m_graph->nodeCount()) {
             placed = *fresh; // (the app places off the GUI thread)
         } else {
+            // (initialPlacement places on m_cluster; it needs no simulator)
             const std::shared_ptr<const Cluster> before = std::exchange(m_cluster, cluster);
-            rebuildSimulator(); // for initialPlacement
             placed = initialPlacement();
             m_cluster = before;
-            rebuildSimulator();
         }
         const std::vector<int> moved = devicesNamedIn(deviceNames(), *cluster);
         ClusterState after{cluster, m_placement, m_pins, path};
@@ -114,9 +113,9 @@ void Document::setCluster(std::shared_ptr<const Cluster> cluster, const QString 
         }
         for (int &p : after.pins)
             p = movedTo(moved, p);
-        auto *command = new EditClusterCommand(this, {m_cluster, m_placement, m_pins, clusterPath}, std::move(after));
-        command->setText(tr("Open cluster %1").arg(path.isEmpty() ? tr("preset") : QFileInfo(path).fileName()));
-        m_undo.push(command);
+        m_undo.push(new EditClusterCommand(
+            this, {m_cluster, m_placement, m_pins, clusterPath}, std::move(after),
+            tr("Open cluster %1").arg(path.isEmpty() ? tr("preset") : QFileInfo(path).fileName())));
         return;
     }
     m_cluster = std::move(cluster);
@@ -274,7 +273,9 @@ void Document::editCluster(std::shared_ptr<const Cluster> cluster)
         what += tr("%n op(s) to %1", nullptr, rehomed).arg(QString::fromStdString(cluster->device(fastest).name));
     if (unpinned > 0)
         what += (what.isEmpty() ? QString() : QStringLiteral(", ")) + tr("%n pin(s) dropped", nullptr, unpinned);
-    m_undo.push(new EditClusterCommand(this, {m_cluster, m_placement, m_pins, clusterPath}, std::move(after), what));
+    const QString text =
+        describeClusterEdit(*m_cluster, *cluster) + (what.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(what));
+    m_undo.push(new EditClusterCommand(this, {m_cluster, m_placement, m_pins, clusterPath}, std::move(after), text));
 }
 
 void Document::setDevices(const std::vector<int> &nodes, const std::vector<int> &devices)

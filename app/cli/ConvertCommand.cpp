@@ -66,7 +66,12 @@ int convertCommand(const CliArgs &args, std::ostream &out, std::ostream &err)
             throw InputError("a METIS partition names no node: convert " + inPath + " to " + outPath +
                              " with --graph G, the graph it partitions");
         const Graph graph = requireGraph(*graphPath, args, err);
-        const Partition partition = requirePartition(inPath, graph);
+        Partition partition;
+        try { // the file read above, not read again
+            partition = resolvePartition(*in.partition, graph);
+        } catch (const InputError &e) {
+            rethrowWithContext(e, inPath);
+        }
         if (outFormat == FileFormat::PartitionJson)
             writePartitionJson(outPath, toDoc(partition, graph));
         else

@@ -17,8 +17,9 @@ QString number(double v)
     return QString::number(v, 'g', 6);
 }
 
-// What one edit of the table changed, for the History dock (each read "Edit cluster").
-QString describe(const Cluster &a, const Cluster &b)
+} // namespace
+
+QString describeClusterEdit(const Cluster &a, const Cluster &b)
 {
     const int n = std::min(a.deviceCount(), b.deviceCount());
     if (a.deviceCount() != b.deviceCount()) {
@@ -62,13 +63,9 @@ QString describe(const Cluster &a, const Cluster &b)
         return QObject::tr("Edit the default link");
     return QObject::tr("Edit cluster");
 }
-} // namespace
 
-EditClusterCommand::EditClusterCommand(Document *document, ClusterState before, ClusterState after,
-                                       const QString &consequence)
-    : QUndoCommand(describe(*before.cluster, *after.cluster) +
-                   (consequence.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(consequence))),
-      m_document(document), m_before(std::move(before)), m_after(std::move(after))
+EditClusterCommand::EditClusterCommand(Document *document, ClusterState before, ClusterState after, const QString &text)
+    : QUndoCommand(text), m_document(document), m_before(std::move(before)), m_after(std::move(after))
 {}
 
 void EditClusterCommand::undo()
