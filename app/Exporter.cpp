@@ -9,7 +9,10 @@
 #include "core/io/OrderedObject.h"
 #include "core/io/PlacementCsv.h"
 #include "core/io/PlacementJson.h"
+#include "core/placement/Constraints.h"
 #include "core/placement/Placement.h"
+#include "core/sim/Simulator.h"
+#include "views/Format.h"
 
 #include <QBuffer>
 #include <QPainter>
@@ -39,6 +42,13 @@ void writeText(const QString &path, const std::string &text)
     if (!file.open(QIODevice::WriteOnly) || file.write(text.data(), static_cast<qint64>(text.size())) < 0 ||
         !file.commit())
         throw InputError(path.toStdString() + ": cannot write: " + file.errorString().toStdString());
+}
+
+// A scope as a PyTorch module path: "encoder/layer0" -> "encoder.layer0".
+std::string modulePath(std::string scope)
+{
+    std::replace(scope.begin(), scope.end(), '/', '.');
+    return scope;
 }
 
 PlacementDoc docOf(const Document &d)
@@ -159,29 +169,65 @@ QString tensorFlowDeviceName(const Document &d, int device)
     return deviceName(d, device, Framework::TensorFlow);
 }
 
-void exportTorchDeviceMap(const QString &path, const Document &d)
+namespace {
+
+// Each module path (scope, dotted) goes to the device that runs most of its ops; ops without a
+// scope are listed under "" as accelerate's device_map does for the root.
+std::map<std::string, int> deviceOfModule(const Document &d)
 {
-    requireReady(path, d);
     const Graph &g = *d.graph();
-    // Each module path (scope, dotted) goes to the device that runs most of its ops; ops
-    // without a scope are listed under "" as accelerate's device_map does for the root.
     std::map<std::string, std::map<int, int>> votes;
-    for (int v = 0; v < g.nodeCount(); ++v) {
-        std::string module = g.scope(v);
-        for (char &c : module)
-            if (c == '/')
-                c = '.';
-        ++votes[module][d.placement()[v]];
-    }
-    nlohmann::ordered_json map = nlohmann::ordered_json::object();
+    for (int v = 0; v < g.nodeCount(); ++v)
+        ++votes[modulePath(g.scope(v))][d.placement()[v]];
+    std::map<std::string, int> devices;
     for (const auto &[module, count] : votes) {
         int best = count.begin()->first;
         for (const auto &[device, n] : count)
             if (n > count.at(best))
                 best = device;
-        map[module] = torchDeviceName(d, best).toStdString();
+        devices[module] = best;
     }
+    return devices;
+}
+
+} // namespace
+
+void exportTorchDeviceMap(const QString &path, const Document &d)
+{
+    requireReady(path, d);
+    nlohmann::ordered_json map = nlohmann::ordered_json::object();
+    for (const auto &[module, device] : deviceOfModule(d))
+        map[module] = torchDeviceName(d, device).toStdString();
     writeText(path, jsonText(map, 2) + "\n");
+}
+
+QString torchDeviceMapNote(const Document &d)
+{
+    if (!d.ready())
+        return {};
+    const Graph &g = *d.graph();
+    const std::map<std::string, int> module = deviceOfModule(d);
+    std::vector<int> followed(static_cast<size_t>(g.nodeCount()));
+    int moved = 0;
+    for (int v = 0; v < g.nodeCount(); ++v) {
+        followed[v] = module.at(modulePath(g.scope(v)));
+        moved += followed[v] != d.placement()[v];
+    }
+    if (moved == 0)
+        return QObject::tr("The device_map keeps every op where the placement has it");
+    Simulator simulator(g, d.cluster());
+    const Schedule schedule = simulator.simulate(followed);
+    const std::vector<char> flagged = violatingNodes(d.cluster(), d.constraints(), followed, schedule.memory);
+    const int broken = static_cast<int>(std::count(flagged.begin(), flagged.end(), 1));
+    QString note = QObject::tr("The device_map places whole modules: %1 of %2 ops go to another device than the "
+                               "placement's, and it runs %3 where the placement runs %4")
+                       .arg(moved)
+                       .arg(g.nodeCount())
+                       .arg(formatSeconds(schedule.makespan),
+                            d.schedule() ? formatSeconds(d.schedule()->makespan) : QObject::tr("(not simulated)"));
+    if (broken > 0)
+        note += QObject::tr("; %n op(s) break a pin, a colocation or a device's memory there", nullptr, broken);
+    return note;
 }
 
 void exportTensorFlowDevices(const QString &path, const Document &d)

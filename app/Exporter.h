@@ -19,6 +19,10 @@ void exportGraphJson(const QString &path, const Document &document);   // an imp
 void exportClusterJson(const QString &path, const Document &document); // with the edits made in the app
 void exportTimelineCsv(const QString &path, const Document &document);
 void exportTorchDeviceMap(const QString &path, const Document &document);
+// What the device_map, which places whole modules, changes from the placement: how many ops move
+// and its makespan beside the placement's (and ops that break a constraint there), or that it
+// changes nothing.
+QString torchDeviceMapNote(const Document &document);
 void exportTensorFlowDevices(const QString &path, const Document &document);
 void exportWidgetImage(const QString &path, QWidget *widget); // .png or .svg by name
 

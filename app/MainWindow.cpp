@@ -339,8 +339,9 @@ void MainWindow::createMenus()
     file->addAction(tr("Save Session &As…"), QKeySequence::SaveAs, this, [this] { saveSession(true, false); });
     QMenu *exports = file->addMenu(tr("&Export"));
     const auto exportAction = [this, exports](const QString &text, const QString &title, const QString &kind,
-                                              const QString &extension, ExportFunction write) {
-        exports->addAction(text, this, [=] { exportWith(title, kind, extension, write); });
+                                              const QString &extension, ExportFunction write,
+                                              ExportNote note = nullptr) {
+        exports->addAction(text, this, [=] { exportWith(title, kind, extension, write, note); });
     };
     exportAction(tr("Placement as JSON…"), tr("Export placement"), tr("Placement"), ".placement.json",
                  exportPlacementJson);
@@ -350,7 +351,8 @@ void MainWindow::createMenus()
     exportAction(tr("Cluster as JSON (with its edits)…"), tr("Export cluster"), tr("Cluster"), ".cluster.json",
                  exportClusterJson);
     exportAction(tr("Timeline as CSV…"), tr("Export timeline"), tr("CSV"), ".csv", exportTimelineCsv);
-    exportAction(tr("PyTorch device_map (JSON)…"), tr("Export device_map"), tr("JSON"), ".json", exportTorchDeviceMap);
+    exportAction(tr("PyTorch device_map (JSON)…"), tr("Export device_map"), tr("JSON"), ".json", exportTorchDeviceMap,
+                 torchDeviceMapNote);
     exportAction(tr("TensorFlow devices per op (JSON)…"), tr("Export TensorFlow devices"), tr("JSON"), ".json",
                  exportTensorFlowDevices);
     exports->addAction(tr("View as PNG or SVG…"), this, &MainWindow::exportImage);
@@ -1025,7 +1027,8 @@ void MainWindow::closeEvent(QCloseEvent *event)
 
 // ---- export ----------------------------------------------------------------------------------
 
-void MainWindow::exportWith(const QString &title, const QString &kind, const QString &extension, ExportFunction write)
+void MainWindow::exportWith(const QString &title, const QString &kind, const QString &extension, ExportFunction write,
+                            ExportNote note)
 {
     const QString path = withExtension(
         QFileDialog::getSaveFileName(this, title, QString(), QStringLiteral("%1 (*%2)").arg(kind, extension)),
@@ -1035,6 +1038,8 @@ void MainWindow::exportWith(const QString &title, const QString &kind, const QSt
     try {
         write(path, *m_document);
         log(tr("Exported %1").arg(path));
+        if (note)
+            log(note(*m_document));
     } catch (const InputError &e) {
         showError(QString::fromStdString(e.what()));
     }

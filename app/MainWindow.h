@@ -119,7 +119,10 @@ private:
     void noteError(const QString &text);
     using ExportFunction = void (*)(const QString &, const Document &);
     // Asks for a file of `kind` named *`extension` (added when the name has none) and writes it.
-    void exportWith(const QString &title, const QString &kind, const QString &extension, ExportFunction write);
+    // `note`, where given, says in the Log what the file written leaves out of the placement.
+    using ExportNote = QString (*)(const Document &);
+    void exportWith(const QString &title, const QString &kind, const QString &extension, ExportFunction write,
+                    ExportNote note = nullptr);
     void exportImage();
     void openDialog();
     void saveSession(bool ask, bool wait);

@@ -1619,6 +1619,20 @@ private Q_SLOTS:
         for (const QString &key : torchMap.keys())
             QVERIFY(torchMap[key].toString().startsWith("cuda:"));
         QCOMPARE(torchMap[QString::fromStdString(d.graph()->scope(0))].toString(), QString("cuda:2"));
+        // The device_map places whole modules; the Log says what that changes (it was silent).
+        std::vector<int> all(d.graph()->nodeCount());
+        std::iota(all.begin(), all.end(), 0);
+        d.assign(all, 0);
+        QCOMPARE(torchDeviceMapNote(d), QString("The device_map keeps every op where the placement has it"));
+        const int relu = d.graph()->findNode("stem/relu"); // in module "stem" with stem/conv and more
+        d.assign({relu}, 1);
+        const double together = Simulator(*d.graph(), d.cluster()).makespan(std::vector<int>(all.size(), 0));
+        QCOMPARE(torchDeviceMapNote(d), QString("The device_map places whole modules: 1 of %1 ops go to another device "
+                                                "than the placement's, and it runs %2 where the placement runs %3")
+                                            .arg(all.size())
+                                            .arg(formatSeconds(together), formatSeconds(d.schedule()->makespan)));
+        d.setPinned({relu}, true); // the module's device breaks the pin
+        QVERIFY(torchDeviceMapNote(d).endsWith("; 1 op(s) break a pin, a colocation or a device's memory there"));
         // The graph and the cluster as JSON, the cluster with an edit made in the app (there was no
         // way to keep one but in a session).
         QAbstractItemModel *table = w.clusterTable()->table()->model();
