@@ -85,6 +85,11 @@ void Document::setGraph(std::shared_ptr<const Graph> graph, const QString &path,
     resimulate();
 }
 
+QString Document::openingText(const QString &path)
+{
+    return tr("Open cluster %1").arg(path.isEmpty() ? tr("preset") : QFileInfo(path).fileName());
+}
+
 void Document::setCluster(const Cluster &cluster, const QString &path, const std::vector<int> *fresh)
 {
     setCluster(std::make_shared<const Cluster>(cluster), path, fresh);
@@ -113,9 +118,13 @@ void Document::setCluster(std::shared_ptr<const Cluster> cluster, const QString 
         }
         for (int &p : after.pins)
             p = movedTo(moved, p);
-        m_undo.push(new EditClusterCommand(
-            this, {m_cluster, m_placement, m_pins, clusterPath}, std::move(after),
-            tr("Open cluster %1").arg(path.isEmpty() ? tr("preset") : QFileInfo(path).fileName())));
+        m_undo.push(new EditClusterCommand(this, {m_cluster, m_placement, m_pins, clusterPath}, std::move(after),
+                                           openingText(path)));
+        return;
+    }
+    if (!m_graph && m_cluster->deviceCount() > 0) { // the cluster it replaces may hold the table's edits
+        m_undo.push(new EditClusterCommand(this, {m_cluster, {}, {}, clusterPath}, {std::move(cluster), {}, {}, path},
+                                           openingText(path)));
         return;
     }
     m_cluster = std::move(cluster);
@@ -243,8 +252,10 @@ void Document::setPinned(const std::vector<int> &nodes, bool pinned)
 
 void Document::editCluster(std::shared_ptr<const Cluster> cluster)
 {
-    if (!m_graph) {
-        setCluster(std::move(cluster), clusterPath);
+    if (!m_graph) { // one undo step, as with a graph (there was no undo before one was open)
+        const QString text = describeClusterEdit(*m_cluster, *cluster);
+        m_undo.push(new EditClusterCommand(this, {m_cluster, {}, {}, clusterPath},
+                                           {std::move(cluster), {}, {}, clusterPath}, text));
         return;
     }
     // The table edits in place, appends or removes: with as many devices as before, each kept its

@@ -73,7 +73,7 @@ public:
     void applyPlacement(const std::vector<int> &devices, const QString &what);
     void setPinned(const std::vector<int> &nodes, bool pinned);
     void editCluster(std::shared_ptr<const Cluster> cluster); // kept as it is, shared (no copy)
-    // Whether the cluster came last from an edit or a file opened with a graph placed (or their
+    // Whether the cluster came last from an edit or a file opened over another cluster (or their
     // undo or redo), which the undo stack can take back; not from a session or a new graph, which
     // clear the stack.
     bool clusterUndoable() const { return m_clusterUndoable; }
@@ -102,6 +102,7 @@ private:
                        const QString &text);
     void resimulate();
     void rebuildSimulator();
+    static QString openingText(const QString &clusterPath); // "Open cluster 4gpu.cluster.json"
     // The best of the fast placers for the current graph and cluster (and what made it).
     std::vector<int> initialPlacement(QString *producer = nullptr, QString *why = nullptr) const;
 

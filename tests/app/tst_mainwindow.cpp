@@ -874,6 +874,45 @@ private Q_SLOTS:
         QVERIFY(d.cluster().explicitLinks().empty());
     }
 
+    // With no graph open, a table edit and a cluster file opened over an edited one are undo steps
+    // as they are with a graph (each cleared the undo stack: an edited cluster was gone for good).
+    // The first cluster, replacing none, is not a step.
+    void clusterEditsWithoutAGraphAreUndone()
+    {
+        MainWindow w;
+        Document &d = *w.document();
+        dropFiles(&w, {kCluster});
+        waitIdle(w);
+        QCOMPARE(d.cluster().deviceCount(), 4);
+        QVERIFY(!d.undoStack()->canUndo());
+        const double flops = d.cluster().device(1).flopsPerS;
+        QAbstractItemModel *table = w.clusterTable()->table()->model();
+        QVERIFY(table->setData(table->index(1, 2), "20"));
+        QCOMPARE(d.cluster().device(1).flopsPerS, 20e12);
+        QCOMPARE(d.undoStack()->undoText(), QString("gpu:1: %1 to 20 TFLOP/s").arg(flops / 1e12));
+        const QString twoGpus = PS_SOURCE_DIR "/resources/clusters/2gpu.cluster.json";
+        dropFiles(&w, {twoGpus});
+        waitIdle(w);
+        QCOMPARE(d.cluster().deviceCount(), 2);
+        QCOMPARE(d.undoStack()->undoText(), QString("Open cluster 2gpu.cluster.json"));
+        d.undoStack()->undo();
+        QCOMPARE(d.cluster().deviceCount(), 4);
+        QCOMPARE(d.cluster().device(1).flopsPerS, 20e12);
+        QCOMPARE(d.clusterPath, kCluster);
+        QCOMPARE(table->data(table->index(1, 2)).toString(), QString("20"));
+        d.undoStack()->undo();
+        QCOMPARE(d.cluster().device(1).flopsPerS, flops);
+        QVERIFY(!d.undoStack()->canUndo());
+        // A graph opened on it places on the cluster as it stands, and starts the stack afresh.
+        d.undoStack()->redo();
+        dropFiles(&w, {kGraph});
+        waitIdle(w);
+        QVERIFY(d.ready());
+        QCOMPARE(d.cluster().device(1).flopsPerS, 20e12);
+        QVERIFY(!d.undoStack()->canUndo());
+        QSettings().remove("cluster/last");
+    }
+
     // Removing a device from the middle of the table: the ops and pins on the devices after it
     // stay on those devices (they moved one device down: the ops of gpu:2 went to gpu:3's old
     // index, and gpu:3's pins were dropped); undo gives the pins back. Renaming a device renames
