@@ -341,15 +341,20 @@ void MainWindow::createMenus()
     const auto exportAction = [this, exports](const QString &text, const QString &title, const QString &kind,
                                               const QString &extension, ExportFunction write,
                                               ExportNote note = nullptr) {
-        exports->addAction(text, this, [=] { exportWith(title, kind, extension, write, note); });
+        exports->addAction(text, this, [=] {
+            if (const QString path = askExportPath(title, kind, extension); !path.isEmpty())
+                exportTo(path, write, note);
+        });
     };
     exportAction(tr("Placement as JSON…"), tr("Export placement"), tr("Placement"), ".placement.json",
                  exportPlacementJson);
     exportAction(tr("Placement as CSV…"), tr("Export placement"), tr("CSV"), ".csv", exportPlacementCsv);
     exportAction(tr("Graph as DOT, coloured by device…"), tr("Export DOT"), tr("Graphviz"), ".dot", exportPlacementDot);
     exportAction(tr("Graph as JSON…"), tr("Export graph"), tr("Graph"), ".graph.json", exportGraphJson);
-    exportAction(tr("Cluster as JSON (with its edits)…"), tr("Export cluster"), tr("Cluster"), ".cluster.json",
-                 exportClusterJson);
+    exports->addAction(tr("Cluster as JSON (with its edits)…"), this, [this] {
+        if (const QString path = askExportPath(tr("Export cluster"), tr("Cluster"), ".cluster.json"); !path.isEmpty())
+            exportCluster(path);
+    });
     exportAction(tr("Timeline as CSV…"), tr("Export timeline"), tr("CSV"), ".csv", exportTimelineCsv);
     exportAction(tr("PyTorch device_map (JSON)…"), tr("Export device_map"), tr("JSON"), ".json", exportTorchDeviceMap,
                  torchDeviceMapNote);
@@ -999,14 +1004,24 @@ bool MainWindow::recoverAutosave()
 void MainWindow::closeEvent(QCloseEvent *event)
 {
     if (unsaved() && !QApplication::platformName().contains("offscreen")) {
-        const auto answer = QMessageBox::question(this, tr("Placement Studio"), tr("Save the session before closing?"),
+        // With no graph open there is no session to save: the edited cluster is the work.
+        const bool session = m_document->graph() != nullptr;
+        const auto answer = QMessageBox::question(this, tr("Placement Studio"),
+                                                  session ? tr("Save the session before closing?")
+                                                          : tr("Export the edited cluster before closing?"),
                                                   QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel);
         if (answer == QMessageBox::Cancel) {
             event->ignore();
             return;
         }
         if (answer == QMessageBox::Save) {
-            saveSession(false, true);
+            if (!session) {
+                if (const QString path = askExportPath(tr("Export cluster"), tr("Cluster"), ".cluster.json");
+                    !path.isEmpty())
+                    exportCluster(path);
+            } else {
+                saveSession(false, true);
+            }
             if (unsaved()) {
                 event->ignore();
                 return;
@@ -1027,22 +1042,34 @@ void MainWindow::closeEvent(QCloseEvent *event)
 
 // ---- export ----------------------------------------------------------------------------------
 
-void MainWindow::exportWith(const QString &title, const QString &kind, const QString &extension, ExportFunction write,
-                            ExportNote note)
+QString MainWindow::askExportPath(const QString &title, const QString &kind, const QString &extension)
 {
-    const QString path = withExtension(
+    return withExtension(
         QFileDialog::getSaveFileName(this, title, QString(), QStringLiteral("%1 (*%2)").arg(kind, extension)),
         extension);
-    if (path.isEmpty())
-        return;
+}
+
+bool MainWindow::exportTo(const QString &path, ExportFunction write, ExportNote note)
+{
     try {
         write(path, *m_document);
         log(tr("Exported %1").arg(path));
         if (note)
             log(note(*m_document));
+        return true;
     } catch (const InputError &e) {
         showError(QString::fromStdString(e.what()));
+        return false;
     }
+}
+
+bool MainWindow::exportCluster(const QString &path)
+{
+    if (!exportTo(path, exportClusterJson))
+        return false;
+    if (!m_document->graph())
+        markSaved();
+    return true;
 }
 
 void MainWindow::exportImage()

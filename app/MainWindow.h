@@ -87,6 +87,9 @@ public:
 
     // Edits since the session was saved, or results (model runs, steering rounds) it does not hold.
     bool unsaved() const;
+    // Export ▸ Cluster as JSON. With no graph open the cluster is all the work there is (no session
+    // holds it), so writing it leaves nothing unsaved.
+    bool exportCluster(const QString &path);
     // Autosave: every 30 s while there is unsaved work, written on another thread from a copy of
     // the session (the window does not wait for it); removed on a clean exit.
     static QString autosavePath();
@@ -118,11 +121,13 @@ private:
     // status bar, and counted (the exit status of --screenshot).
     void noteError(const QString &text);
     using ExportFunction = void (*)(const QString &, const Document &);
-    // Asks for a file of `kind` named *`extension` (added when the name has none) and writes it.
-    // `note`, where given, says in the Log what the file written leaves out of the placement.
+    // A file of `kind` named *`extension` (added when the name has none), asked for; empty when
+    // the dialog was cancelled.
+    QString askExportPath(const QString &title, const QString &kind, const QString &extension);
+    // Writes `path` (logged, or an error shown): whether it was written. `note`, where given, says
+    // in the Log what the file written leaves out of the placement.
     using ExportNote = QString (*)(const Document &);
-    void exportWith(const QString &title, const QString &kind, const QString &extension, ExportFunction write,
-                    ExportNote note = nullptr);
+    bool exportTo(const QString &path, ExportFunction write, ExportNote note = nullptr);
     void exportImage();
     void openDialog();
     void saveSession(bool ask, bool wait);

@@ -890,6 +890,13 @@ private Q_SLOTS:
         QVERIFY(table->setData(table->index(1, 2), "20"));
         QCOMPARE(d.cluster().device(1).flopsPerS, 20e12);
         QCOMPARE(d.undoStack()->undoText(), QString("gpu:1: %1 to 20 TFLOP/s").arg(flops / 1e12));
+        // Unsaved work, which no session holds: exporting the cluster keeps it.
+        QVERIFY(w.unsaved());
+        QVERIFY(w.windowTitle().contains(" *"));
+        const QString kept = m_dir.filePath("kept.cluster.json");
+        QVERIFY(w.exportCluster(kept));
+        QVERIFY(!w.unsaved());
+        QCOMPARE(readClusterJson(kept.toStdString()).device(1).flopsPerS, 20e12);
         const QString twoGpus = PS_SOURCE_DIR "/resources/clusters/2gpu.cluster.json";
         dropFiles(&w, {twoGpus});
         waitIdle(w);
