@@ -37,7 +37,8 @@ const std::vector<Command> &commands()
         {"validate",
          "FILE...",
          "check files, and check a graph against the cluster, placement or partition given with it (a\n"
-         "      placement that breaks memory or pins there is said to be infeasible)",
+         "      placement, or a partition as part i on device i, that breaks memory or pins there is said to\n"
+         "      be infeasible)",
          {"batch", "input-shape"},
          {},
          validateCommand},

@@ -6,6 +6,7 @@
 #include "core/InputError.h"
 #include "core/io/FileKind.h"
 #include "core/placement/Constraints.h"
+#include "core/placement/Placement.h"
 #include "core/sim/Simulator.h"
 
 #include <ostream>
@@ -54,20 +55,26 @@ int validateCommand(const CliArgs &args, std::ostream &out, std::ostream &err)
     for (const auto &[path, file] : files) {
         std::vector<std::string> broken; // a valid file may place what cannot run (memory, pins)
         try {
-            if (file.placement && graphFile && clusterFile)
-                broken = Simulator(*graphFile->graph, *clusterFile->cluster)
-                             .simulate(resolvePlacement(*file.placement, *graphFile->graph, *clusterFile->cluster))
+            if (graphFile && clusterFile && (file.placement || file.partition)) {
+                // A partition places part i on device i, as simulate and place --start take it (a
+                // partition with more parts than the cluster has devices was said to be valid).
+                const Graph &g = *graphFile->graph;
+                const Cluster &c = *clusterFile->cluster;
+                broken = Simulator(g, c)
+                             .simulate(file.placement ? resolvePlacement(*file.placement, g, c)
+                                                      : placementOfPartition(resolvePartition(*file.partition, g), c))
                              .violations;
-            else if (file.placement && graphFile)
+            } else if (file.placement && graphFile) {
                 assignedNodes(*file.placement, *graphFile->graph);
-            if (file.partition && graphFile)
+            } else if (file.partition && graphFile) {
                 resolvePartition(*file.partition, *graphFile->graph);
+            }
         } catch (const InputError &e) {
             rethrowWithContext(e, path);
         }
         if ((file.placement || file.partition) && graphFile)
-            out << path << ": consistent with " << graphPath
-                << (file.placement && clusterFile ? " and " + clusterPath : std::string()) << "\n";
+            out << path << ": consistent with " << graphPath << (clusterFile ? " and " + clusterPath : std::string())
+                << "\n";
         if (!broken.empty()) { // said, not refused: the files are valid (simulate shows the schedule)
             out << path << ": infeasible on " << clusterPath << ", " << broken.size() << " violation(s):";
             for (size_t i = 0; i < broken.size() && i < 8; ++i)

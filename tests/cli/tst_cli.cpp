@@ -147,6 +147,20 @@ private Q_SLOTS:
         QString part =
             file("v.partition.json", R"({"format": "partition", "version": 1, "k": 2, "parts": {"a": 0, "zz": 1}})");
         expectInputError({"validate", g, part}, "partition names unknown node 'zz'");
+        // A partition with a cluster is checked as simulate takes it, part i on device i (one with
+        // more parts than devices was said to be valid, and simulate refused it).
+        QString fits =
+            file("fits.partition.json", R"({"format": "partition", "version": 1, "k": 4, "parts": {"a": 0, "b": 3}})");
+        auto partitioned = cli({"validate", big, kCluster, fits});
+        QCOMPARE(partitioned.exitCode, 0);
+        QVERIFY2(partitioned.out.contains("fits.partition.json: consistent with " + big.toUtf8() + " and " +
+                                          kCluster.toUtf8() + "\n" + fits.toUtf8() + ": infeasible on " +
+                                          kCluster.toUtf8() + ", 1 violation(s): memory:gpu:0\n"),
+                 partitioned.out.constData());
+        QString six =
+            file("six.partition.json", R"({"format": "partition", "version": 1, "k": 6, "parts": {"a": 5, "b": 3}})");
+        expectInputError({"validate", g, kCluster, six}, "six.partition.json: 6 parts for 4 devices");
+        QCOMPARE(cli({"validate", g, six}).exitCode, 0); // without a cluster, only against the graph
 
         QString two = file("two.cluster.json", R"({"format": "placement-cluster", "version": 1,
             "devices": [{"name": "gpu:0", "type": "gpu", "flops_per_s": 1, "memory_bytes": 1}]})");
