@@ -287,8 +287,15 @@ int steerCommand(const CliArgs &args, std::ostream &out, std::ostream &err)
     std::string spentEarly; // the rounds the budget or the lower bound left out, said in the report
     for (int r = 1; r <= rounds && !control.cancelled(); ++r) {
         for (const FeedbackText &f : feedback)
-            if (f.round == r)
-                session.apply(resolveFeedback(f, graph, cluster, session, args.value("feedback").value_or("the log")));
+            if (f.round == r) {
+                const std::string source = args.value("feedback").value_or("the log");
+                const auto resolved = resolveFeedback(f, graph, cluster, session, source); // names `source`
+                try {
+                    session.apply(resolved);
+                } catch (const InputError &e) { // (a candidate that does not exist is found only here)
+                    rethrowWithContext(e, source + ", round " + std::to_string(r));
+                }
+            }
         // What earlier rounds left unspent (a round of constructive families spends little)
         // goes to the rounds still to come.
         if (replay)

@@ -392,6 +392,10 @@ private Q_SLOTS:
         const QString late = file("late.json", R"([{"round": 4, "reject": ["best"]}])");
         expectInputError({"steer", kExample, kCluster, "--rounds", "3", "--feedback", late},
                          "late.json entry 1: round 4 is past the session's 3 rounds");
+        // A candidate that does not exist is found when its round comes: the file and round are named.
+        const QString absent = file("absent.json", R"([{"round": 2, "reject": [999]}])");
+        expectInputError({"steer", kExample, kCluster, "--rounds", "2", "--evaluations", "300", "--feedback", absent},
+                         "absent.json, round 2: feedback names candidate 999, which does not exist");
         // Nothing fits: said, not "see the log's errors" of a log that was not written.
         expectInputError({"steer", kExample, kCluster, "--evaluations", "1", "--families", "human"},
                          "no candidate fits a budget of 1 simulator runs");
