@@ -85,9 +85,12 @@ void Document::setGraph(std::shared_ptr<const Graph> graph, const QString &path,
     resimulate();
 }
 
-QString Document::openingText(const QString &path)
+QString Document::openingText(const QString &path, const Cluster &cluster)
 {
-    return tr("Open cluster %1").arg(path.isEmpty() ? tr("preset") : QFileInfo(path).fileName());
+    if (!path.isEmpty())
+        return tr("Open cluster %1").arg(QFileInfo(path).fileName());
+    return cluster.name().empty() ? tr("Open cluster preset")
+                                  : tr("Open cluster preset %1").arg(QString::fromStdString(cluster.name()));
 }
 
 void Document::setCluster(const Cluster &cluster, const QString &path, const std::vector<int> *fresh)
@@ -119,12 +122,13 @@ void Document::setCluster(std::shared_ptr<const Cluster> cluster, const QString 
         for (int &p : after.pins)
             p = movedTo(moved, p);
         m_undo.push(new EditClusterCommand(this, {m_cluster, m_placement, m_pins, clusterPath}, std::move(after),
-                                           openingText(path)));
+                                           openingText(path, *cluster)));
         return;
     }
     if (!m_graph && m_cluster->deviceCount() > 0) { // the cluster it replaces may hold the table's edits
-        m_undo.push(new EditClusterCommand(this, {m_cluster, {}, {}, clusterPath}, {std::move(cluster), {}, {}, path},
-                                           openingText(path)));
+        const QString text = openingText(path, *cluster);
+        m_undo.push(
+            new EditClusterCommand(this, {m_cluster, {}, {}, clusterPath}, {std::move(cluster), {}, {}, path}, text));
         return;
     }
     m_cluster = std::move(cluster);

@@ -102,7 +102,8 @@ private:
                        const QString &text);
     void resimulate();
     void rebuildSimulator();
-    static QString openingText(const QString &clusterPath); // "Open cluster 4gpu.cluster.json"
+    // "Open cluster 4gpu.cluster.json", or "Open cluster preset 4xV100-NVLink" (the cluster's name).
+    static QString openingText(const QString &clusterPath, const Cluster &cluster);
     // The best of the fast placers for the current graph and cluster (and what made it).
     std::vector<int> initialPlacement(QString *producer = nullptr, QString *why = nullptr) const;
 

@@ -917,6 +917,15 @@ private Q_SLOTS:
         QVERIFY(d.ready());
         QCOMPARE(d.cluster().device(1).flopsPerS, 20e12);
         QVERIFY(!d.undoStack()->canUndo());
+        // A preset is named by its cluster's name (each read "Open cluster preset").
+        QMenu *presets = subMenu(subMenu(w.menuBar(), "&File"), "&Cluster Preset");
+        QVERIFY(presets);
+        for (QAction *a : presets->actions())
+            if (a->text() == "2gpu")
+                a->trigger();
+        waitIdle(w);
+        QCOMPARE(d.cluster().deviceCount(), 2);
+        QCOMPARE(d.undoStack()->undoText(), QString("Open cluster preset 2xV100-PCIe"));
         QSettings().remove("cluster/last");
     }
 
