@@ -666,12 +666,16 @@ double rebalanceAndRefine(const UndirectedGraph &view, std::vector<int> &parts, 
     // and more on 200,000 ops).
     if (control.exhausted(secondsSince(start), 0))
         return partitionMetrics(view, parts, k).edgeCut;
+    // The share of refinePartition's work these rounds are: the progress goes to 1 at its end (after
+    // one round of eight it stood at 12%, and the run was over).
+    const double share = static_cast<double>(steps.rounds) / kRefinementRounds;
     auto keepGoing = [&](double cut, double done) {
         const double used = secondsSince(start);
         const double limit = control.budget.timeLimitS;
+        const double ours = done / share;
         control.report(refinementProgress(
-            cut, std::min(1.0, std::isfinite(limit) && limit > 0 ? std::max(done, used / limit) : done), used));
-        return !control.exhausted(used, 0) && done < static_cast<double>(steps.rounds) / kRefinementRounds - 1e-12;
+            cut, std::min(1.0, std::isfinite(limit) && limit > 0 ? std::max(ours, used / limit) : ours), used));
+        return !control.exhausted(used, 0) && done < share - 1e-12;
     };
     return refinePartition(view, parts, k, tolerance, 100LL * static_cast<long long>(parts.size()) + 1000,
                            static_cast<unsigned>(control.seed), keepGoing, shares);

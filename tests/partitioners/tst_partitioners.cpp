@@ -310,6 +310,21 @@ private Q_SLOTS:
         QCOMPARE(refinedOnly, std::vector<int>(8, 0));
         QVERIFY(rebalanceAndRefine(view, both, 2, 1.25, {}, {}, {}) > 0);
         QVERIFY(partitionMetrics(view, both, 2).imbalance <= 1.25);
+        // Its progress ends at 1 also when it runs fewer rounds than refinePartition's eight (one
+        // round stood at 12% when the run ended), and never goes back.
+        const UndirectedGraph bigView = undirectedView(big);
+        std::vector<int> scattered(static_cast<size_t>(big.nodeCount()));
+        for (size_t v = 0; v < scattered.size(); ++v)
+            scattered[v] = static_cast<int>((v * 7) % 4); // a poor cut, so the round runs all its trials
+        std::vector<double> fractions;
+        RunControl control;
+        control.progress = [&](const Progress &p) { fractions.push_back(p.fraction); };
+        RepairSteps oneRound;
+        oneRound.rounds = 1;
+        rebalanceAndRefine(bigView, scattered, 4, 1.05, control, {}, oneRound);
+        QVERIFY(!fractions.empty());
+        QVERIFY(std::is_sorted(fractions.begin(), fractions.end()));
+        QCOMPARE(fractions.back(), 1.0);
     }
 
     void rebalancingMovesNodesThatFitNowhereWhereTheyLeaveLessLoad()
