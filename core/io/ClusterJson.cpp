@@ -34,7 +34,7 @@ void appendLink(std::string &out, const Link &link)
 
 } // namespace
 
-Cluster parseClusterJson(std::string_view text, const std::string &source)
+Cluster parseClusterJson(std::string_view text, const std::string &source, std::vector<std::string> *warnings)
 {
     // Clusters are small: parse whole, then validate in file order.
     JsonDocument doc = parseJsonStream(text, source, {}, {});
@@ -53,6 +53,8 @@ Cluster parseClusterJson(std::string_view text, const std::string &source)
     ClusterBuilder builder(has(top, "name") && top["name"].is_string() ? top["name"].get<std::string>()
                                                                        : std::string());
     std::string where;
+    UnknownKeys unknown;
+    unknown.check(top, {"format", "version", "name", "devices", "default_link", "links"}, "");
     try {
         const Json *devices = array("devices", true);
         for (size_t i = 0; i < devices->size(); ++i) {
@@ -66,6 +68,7 @@ Cluster parseClusterJson(std::string_view text, const std::string &source)
             device.flopsPerS = capacity(d, "flops_per_s");
             device.memoryBytes = capacity(d, "memory_bytes");
             device.opOverheadS = number(d, "op_overhead_s", 0);
+            unknown.check(d, {"name", "type", "flops_per_s", "memory_bytes", "op_overhead_s"}, "device");
             builder.addDevice(std::move(device));
         }
         if (const Json *links = array("links", false)) {
@@ -81,14 +84,20 @@ Cluster parseClusterJson(std::string_view text, const std::string &source)
                         throw InputError("'bidirectional' must be true or false");
                     bidirectional = l["bidirectional"].get<bool>();
                 }
+                unknown.check(l, {"src", "dst", "bandwidth_bytes_per_s", "latency_s", "bidirectional"}, "link");
                 builder.addLink(src, dst, linkFromJson(l), bidirectional);
             }
         }
         where = "/default_link";
-        if (has(top, "default_link"))
+        if (has(top, "default_link")) {
             builder.setDefaultLink(linkFromJson(requiredObject(top["default_link"], "'default_link'")));
+            unknown.check(top["default_link"], {"bandwidth_bytes_per_s", "latency_s"}, "default link");
+        }
         where.clear();
-        return builder.build();
+        Cluster cluster = builder.build();
+        if (warnings && !unknown.empty())
+            warnings->push_back("keys this reader does not know were ignored: " + unknown.text());
+        return cluster;
     } catch (const InputError &e) {
         rethrowWithContext(e, where.empty() ? source : source + ": " + where);
     }

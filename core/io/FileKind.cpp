@@ -210,10 +210,10 @@ LoadedFile loadFile(const std::string &path, const LoadOptions &options)
     switch (file.format) {
     case FileFormat::Onnx:
     case FileFormat::TorchScript: break; // handled above
-    case FileFormat::GraphJson: file.graph = parseGraphJson(bytes, path); break;
+    case FileFormat::GraphJson: file.graph = parseGraphJson(bytes, path, &file.warnings); break;
     case FileFormat::Dot: file.graph = parseDot(bytes, path, &file.warnings); break;
     case FileFormat::Metis: file.graph = parseMetis(bytes, path); break;
-    case FileFormat::ClusterJson: file.cluster = parseClusterJson(bytes, path); break;
+    case FileFormat::ClusterJson: file.cluster = parseClusterJson(bytes, path, &file.warnings); break;
     case FileFormat::PlacementJson: file.placement = parsePlacementJson(bytes, path); break;
     case FileFormat::PlacementCsv: file.placement = parsePlacementCsv(bytes, path); break;
     case FileFormat::PartitionJson: file.partition = parsePartitionJson(bytes, path); break;

@@ -56,16 +56,24 @@ GraphBuilder::NodeSpec nodeFromJson(const Json &n)
 
 } // namespace
 
-Graph parseGraphJson(std::string_view text, const std::string &source)
+Graph parseGraphJson(std::string_view text, const std::string &source, std::vector<std::string> *warnings)
 {
     GraphBuilder builder;
     builder.setEdgeLocationPrefix("/edges/");
+    UnknownKeys unknown;
     auto onElement = [&](const std::string &member, size_t, const std::string &, Json &value) {
         if (member == "nodes") {
             builder.addNode(nodeFromJson(value));
+            if (warnings)
+                unknown.check(value,
+                              {"id", "op", "flops", "out_bytes", "param_bytes", "mem_bytes", "scope", "compute_s",
+                               "colocate", "pin"},
+                              "node");
             return;
         }
         requiredObject(value, "an edge");
+        if (warnings)
+            unknown.check(value, {"src", "dst", "bytes"}, "edge");
         if (!has(value, "src") || !value["src"].is_string() || !has(value, "dst") || !value["dst"].is_string())
             throw InputError("an edge's 'src' and 'dst' must be node ids (strings)");
         builder.addEdge(value["src"].get<std::string>(), value["dst"].get<std::string>(),
@@ -81,11 +89,22 @@ Graph parseGraphJson(std::string_view text, const std::string &source)
         throw InputError(doc.deferredError);
     if (doc.top.contains("name") && doc.top["name"].is_string())
         builder.setName(doc.top["name"].get<std::string>());
+    Graph graph;
     try {
-        return builder.build();
+        graph = builder.build();
     } catch (const InputError &e) {
         rethrowWithContext(e, source);
     }
+    if (warnings) {
+        unknown.check(doc.top, {"format", "version", "name", "nodes", "edges"}, "");
+        if (!unknown.empty())
+            warnings->push_back("keys this reader does not know were ignored: " + unknown.text() +
+                                (graph.edgeCount() == 0 && graph.nodeCount() > 1
+                                     ? "; the graph has no edges: they are read from \"edges\": [{\"src\": ID, "
+                                       "\"dst\": ID, \"bytes\": N}]"
+                                     : ""));
+    }
+    return graph;
 }
 
 Graph readGraphJson(const std::string &path)

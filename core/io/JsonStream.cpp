@@ -5,6 +5,7 @@
 #include "core/graph/GraphBuilder.h"
 #include "core/io/JsonError.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <unordered_set>
@@ -199,6 +200,34 @@ void checkFormat(const Json &top, const std::string &format, const std::string &
     if (!version || !version->is_number_integer() || version->get<long long>() != 1)
         throw InputError(source + ": unsupported version " + (version ? version->dump() : "(none)") +
                          " (this program reads version 1)");
+}
+
+void UnknownKeys::check(const Json &object, std::initializer_list<std::string_view> known, const std::string &kind)
+{
+    if (!object.is_object())
+        return;
+    for (auto it = object.begin(); it != object.end(); ++it)
+        if (!it->is_null() && std::find(known.begin(), known.end(), std::string_view(it.key())) == known.end())
+            ++m_count[{kind, it.key()}];
+}
+
+std::string UnknownKeys::text() const
+{
+    std::vector<std::pair<long long, const std::pair<std::string, std::string> *>> byCount;
+    for (const auto &[where, n] : m_count)
+        byCount.emplace_back(n, &where);
+    std::stable_sort(byCount.begin(), byCount.end(), [](const auto &a, const auto &b) { return a.first > b.first; });
+    std::string out;
+    constexpr size_t kShown = 4;
+    for (size_t i = 0; i < byCount.size() && i < kShown; ++i) {
+        const auto &[n, where] = byCount[i];
+        out += (i ? ", '" : "'") + where->second + "' " +
+               (where->first.empty() ? std::string("at the top level")
+                                     : "on " + std::to_string(n) + " " + where->first + (n == 1 ? "" : "s"));
+    }
+    if (byCount.size() > kShown)
+        out += " and " + std::to_string(byCount.size() - kShown) + " more";
+    return out;
 }
 
 bool has(const Json &object, const char *key)

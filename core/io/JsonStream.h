@@ -6,6 +6,8 @@
 #include <nlohmann/json.hpp>
 
 #include <functional>
+#include <initializer_list>
+#include <map>
 #include <optional>
 #include <set>
 #include <string>
@@ -56,6 +58,22 @@ std::optional<double> optionalNumber(const Json &object, const char *key);
 double numberValue(const Json &value, const std::string &what);
 std::string requiredString(const Json &object, const char *key, const std::string &what);
 const Json &requiredObject(const Json &value, const std::string &what);
+
+// Keys a reader does not know, tallied by the kind of object they stood in ("node", "edge"; "" for
+// the top level). The spec ignores them (forward compatibility); a reader says which it ignored (a
+// graph written with "inputs" on its nodes loaded without edges, and without a word).
+class UnknownKeys
+{
+public:
+    void check(const Json &object, std::initializer_list<std::string_view> known, const std::string &kind);
+    bool empty() const { return m_count.empty(); }
+    // "'inputs' on 5 nodes, 'shape' on 1 node, 'author' at the top level" (the first four, then how
+    // many more).
+    std::string text() const;
+
+private:
+    std::map<std::pair<std::string, std::string>, long long> m_count; // (kind, key)
+};
 
 // Writing helpers: shortest round-trip numbers, escaped strings.
 void appendString(std::string &out, std::string_view s);

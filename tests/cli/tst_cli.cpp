@@ -688,7 +688,7 @@ private Q_SLOTS:
         const QString one = QString::fromStdString(ps::test::writeFile(
             m_dir, "one.graph.json",
             R"({"format": "placement-graph", "version": 1, "nodes": [{"id": "a", "op": "Relu", "flops": 1,
-                "output_bytes": 4}], "edges": []})"));
+                "out_bytes": 4}], "edges": []})"));
         expectInputError({"train", "--model", "gap", one, "--k", "2", "--out", parts},
                          "--k 2 is more than the graph's 1 nodes");
         expectInputError({"partition", one, "--k", "2", "--model", "metis", "--out", parts},

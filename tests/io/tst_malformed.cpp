@@ -241,6 +241,43 @@ private Q_SLOTS:
         QCOMPARE(loadFile(c).cluster->deviceCount(), 1);
     }
 
+    // Keys the spec does not define are ignored, and said (a graph whose nodes named their
+    // "inputs" loaded without edges, and a device's "op_overhead" read as no overhead, in silence).
+    void unknownKeysAreIgnoredAndSaid()
+    {
+        const std::string g = test::writeFile(
+            m_dir, "inputs.graph.json",
+            graph(R"("author": "me", "nodes": [{"id": "a", "op": "x"}, {"id": "b", "op": "y", "inputs": ["a"]},
+                     {"id": "c", "op": "y", "inputs": ["b"], "shape": [2]}])"));
+        LoadedFile loaded = loadFile(g);
+        QCOMPARE(loaded.graph->edgeCount(), 0);
+        QCOMPARE(loaded.warnings, std::vector<std::string>{
+                                      "keys this reader does not know were ignored: 'inputs' on 2 nodes, 'author' at "
+                                      "the top level, 'shape' on 1 node; the graph has no edges: they are read from "
+                                      "\"edges\": [{\"src\": ID, \"dst\": ID, \"bytes\": N}]"});
+        const std::string e = test::writeFile(m_dir, "edge.graph.json",
+                                              graph(kTwoNodes + R"(, "edges": [{"src": "a", "dst": "b", "size": 4}])"));
+        QCOMPARE(loadFile(e).warnings,
+                 std::vector<std::string>{"keys this reader does not know were ignored: 'size' on 1 edge"});
+        const std::string c = test::writeFile(
+            m_dir, "typo.cluster.json",
+            cluster(R"("devices": [{"name": "gpu:0", "type": "gpu", "flops_per_s": 1e12, "memory_bytes": 1e9,
+                                    "op_overhead": 1e-5}, {"name": "gpu:1", "type": "gpu", "flops_per_s": 1e12,
+                                    "memory_bytes": 1e9}], "default_link": {"bandwidth_bytes_per_s": 1e9, "latency": 1},
+                       "links": [{"src": "gpu:0", "dst": "gpu:1", "bandwidth_bytes_per_s": 1e9, "oneway": true}])"));
+        LoadedFile typo = loadFile(c);
+        QCOMPARE(typo.cluster->device(0).opOverheadS, 0.0);
+        QCOMPARE(typo.warnings, std::vector<std::string>{"keys this reader does not know were ignored: 'latency' on "
+                                                         "1 default link, 'op_overhead' on 1 device, 'oneway' on 1 "
+                                                         "link"});
+        // Files of the spec's keys only say nothing.
+        QVERIFY(loadFile(test::writeFile(m_dir, "plain.graph.json", graph(kTwoNodes))).warnings.empty());
+        QVERIFY(loadFile(test::writeFile(m_dir, "plain.cluster.json", cluster(kTwoDevices + R"(, "default_link":
+                    {"bandwidth_bytes_per_s": 1e9}, "links": [{"src": "gpu:0", "dst": "gpu:1",
+                    "bandwidth_bytes_per_s": 1e9, "latency_s": 0, "bidirectional": false}])")))
+                    .warnings.empty());
+    }
+
     void missingFileIsAnInputError()
     {
         QString message;
