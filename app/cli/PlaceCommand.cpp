@@ -114,8 +114,11 @@ int placeCommand(const CliArgs &args, std::ostream &out, std::ostream &err)
     }
     const Objective objective = Objective::parse(args.value("objective").value_or(""));
     std::optional<Placement> start;
-    if (auto startPath = args.value("start"))
+    if (auto startPath = args.value("start")) {
+        // Refused before the file is read and said to be taken (its note came before the refusal).
+        checkPlacerSpec(PlacerRegistry::builtin(), *model, params, true);
         start = requirePlacement(*startPath, graph, cluster, err);
+    }
     const PlacementProblem problem{graph, cluster, constraints, objective};
     const PlacerResult r =
         runPlacer(PlacerRegistry::builtin(), *model, problem, params, control, start ? &*start : nullptr);

@@ -93,6 +93,12 @@ std::vector<const Placer *> checkedStages(const PlacerRegistry &registry, const 
     std::vector<const Placer *> stages;
     for (const std::string &name : compositionStages(spec))
         stages.push_back(&registry.require(name, "model"));
+    // A start given to a spec whose first stage builds its own placement would be dropped unseen.
+    if (haveStart && !stages.front()->takesStart())
+        throw InputError("'" + spec + "' does not start from a given placement" +
+                         (stages.size() > 1 ? ": its first stage '" + stages.front()->info().name + "' builds its own"
+                                            : std::string()) +
+                         "; start with local-search, gdp or giph, or give no start");
     if (stages.front()->refines() && !haveStart)
         stages.insert(stages.begin(), registry.find("human"));
     for (const std::string &p : params)
@@ -115,9 +121,10 @@ std::vector<const Placer *> checkedStages(const PlacerRegistry &registry, const 
 
 } // namespace
 
-void checkPlacerSpec(const PlacerRegistry &registry, const std::string &spec, const std::vector<std::string> &params)
+void checkPlacerSpec(const PlacerRegistry &registry, const std::string &spec, const std::vector<std::string> &params,
+                     bool haveStart)
 {
-    checkedStages(registry, spec, params, false);
+    checkedStages(registry, spec, params, haveStart);
 }
 
 bool betterResult(const PlacerResult &a, const PlacerResult &b)
@@ -165,12 +172,6 @@ PlacerResult runPlacer(const PlacerRegistry &registry, const std::string &spec, 
     // simulator runs, for a three-op graph).
     if (const std::string why = problem.constraints.contradiction(problem.graph, problem.cluster); !why.empty())
         throw InputError(why);
-    // A start given to a spec whose first stage builds its own placement would be dropped unseen.
-    if (start && !stages.front()->takesStart())
-        throw InputError("'" + spec + "' does not start from a given placement" +
-                         (stages.size() > 1 ? ": its first stage '" + stages.front()->info().name + "' builds its own"
-                                            : std::string()) +
-                         "; start with local-search, gdp or giph, or give no start");
     if (start && start->nodeCount() != problem.graph.nodeCount())
         throw InputError("the placement to refine has " + std::to_string(start->nodeCount()) + " nodes, the graph " +
                          std::to_string(problem.graph.nodeCount()));

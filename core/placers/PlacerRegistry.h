@@ -35,10 +35,12 @@ PlacerResult runPlacer(const PlacerRegistry &registry, const std::string &spec, 
 // The stage names of "a+b+...", in order. InputError on an empty stage ("heft+", "+heft").
 std::vector<std::string> compositionStages(const std::string &spec);
 
-// Checks a run before it starts (the Models dock, `--run`; runPlacer checks this first): every
-// stage of `spec` names a placer of the registry, and every "key=value" belongs to a stage and has
-// a value of its type and range. InputError naming the known choices otherwise.
-void checkPlacerSpec(const PlacerRegistry &registry, const std::string &spec, const std::vector<std::string> &params);
+// Checks a run before it starts (the Models dock, `--run`, `place` before it reads its start;
+// runPlacer checks this first): every stage of `spec` names a placer of the registry, every
+// "key=value" belongs to a stage and has a value of its type and range, and a start given goes to a
+// first stage that takes one. InputError naming the known choices otherwise.
+void checkPlacerSpec(const PlacerRegistry &registry, const std::string &spec, const std::vector<std::string> &params,
+                     bool haveStart = false);
 
 // The constructive placers that take well under a second on a 58k-op graph (human, heft, heft-c,
 // m-etf, m-etf-c, cpop, m-topo, single), and the best of their placements under the problem's

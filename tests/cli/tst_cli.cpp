@@ -287,6 +287,11 @@ private Q_SLOTS:
         const QString eight = m_dir.filePath("ex8.partition.json");
         QCOMPARE(cli({"partition", kExample, "--k", "8", "--model", "metis", "--out", eight}).exitCode, 0);
         expectInputError({"simulate", kExample, kCluster, eight}, eight + ": 8 parts for 4 devices");
+        // A start given to a placer that takes none is refused before the start is read (the note
+        // that the partition was taken as a placement came first, then the refusal).
+        expectInputError({"place", kExample, kCluster, "--start", parts, "--model", "heft", "--out",
+                          m_dir.filePath("refused.placement.json")},
+                         "'heft' does not start from a given placement");
 
         expectInputError({"place", kExample, kCluster, "--model", "nope", "--out", placed}, "unknown model 'nope'");
         expectInputError({"place", kExample, kCluster, "--model", "heft", "--seed", "-5", "--out", placed},
