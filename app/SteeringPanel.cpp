@@ -756,18 +756,18 @@ void SteeringPanel::refreshParamChart()
     }
     const std::string arm = m_paramFamily->currentText().toStdString();
     const int p = m_paramName->currentIndex();
-    const std::vector<int> ranked = s->ranking();
-    if (ranked.empty())
-        return;
-    const double best = std::max(1e-300, s->candidate(ranked.front()).score);
+    // The predictor's own observations, so that the points and its estimate share one measure
+    // (the points were each candidate's score over the best, the curve a refiner's over its start,
+    // and a configuration whose placement repeated an earlier one's was left out).
+    const std::vector<ConfigObservation> observed = s->armObservations(arm);
     std::vector<ParamScoreView::Point> points;
-    const Candidate *armBest = nullptr;
-    for (const Candidate &c : s->candidates()) {
-        if (c.arm != arm || !c.usable() || p >= static_cast<int>(c.x.size()))
+    const ConfigObservation *armBest = nullptr; // its configuration
+    for (const ConfigObservation &o : observed) {
+        if (p >= static_cast<int>(o.x.size()))
             continue;
-        points.push_back({c.x[p], std::log(std::max(c.score, best) / best) + (c.terms.feasible ? 0 : 1)});
-        if (!armBest || c.score < armBest->score)
-            armBest = &c;
+        points.push_back({o.x[p], o.value});
+        if (!armBest || o.value < armBest->value)
+            armBest = &o;
     }
     std::vector<ParamScoreView::Point> curve;
     std::vector<double> band;
@@ -786,7 +786,8 @@ void SteeringPanel::refreshParamChart()
                               .arg(h.min)
                               .arg(h.max)
                               .arg(h.tuning == HyperParam::Tuning::Log ? tr(", log") : QString()),
-                          points, curve, band);
+                          points, curve, band,
+                          s->armRefines(arm) ? tr("log(score / its start's)") : tr("log(score / best)"));
 }
 
 } // namespace ps

@@ -56,9 +56,10 @@ ParamScoreView::ParamScoreView(QWidget *parent) : QWidget(parent)
 }
 
 void ParamScoreView::setData(const QString &parameter, std::vector<Point> evaluated, std::vector<Point> estimate,
-                             std::vector<double> uncertainty)
+                             std::vector<double> uncertainty, const QString &measure)
 {
     m_parameter = parameter;
+    m_measure = measure;
     m_evaluated = std::move(evaluated);
     m_estimate = std::move(estimate);
     m_uncertainty = std::move(uncertainty);
@@ -79,7 +80,7 @@ void ParamScoreView::paintEvent(QPaintEvent *)
     p.setPen(palette().text().color());
     p.drawText(QRectF(r.left(), r.bottom() + 2, r.width(), 16), Qt::AlignHCenter,
                m_parameter.isEmpty() ? tr("hyperparameter vs score (lower is better)")
-                                     : m_parameter + tr("  vs  log(score / best)"));
+                                     : m_parameter + tr("  vs  ") + (m_measure.isEmpty() ? tr("score") : m_measure));
     if (m_evaluated.empty() && m_estimate.empty())
         return;
     double x0 = 0, x1 = 1, y0 = 1e300, y1 = -1e300;

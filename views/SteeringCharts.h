@@ -36,14 +36,16 @@ public:
     {
         double x, y;
     };
+    // `measure` names the score's axis ("log(score / best)").
     void setData(const QString &parameter, std::vector<Point> evaluated, std::vector<Point> estimate,
-                 std::vector<double> uncertainty);
+                 std::vector<double> uncertainty, const QString &measure = QString());
+    const std::vector<Point> &evaluated() const { return m_evaluated; }
 
 protected:
     void paintEvent(QPaintEvent *event) override;
 
 private:
-    QString m_parameter;
+    QString m_parameter, m_measure;
     std::vector<Point> m_evaluated, m_estimate;
     std::vector<double> m_uncertainty;
 };

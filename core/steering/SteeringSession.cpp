@@ -383,6 +383,16 @@ std::vector<std::vector<double>> SteeringSession::rejectedPoints(const Arm &arm)
     return points;
 }
 
+std::vector<ConfigObservation> SteeringSession::armObservations(const std::string &arm) const
+{
+    return observations(armNamed(arm));
+}
+
+bool SteeringSession::armRefines(const std::string &arm) const
+{
+    return armNamed(arm).refine;
+}
+
 ConfigEstimate SteeringSession::estimate(const std::string &arm, const std::vector<double> &x) const
 {
     const Arm &a = armNamed(arm);

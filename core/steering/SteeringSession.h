@@ -121,8 +121,12 @@ public:
     // Re-ranking after feedback spends none: it reuses the kept terms.
     long long evaluationsSpent() const { return m_evaluations; }
 
-    // The predictor's view of one arm: each evaluated candidate's coordinates and value, and the
-    // estimate at given points (lower is better; log of score over the best score).
+    // The predictor's view of one arm: each evaluated candidate's coordinates and value (those
+    // whose placement repeated an earlier one's at its score), and the estimate at given points.
+    // Lower is better: the log of the score over the best score, a refiner's over its start's
+    // (armRefines). InputError for an arm the session does not have.
+    std::vector<ConfigObservation> armObservations(const std::string &arm) const;
+    bool armRefines(const std::string &arm) const;
     ConfigEstimate estimate(const std::string &arm, const std::vector<double> &x) const;
     const ParamSpace &space(const std::string &arm) const;
 

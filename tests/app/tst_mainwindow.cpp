@@ -34,6 +34,7 @@
 #include "views/ModelMapView.h"
 #include "views/NodeMime.h"
 #include "views/RankingTable.h"
+#include "views/SteeringCharts.h"
 #include "views/TimelineView.h"
 #include "views/WorkerPool.h"
 
@@ -2084,6 +2085,56 @@ private Q_SLOTS:
         waitIdle(w);
         QCOMPARE(s->rounds().size(), size_t(2));
         QVERIFY2(!panel->statusText().contains("probed"), qPrintable(panel->statusText()));
+    }
+
+    // The Hyperparameters tab plots every configuration a family ran, those whose placement
+    // repeated an earlier candidate's too, at that placement's score: on the example every human
+    // candidate repeats `single`'s placement, and its chart stood empty.
+    void hyperparameterChartShowsRunsThatRepeatedAPlacement()
+    {
+        MainWindow w;
+        SteeringPanel *panel = steerOneRound(w);
+        panel->runRounds(2);
+        waitIdle(w);
+        const SteeringSession *s = panel->controller()->session();
+        std::vector<const Candidate *> human;
+        for (const Candidate &c : s->candidates())
+            if (c.arm == "human" && c.error.empty())
+                human.push_back(&c);
+        QVERIFY(!human.empty());
+        QVERIFY2(std::all_of(human.begin(), human.end(), [](const Candidate *c) { return c->duplicateOf >= 0; }),
+                 "the test needs a family whose runs all repeat another's placement");
+        QComboBox *families = nullptr;
+        for (QComboBox *box : panel->findChildren<QComboBox *>())
+            if (box->findText("human") >= 0)
+                families = box;
+        QVERIFY(families);
+        families->setCurrentIndex(families->findText("human"));
+        const ParamScoreView *chart = panel->findChild<ParamScoreView *>();
+        QVERIFY(chart);
+        QCOMPARE(chart->evaluated().size(), human.size());
+        const double best = s->candidate(s->ranking().front()).score;
+        const Candidate &first = s->candidate(human.front()->duplicateOf);
+        QCOMPARE(chart->evaluated().front().x, human.front()->x[0]);
+        QCOMPARE(chart->evaluated().front().y, std::log(first.score / best));
+        // A refiner's points are what it made of its start, the measure of the predictor's curve
+        // beside them (they were its score over the best: another scale than the curve's).
+        families->setCurrentIndex(families->findText("local-search"));
+        std::vector<ParamScoreView::Point> expected;
+        bool improved = false;
+        for (const Candidate &c : s->candidates())
+            if (c.arm == "local-search" && c.error.empty()) {
+                QVERIFY(c.refines >= 0 && c.terms.feasible);
+                const Candidate &made = c.duplicateOf >= 0 ? s->candidate(c.duplicateOf) : c;
+                expected.push_back({c.x[0], std::log(made.score / s->candidate(c.refines).score)});
+                improved = improved || expected.back().y < 0;
+            }
+        QVERIFY2(improved, "the test needs a search that improved on its start");
+        QCOMPARE(chart->evaluated().size(), expected.size());
+        for (size_t i = 0; i < expected.size(); ++i) {
+            QCOMPARE(chart->evaluated()[i].x, expected[i].x);
+            QCOMPARE(chart->evaluated()[i].y, expected[i].y);
+        }
     }
 
     // An edit of the cluster starts a new steering session (its candidates were simulated on the
