@@ -1,7 +1,9 @@
 #include "views/SteeringCharts.h"
 
+#include <QHelpEvent>
 #include <QPainter>
 #include <QPainterPath>
+#include <QToolTip>
 
 #include <algorithm>
 #include <cmath>
@@ -32,8 +34,7 @@ void AgreementMatrixView::paintEvent(QPaintEvent *)
         p.drawText(rect(), Qt::AlignCenter, tr("Agreement of the top candidates"));
         return;
     }
-    const double left = 44, top = 4;
-    const double cell = std::max(6.0, std::min((width() - left - 4) / n, (height() - top - 4) / double(n)));
+    const double left = kLeft, top = kTop, cell = cellSize();
     for (int i = 0; i < n; ++i) {
         p.setPen(palette().text().color());
         p.drawText(QRectF(0, top + i * cell, left - 3, cell), Qt::AlignRight | Qt::AlignVCenter, m_labels[i]);
@@ -48,6 +49,41 @@ void AgreementMatrixView::paintEvent(QPaintEvent *)
             }
         }
     }
+}
+
+double AgreementMatrixView::cellSize() const
+{
+    const double n = std::max(1.0, static_cast<double>(m_similarity.size()));
+    return std::max(6.0, std::min((width() - kLeft - 4) / n, (height() - kTop - 4) / n));
+}
+
+QString AgreementMatrixView::tipAt(const QPoint &pos) const
+{
+    const int n = static_cast<int>(m_similarity.size());
+    const double cell = cellSize();
+    const int i = static_cast<int>(std::floor((pos.y() - kTop) / cell)),
+              j = static_cast<int>(std::floor((pos.x() - kLeft) / cell));
+    if (pos.x() < kLeft || pos.y() < kTop || i >= n || j >= n)
+        return {};
+    if (i == j)
+        return m_labels[i];
+    return tr("%1 and %2: %3% of ops placed alike")
+        .arg(m_labels[i], m_labels[j])
+        .arg(std::lround(100 * std::clamp(m_similarity[i][j], 0.0, 1.0)));
+}
+
+bool AgreementMatrixView::event(QEvent *event)
+{
+    if (event->type() == QEvent::ToolTip) {
+        const auto *help = static_cast<QHelpEvent *>(event);
+        const QString tip = tipAt(help->pos());
+        if (tip.isEmpty())
+            QToolTip::hideText();
+        else
+            QToolTip::showText(help->globalPos(), tip, this);
+        return true;
+    }
+    return QWidget::event(event);
 }
 
 ParamScoreView::ParamScoreView(QWidget *parent) : QWidget(parent)

@@ -17,11 +17,18 @@ public:
     // similarity[i][j] in [0, 1]; labels per row.
     void setMatrix(std::vector<std::vector<double>> similarity, std::vector<QString> labels);
     double value(int i, int j) const { return m_similarity.at(i).at(j); }
+    // What the cell under `pos` says ("#10 and #25: 87% of ops placed alike"), shown on hover:
+    // small cells carry no number. Empty off the cells.
+    QString tipAt(const QPoint &pos) const;
 
 protected:
     void paintEvent(QPaintEvent *event) override;
+    bool event(QEvent *event) override;
 
 private:
+    static constexpr double kLeft = 44, kTop = 4; // the labels' column, the margin above
+    double cellSize() const;
+
     std::vector<std::vector<double>> m_similarity;
     std::vector<QString> m_labels;
 };

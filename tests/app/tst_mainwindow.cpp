@@ -2137,6 +2137,20 @@ private Q_SLOTS:
         }
     }
 
+    // The agreement matrix's cells say their share on hover: cells too small for a number (most
+    // docks) showed colours alone, with no way to read them.
+    void agreementCellsSayTheirShare()
+    {
+        AgreementMatrixView view;
+        view.resize(200, 150); // cells of min((200 - 44 - 4) / 3, (150 - 4 - 4) / 3) = 47.3 px
+        view.setMatrix({{1, 0.871, 0.2}, {0.871, 1, 0.5}, {0.2, 0.5, 1}}, {"#1", "#2", "#3"});
+        QCOMPARE(view.tipAt(QPoint(44 + 71, 4 + 23)), QString("#1 and #2: 87% of ops placed alike"));
+        QCOMPARE(view.tipAt(QPoint(44 + 23, 4 + 118)), QString("#3 and #1: 20% of ops placed alike"));
+        QCOMPARE(view.tipAt(QPoint(44 + 71, 4 + 71)), QString("#2"));
+        QVERIFY(view.tipAt(QPoint(20, 20)).isEmpty());       // the labels' column
+        QVERIFY(view.tipAt(QPoint(44 + 150, 20)).isEmpty()); // right of the cells
+    }
+
     // An edit of the cluster starts a new steering session (its candidates were simulated on the
     // old cluster); undoing the edit brings the old session back (it was lost for good).
     void steeringSessionComesBackWhenAClusterEditIsUndone()
