@@ -2,6 +2,7 @@
 
 #include "core/layout/LayeredLayout.h"
 #include "views/NodeMime.h"
+#include "views/ToolTip.h"
 #include "views/WorkerPool.h"
 
 #include <QApplication>
@@ -10,7 +11,6 @@
 #include <QHelpEvent>
 #include <QMouseEvent>
 #include <QScrollBar>
-#include <QToolTip>
 #include <QWheelEvent>
 #include <QtConcurrent/QtConcurrent>
 
@@ -421,11 +421,7 @@ bool GraphView::viewportEvent(QEvent *event)
 {
     if (event->type() == QEvent::ToolTip) {
         auto *help = static_cast<QHelpEvent *>(event);
-        const QString text = tooltipFor(itemAt(help->pos()));
-        if (text.isEmpty())
-            QToolTip::hideText();
-        else
-            QToolTip::showText(help->globalPos(), text, this);
+        answerToolTip(*help, tooltipFor(itemAt(help->pos())), this);
         return true;
     }
     return QGraphicsView::viewportEvent(event);

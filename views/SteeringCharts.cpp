@@ -1,9 +1,10 @@
 #include "views/SteeringCharts.h"
 
+#include "views/ToolTip.h"
+
 #include <QHelpEvent>
 #include <QPainter>
 #include <QPainterPath>
-#include <QToolTip>
 
 #include <algorithm>
 #include <cmath>
@@ -76,11 +77,7 @@ bool AgreementMatrixView::event(QEvent *event)
 {
     if (event->type() == QEvent::ToolTip) {
         const auto *help = static_cast<QHelpEvent *>(event);
-        const QString tip = tipAt(help->pos());
-        if (tip.isEmpty())
-            QToolTip::hideText();
-        else
-            QToolTip::showText(help->globalPos(), tip, this);
+        answerToolTip(*help, tipAt(help->pos()), this);
         return true;
     }
     return QWidget::event(event);

@@ -1,12 +1,12 @@
 #include "views/TimelineView.h"
 
 #include "views/DeviceColors.h"
+#include "views/ToolTip.h"
 
 #include <QHelpEvent>
 #include <QMouseEvent>
 #include <QPainter>
 #include <QScrollBar>
-#include <QToolTip>
 #include <QWheelEvent>
 
 #include <algorithm>
@@ -274,10 +274,7 @@ bool TimelineView::event(QEvent *event)
                        .arg(tr.bytes, 0, 'g', 6)
                        .arg(timeText(tr.start), timeText(tr.end));
         }
-        if (text.isEmpty())
-            QToolTip::hideText();
-        else
-            QToolTip::showText(help->globalPos(), text, this);
+        answerToolTip(*help, text, this);
         return true;
     }
     return QWidget::event(event);
