@@ -444,6 +444,19 @@ private Q_SLOTS:
             const PartitionMetrics m = partitionMetrics(g, p.parts(), k);
             QVERIFY2(m.imbalance <= 1.03 + 1e-9, qPrintable(QString::number(m.imbalance)));
         }
+        // Parts of given shares (a placer's: the devices' speeds) hold the tolerance against those
+        // shares; they were balanced evenly, leaving a device a tenth as fast a quarter of the work.
+        const std::vector<double> shares{0.7, 0.1, 0.1, 0.1};
+        const Partition sized = runPartitioner(PartitionerRegistry::builtin(), "gap", {g, 4, 1.03, shares, {}},
+                                               {"iterations=3", "hidden=8"}, {});
+        const PartitionMetrics sizedMetrics = partitionMetrics(g, sized.parts(), 4);
+        double total = 0;
+        for (double w : sizedMetrics.partWeights)
+            total += w;
+        for (int d = 0; d < 4; ++d)
+            QVERIFY2(
+                sizedMetrics.partWeights[d] <= 1.03 * shares[d] * total + 1e-9,
+                qPrintable(QString("part %1 holds %2 of the weight").arg(d).arg(sizedMetrics.partWeights[d] / total)));
         const Partition raw = runPartitioner(PartitionerRegistry::builtin(), "gap", {g, 8, 1.03, {}, {}},
                                              {"iterations=3", "hidden=8", "rebalance=false", "refine=false"}, {});
         QVERIFY(partitionMetrics(g, raw.parts(), 8).imbalance > 1.03);
