@@ -96,7 +96,7 @@ Cluster parseClusterJson(std::string_view text, const std::string &source, std::
         where.clear();
         Cluster cluster = builder.build();
         if (warnings && !unknown.empty())
-            warnings->push_back("keys this reader does not know were ignored: " + unknown.text());
+            warnings->push_back(unknown.warning());
         return cluster;
     } catch (const InputError &e) {
         rethrowWithContext(e, where.empty() ? source : source + ": " + where);

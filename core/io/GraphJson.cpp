@@ -98,7 +98,7 @@ Graph parseGraphJson(std::string_view text, const std::string &source, std::vect
     if (warnings) {
         unknown.check(doc.top, {"format", "version", "name", "nodes", "edges"}, "");
         if (!unknown.empty())
-            warnings->push_back("keys this reader does not know were ignored: " + unknown.text() +
+            warnings->push_back(unknown.warning() +
                                 (graph.edgeCount() == 0 && graph.nodeCount() > 1
                                      ? "; the graph has no edges: they are read from \"edges\": [{\"src\": ID, "
                                        "\"dst\": ID, \"bytes\": N}]"

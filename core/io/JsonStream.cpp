@@ -211,13 +211,13 @@ void UnknownKeys::check(const Json &object, std::initializer_list<std::string_vi
             ++m_count[{kind, it.key()}];
 }
 
-std::string UnknownKeys::text() const
+std::string UnknownKeys::warning() const
 {
     std::vector<std::pair<long long, const std::pair<std::string, std::string> *>> byCount;
     for (const auto &[where, n] : m_count)
         byCount.emplace_back(n, &where);
     std::stable_sort(byCount.begin(), byCount.end(), [](const auto &a, const auto &b) { return a.first > b.first; });
-    std::string out;
+    std::string out = "keys this reader does not know were ignored: ";
     constexpr size_t kShown = 4;
     for (size_t i = 0; i < byCount.size() && i < kShown; ++i) {
         const auto &[n, where] = byCount[i];

@@ -67,9 +67,9 @@ class UnknownKeys
 public:
     void check(const Json &object, std::initializer_list<std::string_view> known, const std::string &kind);
     bool empty() const { return m_count.empty(); }
-    // "'inputs' on 5 nodes, 'shape' on 1 node, 'author' at the top level" (the first four, then how
-    // many more).
-    std::string text() const;
+    // "keys this reader does not know were ignored: 'inputs' on 5 nodes, 'shape' on 1 node, 'author'
+    // at the top level" (the first four, then how many more).
+    std::string warning() const;
 
 private:
     std::map<std::pair<std::string, std::string>, long long> m_count; // (kind, key)
