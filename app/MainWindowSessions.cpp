@@ -1,5 +1,5 @@
-// MainWindow, continued: sessions (save, restore, the autosave, unsaved work kept when something
-// replaces it), closing, and File ▸ Export.
+// MainWindow, continued: steering logs opened, sessions (save, restore, the autosave, unsaved work
+// kept when something replaces it), closing, and File ▸ Export.
 #include "app/Document.h"
 #include "app/Exporter.h"
 #include "app/FileLoader.h"
