@@ -63,18 +63,22 @@ Cluster requireCluster(const std::string &path)
     return std::move(*requireKind(path, FileKind::Cluster).cluster);
 }
 
+Placement placementIn(const LoadedFile &file, const Graph &graph, const Cluster &cluster)
+{
+    return file.partition ? placementOfPartition(resolvePartition(*file.partition, graph), cluster)
+                          : resolvePlacement(*file.placement, graph, cluster);
+}
+
 Placement requirePlacement(const std::string &path, const Graph &graph, const Cluster &cluster, std::ostream &err)
 {
     LoadedFile file = loadFile(path);
     if (!file.partition)
         requireKind(file, path, FileKind::Placement);
     try {
-        if (file.partition) {
-            Placement placement = placementOfPartition(resolvePartition(*file.partition, graph), cluster);
+        Placement placement = placementIn(file, graph, cluster);
+        if (file.partition)
             err << "note: " << path << ": a partition, taken as a placement: part i on device i\n";
-            return placement;
-        }
-        return resolvePlacement(*file.placement, graph, cluster);
+        return placement;
     } catch (const InputError &e) {
         rethrowWithContext(e, path);
     }

@@ -24,6 +24,8 @@ LoadedFile loadReporting(const std::string &path, const LoadOptions &options, st
 // shape as 0 FLOPs and bytes, without a word).
 Graph requireGraph(const std::string &path, const CliArgs &args, std::ostream &err);
 Cluster requireCluster(const std::string &path);
+// The placement a placement or partition file holds (a partition: part i on device i).
+Placement placementIn(const LoadedFile &file, const Graph &graph, const Cluster &cluster);
 // A placement file, or a partition file taken as one (part i on device i; a note to err says so).
 Placement requirePlacement(const std::string &path, const Graph &graph, const Cluster &cluster, std::ostream &err);
 // Pins from a placement-like file (JSON or CSV naming node and device): each node pinned to its

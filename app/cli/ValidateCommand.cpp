@@ -6,7 +6,6 @@
 #include "core/InputError.h"
 #include "core/io/FileKind.h"
 #include "core/placement/Constraints.h"
-#include "core/placement/Placement.h"
 #include "core/sim/Simulator.h"
 
 #include <ostream>
@@ -58,11 +57,8 @@ int validateCommand(const CliArgs &args, std::ostream &out, std::ostream &err)
             if (graphFile && clusterFile && (file.placement || file.partition)) {
                 // A partition places part i on device i, as simulate and place --start take it (a
                 // partition with more parts than the cluster has devices was said to be valid).
-                const Graph &g = *graphFile->graph;
-                const Cluster &c = *clusterFile->cluster;
-                broken = Simulator(g, c)
-                             .simulate(file.placement ? resolvePlacement(*file.placement, g, c)
-                                                      : placementOfPartition(resolvePartition(*file.partition, g), c))
+                broken = Simulator(*graphFile->graph, *clusterFile->cluster)
+                             .simulate(placementIn(file, *graphFile->graph, *clusterFile->cluster))
                              .violations;
             } else if (file.placement && graphFile) {
                 assignedNodes(*file.placement, *graphFile->graph);

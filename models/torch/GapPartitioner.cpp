@@ -2,10 +2,10 @@
 // the nodes feed a softmax over the k parts; the loss is the expected normalized cut (edges
 // weighted by bytes) plus a balance term (nodes weighted by FLOPs). It trains on one graph or a
 // set and partitions a graph in one forward pass (argmax), then by default moves the cheapest nodes
-// out of parts above the imbalance tolerance (the paper's balance term alone is soft; parts of given
-// shares, a placer's, against those shares) and refines
-// the cut by moving boundary nodes, as multilevel partitioners refine theirs (both departures
-// from the paper; rebalance=false refine=false gives its plain argmax).
+// out of parts above the imbalance tolerance (the paper's balance term alone is soft; parts of
+// given shares, a placer's, against those shares) and refines the cut by moving boundary nodes,
+// as multilevel partitioners refine theirs (both departures from the paper; rebalance=false
+// refine=false gives its plain argmax).
 #include "core/InputError.h"
 #include "core/family/Stopwatch.h"
 #include "core/partitioners/PartitionRefinement.h"
