@@ -3,6 +3,7 @@
 #include "core/cluster/Cluster.h"
 #include "core/graph/Graph.h"
 #include "core/placement/Constraints.h"
+#include "core/sim/CostModel.h"
 #include "core/sim/Simulator.h"
 
 #include <algorithm>
@@ -15,6 +16,12 @@ MemoryRepair repairMemory(const Graph &graph, const Cluster &cluster, const Cons
     MemoryRepair r;
     const int k = cluster.deviceCount();
     std::vector<double> use = memoryUsage(graph, cluster, devices);
+    // Each device's busy time, so that a moved op goes where it would finish first: the device
+    // with the most free memory may be the slowest (a host CPU beside accelerators).
+    const CostModel cost(graph, cluster);
+    std::vector<double> busy(k, 0.0);
+    for (int v = 0; v < graph.nodeCount(); ++v)
+        busy[devices[v]] += cost.compute(v, devices[v]);
     for (int d = 0; d < k; ++d) {
         if (use[d] <= cluster.device(d).memoryBytes)
             continue;
@@ -27,11 +34,12 @@ MemoryRepair repairMemory(const Graph &graph, const Cluster &cluster, const Cons
             if (use[d] <= cluster.device(d).memoryBytes)
                 break;
             int to = -1;
-            double room = 0;
+            double finish = 0;
             for (int e = 0; e < k; ++e) {
                 const double free = cluster.device(e).memoryBytes - use[e];
-                if (e != d && free >= graph.memBytes(v) && free > room) {
-                    room = free;
+                const double end = busy[e] + cost.compute(v, e);
+                if (e != d && free >= graph.memBytes(v) && (to < 0 || end < finish)) {
+                    finish = end;
                     to = e;
                 }
             }
@@ -39,6 +47,8 @@ MemoryRepair repairMemory(const Graph &graph, const Cluster &cluster, const Cons
                 continue;
             use[d] -= graph.memBytes(v);
             use[to] += graph.memBytes(v);
+            busy[d] -= cost.compute(v, d);
+            busy[to] = finish;
             devices[v] = to;
             ++r.moved;
         }

@@ -16,8 +16,8 @@ struct MemoryRepair
     bool fits = true; // every device within its memory afterwards
 };
 
-// Moves unpinned, ungrouped ops (largest first) off devices over their memory to the device with
-// the most free memory that holds them.
+// Moves unpinned, ungrouped ops (largest first) off devices over their memory to the device, of
+// those with room for them, whose busy time (the compute of the ops on it) ends first with them.
 MemoryRepair repairMemory(const Graph &graph, const Cluster &cluster, const Constraints &constraints,
                           std::vector<int> &devices);
 

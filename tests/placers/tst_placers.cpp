@@ -15,6 +15,7 @@
 #include "core/placers/BlockGrower.h"
 #include "core/placers/FavouriteChildren.h"
 #include "core/placers/ListScheduler.h"
+#include "core/placers/MemoryRepair.h"
 #include "core/placers/PlacerRegistry.h"
 #include "core/sim/CostModel.h"
 #include "core/sim/Simulator.h"
@@ -814,6 +815,38 @@ private Q_SLOTS:
         }
         // A partition that fits moves nothing (METIS balances memory to the devices' shares).
         QVERIFY(!test::hasNote(run("metis", g, c), "over their memory"));
+    }
+
+    void memoryRepairMovesOpsWhereTheyFinishFirst()
+    {
+        // Six independent ops of 1 GFLOP and 1 GB each, all on a 2 GB NPU: four must leave it,
+        // to a host CPU with 64 GB (the most free memory, 50x slower) or a GPU with room for
+        // three. The GPU takes three (it finishes each in 1 ms, the CPU in 50 ms); the fourth
+        // fits only on the CPU. Before, all four went to the CPU, the device with the most free
+        // memory (the spectral placer's GNMT on hetero-edge was 5.87 of the bound so; 2.84 now).
+        GraphBuilder gb("independent");
+        for (int i = 0; i < 6; ++i) {
+            GraphBuilder::NodeSpec s;
+            s.id = "op" + std::to_string(i);
+            s.op = "MatMul";
+            s.flops = 1e9;
+            s.memBytes = 1e9;
+            gb.addNode(s);
+        }
+        const Graph g = gb.build();
+        ClusterBuilder cb("edge");
+        cb.addDevice({"cpu", "cpu", 2e10, 64e9, 0});
+        cb.addDevice({"gpu", "gpu", 1e12, 3e9, 0});
+        cb.addDevice({"npu", "npu", 1e12, 2e9, 0});
+        cb.setDefaultLink({1e10, 1e-5});
+        const Cluster c = cb.build();
+        std::vector<int> devices(6, 2);
+        const MemoryRepair r = repairMemory(g, c, Constraints{}, devices);
+        QCOMPARE(r.moved, 4);
+        QVERIFY(r.fits);
+        QCOMPARE(int(std::count(devices.begin(), devices.end(), 1)), 3); // the GPU, full
+        QCOMPARE(int(std::count(devices.begin(), devices.end(), 0)), 1); // the CPU, the rest
+        QCOMPARE(int(std::count(devices.begin(), devices.end(), 2)), 2); // the NPU, at its memory
     }
 
     void refinedPartitionsAreJudgedBeforeTheyAreKept()
