@@ -13,6 +13,24 @@
 
 namespace ps::cli {
 
+namespace {
+
+// What to run instead where a graph and a placement file were swapped: a placement is drawn on
+// its graph (the graph converted, with --placement), and written as CSV from the placement itself.
+std::string swappedKindsHint(FileKind in, FileKind out, const std::string &inPath, const std::string &outPath,
+                             const CliArgs &args)
+{
+    if (in == FileKind::Placement && out == FileKind::Graph)
+        return "; to draw a placement, convert its graph: placement-cli convert GRAPH " + outPath +
+               " --cluster CLUSTER --placement " + inPath;
+    if (in == FileKind::Graph && out == FileKind::Placement)
+        return "; to write a placement in another format, convert the placement file: placement-cli convert " +
+               args.value("placement").value_or("P.placement.json") + " " + outPath;
+    return {};
+}
+
+} // namespace
+
 int convertCommand(const CliArgs &args, std::ostream &out, std::ostream &err)
 {
     if (args.positionals().size() != 2)
@@ -23,7 +41,8 @@ int convertCommand(const CliArgs &args, std::ostream &out, std::ostream &err)
     const FileKind inKind = kindOf(in.format), outKind = kindOf(outFormat);
     if (inKind != outKind)
         throw InputError("cannot convert a " + std::string(kindName(inKind)) + " (" + inPath + ") into a " +
-                         kindName(outKind) + " file (" + outPath + ")");
+                         kindName(outKind) + " file (" + outPath + ")" +
+                         swappedKindsHint(inKind, outKind, inPath, outPath, args));
     switch (outFormat) {
     case FileFormat::GraphJson:
     case FileFormat::Dot: {

@@ -586,6 +586,12 @@ private Q_SLOTS:
         QVERIFY(ps::test::readFile(csv.toStdString()).startsWith("node,device\n"));
 
         expectInputError({"convert", placement, m_dir.filePath("x.dot")}, "cannot convert a placement");
+        // Graph and placement swapped: the message says the command that does it.
+        expectInputError({"convert", placement, m_dir.filePath("x.dot")},
+                         "convert its graph: placement-cli convert GRAPH " + m_dir.filePath("x.dot") +
+                             " --cluster CLUSTER --placement " + placement);
+        expectInputError({"convert", kExample, csv, "--cluster", kCluster, "--placement", placement},
+                         "convert the placement file: placement-cli convert " + placement + " " + csv);
         expectInputError({"convert", kExample, placed, "--placement", placement}, "--placement needs --cluster");
         expectInputError({"convert", kExample}, "convert needs IN and OUT");
     }
