@@ -145,12 +145,24 @@ int requireParts(const CliArgs &args, const std::string &command, const Graph &g
 
 // Pins from a placement-like file: {"format": "placement", ..., "assignment": {node: device}}
 // or a CSV; each named node is pinned to its device.
+std::vector<std::pair<std::string, std::string>> pinsIn(const std::string &path)
+{
+    static const std::string form = "pins are a placement file: {\"format\": \"placement\", \"version\": 1, "
+                                    "\"assignment\": {\"NODE\": \"DEVICE\"}}, or CSV with the header node,device";
+    LoadedFile file;
+    try {
+        file = loadFile(path);
+    } catch (const InputError &e) {
+        throw InputError(std::string(e.what()) + "; " + form);
+    }
+    if (!file.placement)
+        throw InputError(path + ": " + form);
+    return std::move(file.placement->assignment);
+}
+
 void applyPins(const std::string &path, const Graph &graph, const Cluster &cluster, Constraints &constraints)
 {
-    LoadedFile file = loadFile(path);
-    if (!file.placement)
-        throw InputError(path + ": pins must be a placement file (JSON or CSV) naming node and device");
-    for (const auto &[node, deviceName] : file.placement->assignment) {
+    for (const auto &[node, deviceName] : pinsIn(path)) {
         const int v = graph.findNode(node), d = cluster.findDevice(deviceName);
         if (v < 0)
             throw InputError(path + ": pins name unknown node '" + node + "'");

@@ -28,8 +28,10 @@ Cluster requireCluster(const std::string &path);
 Placement placementIn(const LoadedFile &file, const Graph &graph, const Cluster &cluster);
 // A placement file, or a partition file taken as one (part i on device i; a note to err says so).
 Placement requirePlacement(const std::string &path, const Graph &graph, const Cluster &cluster, std::ostream &err);
-// Pins from a placement-like file (JSON or CSV naming node and device): each node pinned to its
-// device. InputError for unknown nodes and devices.
+// The node -> device pairs of a pins file (a placement file, JSON or CSV). InputError naming the
+// form a pins file takes when it is something else.
+std::vector<std::pair<std::string, std::string>> pinsIn(const std::string &path);
+// Pins from a pins file: each node pinned to its device. InputError for unknown nodes and devices.
 void applyPins(const std::string &path, const Graph &graph, const Cluster &cluster, Constraints &constraints);
 Partition requirePartition(const std::string &path, const Graph &graph);
 // The files these options name are written at the end of the command: each must be writable

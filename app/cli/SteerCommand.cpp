@@ -267,11 +267,8 @@ int steerCommand(const CliArgs &args, std::ostream &out, std::ostream &err)
         initial.weights = Objective::parse(*objective);
     }
     if (auto pins = args.value("pins")) {
-        LoadedFile file = loadFile(*pins);
-        if (!file.placement)
-            throw InputError(*pins + ": pins must be a placement file (JSON or CSV) naming node and device");
         FeedbackText t;
-        t.pins = file.placement->assignment;
+        t.pins = pinsIn(*pins);
         initial.pins = resolveFeedback(t, graph, cluster, session, *pins).pins;
     }
     if (!initial.empty())

@@ -329,6 +329,14 @@ private Q_SLOTS:
         QCOMPARE(readAll(graphCopy), graphBytes);
         QCOMPARE(cli({"place", kExample, kCluster, "--model", "heft", "--out", placed, "--pins", placed}).exitCode,
                  2); // a pins file that is the output
+        // A pins file in a form of one's own, or a graph given as pins: the error says what pins are.
+        const QString ownPins = file("own.pins.json", R"({"mixed/concat": "gpu:1"})");
+        expectInputError({"steer", kExample, kCluster, "--rounds", "1", "--pins", ownPins, "--out", placed},
+                         "without a \"format\" (expected placement-graph, placement-cluster, placement or "
+                         "partition); pins are a placement file: {\"format\": \"placement\", \"version\": 1, "
+                         "\"assignment\": {\"NODE\": \"DEVICE\"}}, or CSV with the header node,device");
+        expectInputError({"place", kExample, kCluster, "--model", "heft", "--pins", kExample, "--out", placed},
+                         kExample + ": pins are a placement file");
         QCOMPARE(cli({"place", kExample, kCluster, "--model", "heft", "--out", m_dir.filePath("heft")}).exitCode,
                  0); // a name that is also a model's is no file
         expectInputError({"place", kExample, kCluster, "--model", "heft", "--time-limit", "-1", "--out", placed},
