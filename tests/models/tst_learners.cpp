@@ -724,6 +724,48 @@ private Q_SLOTS:
     // Every family, classical and learned, stops within its time limit counted from the call
     // (warm starts, HEFT runs and graph preparation included): T + 10% + 1 s for the step in
     // flight and the final judgement.
+    // METIS runs in a forked child process (so that a limit or a cancel can stop it), and a
+    // learner's matrix products run on OpenBLAS's worker threads. Forking shuts those threads
+    // down (OpenBLAS's fork handler), and a product being handed to them in another thread then
+    // spun for ever: `steer` on two threads hung on MoE x 4gpu (a gdp candidate beside a METIS
+    // one), as would the app with a learner and METIS running side by side. A watchdog turns a
+    // hang into a failure.
+    void learnersRunBesideForkingMetis()
+    {
+        const Graph learnt = generate("rnnlm", {}, 1), cut = generate("inception-v3", {}, 1);
+        const Cluster c = gpus(4);
+        const Constraints learntCons = Constraints::fromGraph(learnt, c), cutCons = Constraints::fromGraph(cut, c);
+        std::atomic<bool> learnerDone{false}, allDone{false};
+        std::atomic<int> metisRuns{0};
+        std::thread watchdog([&] {
+            for (int i = 0; i < 1200 && !allDone; ++i) // 120 s
+                std::this_thread::sleep_for(std::chrono::milliseconds(100));
+            if (!allDone) {
+                std::fprintf(stderr, "FAIL: a learner beside forking METIS hung (%d METIS runs, learner %s)\n",
+                             metisRuns.load(), learnerDone ? "done" : "running");
+                std::_Exit(1);
+            }
+        });
+        std::thread metis([&] {
+            while (!learnerDone) {
+                RunControl control;
+                control.budget.timeLimitS = 30; // a limit: METIS runs in a child process
+                runPlacer(PlacerRegistry::builtin(), "metis", {cut, c, cutCons, {}}, {}, control);
+                ++metisRuns;
+            }
+        });
+        RunControl control;
+        control.budget.timeLimitS = 8;
+        const PlacerResult r =
+            runPlacer(PlacerRegistry::builtin(), "gdp", {learnt, c, learntCons, {}}, {"threads=1"}, control);
+        learnerDone = true;
+        metis.join();
+        allDone = true;
+        watchdog.join();
+        QVERIFY(r.feasible);
+        QVERIFY2(metisRuns > 20, qPrintable(QString::number(metisRuns.load())));
+    }
+
     void timeLimitHoldsForEveryFamily()
     {
         const Graph g = generate("rnnlm", {}, 1);
