@@ -201,7 +201,7 @@ def main():
                                 name, c, label.replace(" ", "_").replace("+", "_"), s)))))
                     jobs.append(("steer", s, None, pool.submit(
                         run, a.cli, "steer", gpath, cpath, "--evaluations", str(e), "--rounds",
-                        str(rounds_for(e)), "--seed", str(s), "--out",
+                        str(rounds_for(e)), "--seed", str(s), "--threads", "1", "--out",
                         os.path.join(tmp, "st-%s-%s-%d.json" % (name, c, s)),
                         *(["--families", a.steer_families] if a.steer_families else []))))
                 per_seed = []
@@ -263,7 +263,7 @@ def efficiency(a, pool, cases, budgets, seeds, tmp):
                     extra = ["--" + a.baseline] if mode == "uniform" else []
                     res[mode] = pool.submit(run, a.cli, "steer", gpath, cpath, "--evaluations", str(e), "--rounds",
                                             str(rounds_for(e) * 2), "--per-round", "4", "--ensemble", "0",
-                                            "--seed", str(s), *extra)
+                                            "--seed", str(s), "--threads", "1", *extra)
                 traj = {m: [(r["evaluations"], r["best"]["score"]) for r in f.result()["rounds"]]
                         for m, f in res.items()}
                 final = min(t[-1][1] for t in traj.values())

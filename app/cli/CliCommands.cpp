@@ -96,8 +96,9 @@ const std::vector<Command> &commands()
          "candidates also run in worker processes (steer-worker), with the same results; --coordinate-only: "
          "only there (this process runs a candidate only when its worker is lost); --uniform: hyperparameters drawn "
          "uniformly instead of by the predictor (the tuned defaults still run first); --random-search: every "
-         "candidate's drawn uniformly; --threads T: candidates at once, --searches S: local searches (and learned "
-         "runs) a round holds at most (default T; the figures in docs/ are at 1)",
+         "candidate's drawn uniformly; --threads T: candidates at once (default: the machine's cores; the results "
+         "are the same on any number), --searches S: local searches (and learned runs) a round holds at most "
+         "(default T where --threads is given, else 1; the figures in docs/ are at 1)",
          withModelOptions({"rounds", "per-round", "evaluations", "objective", "pins", "feedback", "families", "seed",
                            "threads", "searches", "ensemble", "replay", "out", "log", "workers", "min-workers",
                            "launch", "worker-timeout"}),

@@ -25,6 +25,7 @@
 #include <cstdlib>
 #include <optional>
 #include <ostream>
+#include <thread>
 #include <tuple>
 
 namespace ps::cli {
@@ -200,9 +201,12 @@ int steerCommand(const CliArgs &args, std::ostream &out, std::ostream &err)
         replayed = readSteeringLog(*args.value("replay"));
         settings = replayed.settings;
     }
-    // How many candidates run at once (one unless told, or the log's); in a replay what is
-    // proposed, searches a round included, is the log's.
-    settings.threads = static_cast<int>(args.integer("threads").value_or(settings.threads));
+    // How many candidates run at once: a core each unless told (the log's in a replay). They give
+    // the same candidates on any number of threads; in a replay what is proposed, searches a round
+    // included, is the log's.
+    const auto threadsGiven = args.integer("threads");
+    settings.threads = static_cast<int>(threadsGiven.value_or(
+        replay ? settings.threads : std::clamp(static_cast<int>(std::thread::hardware_concurrency()), 1, 256)));
     if (settings.threads < 1 || settings.threads > 256)
         throw InputError("--threads must be between 1 and 256");
     if (replay) {
@@ -223,8 +227,10 @@ int steerCommand(const CliArgs &args, std::ostream &out, std::ostream &err)
             throw InputError("--evaluations needs at least 1 simulator run");
         settings.seed = args.seed();
         settings.perRound = static_cast<int>(args.integer("per-round").value_or(8));
-        // As many searches a round as threads unless told: the figures in docs/ are at one each.
-        settings.searches = static_cast<int>(args.integer("searches").value_or(settings.threads));
+        // As many searches a round as --threads asks for, unless told; one where neither is given,
+        // so that the default's results do not depend on the machine (the figures in docs/ are at
+        // one search a round).
+        settings.searches = static_cast<int>(args.integer("searches").value_or(threadsGiven ? settings.threads : 1));
         if (settings.searches < 1 || settings.searches > SteeringSettings::kMaxPerRound)
             throw InputError("--searches must be between 1 and " + std::to_string(SteeringSettings::kMaxPerRound));
         if (auto families = args.value("families")) {

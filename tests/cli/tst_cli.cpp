@@ -7,7 +7,9 @@
 #include <QProcess>
 #include <QtTest>
 
+#include <algorithm>
 #include <cmath>
+#include <thread>
 
 namespace {
 
@@ -412,6 +414,30 @@ private Q_SLOTS:
         // Nothing fits: said, not "see the log's errors" of a log that was not written.
         expectInputError({"steer", kExample, kCluster, "--evaluations", "1", "--families", "human"},
                          "no candidate fits a budget of 1 simulator runs");
+    }
+
+    // Without --threads, steer runs a candidate per core and still one search a round: the same
+    // candidates as on one thread, sooner. Before, it ran on one thread whatever the machine had.
+    void steerUsesEveryCoreWithTheSameResults()
+    {
+        const QStringList common = {"steer", kExample, kCluster, "--rounds", "2", "--evaluations", "400"};
+        const QString onCores = m_dir.filePath("cores.steer.json"), onOne = m_dir.filePath("one.steer.json");
+        QCOMPARE(cli(common + QStringList{"--log", onCores}).exitCode, 0);
+        QCOMPARE(cli(common + QStringList{"--threads", "1", "--log", onOne}).exitCode, 0);
+        const QJsonObject cores = QJsonDocument::fromJson(ps::test::readFile(onCores.toStdString())).object();
+        const QJsonObject one = QJsonDocument::fromJson(ps::test::readFile(onOne.toStdString())).object();
+        QCOMPARE(cores["settings"].toObject()["threads"].toInt(),
+                 std::clamp(int(std::thread::hardware_concurrency()), 1, 256));
+        QCOMPARE(cores["settings"].toObject()["searches"].toInt(), 1);
+        const auto scores = [](const QJsonObject &log) {
+            QStringList s;
+            for (const auto &c : log["candidates"].toArray())
+                s << c.toObject()["family"].toString() + " " +
+                         QString::number(c.toObject()["score"].toDouble(), 'g', 17);
+            return s;
+        };
+        QVERIFY(!scores(one).isEmpty());
+        QCOMPARE(scores(cores), scores(one));
     }
 
     void steerRankReplay()
