@@ -27,7 +27,7 @@ namespace ps {
 
 struct RunManager::Run
 {
-    QString model;
+    QString model, label;
     std::weak_ptr<const Graph> graph; // the problem it ran on (not kept alive for it)
     std::vector<std::string> devices;
     std::atomic<bool> cancel{false}, pause{false};
@@ -152,10 +152,11 @@ private:
 
 int RunManager::start(const QString &model, std::shared_ptr<const Graph> graph, std::shared_ptr<const Cluster> cluster,
                       std::shared_ptr<const Constraints> constraints, double timeLimitS, quint64 seed,
-                      std::vector<std::string> params, int processes)
+                      std::vector<std::string> params, int processes, const QString &label)
 {
     auto run = std::make_shared<Run>();
     run->model = model;
+    run->label = label.isEmpty() ? model : label;
     run->graph = graph;
     run->devices = cluster->deviceNames();
     run->clock.start();
@@ -260,6 +261,10 @@ const QString &RunManager::model(int run) const
 {
     return m_runs.at(static_cast<size_t>(run))->model;
 }
+const QString &RunManager::label(int run) const
+{
+    return m_runs.at(static_cast<size_t>(run))->label;
+}
 bool RunManager::finished(int run) const
 {
     return m_runs.at(static_cast<size_t>(run))->done;
@@ -316,7 +321,7 @@ std::vector<SavedRun> RunManager::savedRuns(const std::shared_ptr<const Graph> &
     std::vector<SavedRun> out;
     for (size_t i = 0; i < m_runs.size(); ++i)
         if (const Run *r = m_runs[i].get(); r->done && r->error.isEmpty() && ranOn(static_cast<int>(i), graph, devices))
-            out.push_back({r->model, r->result.placement.devices(), r->result.makespan, r->result.lowerBound,
+            out.push_back({r->label, r->result.placement.devices(), r->result.makespan, r->result.lowerBound,
                            r->result.feasible, r->result.evaluations, r->result.wallS, r->result.notes});
     return out;
 }
@@ -327,7 +332,7 @@ void RunManager::restoreRuns(const std::vector<SavedRun> &runs, const std::share
     const int first = count();
     for (const SavedRun &saved : runs) {
         auto run = std::make_shared<Run>();
-        run->model = saved.model;
+        run->model = run->label = saved.model;
         run->graph = graph;
         run->devices = devices;
         run->done = run->restored = true;

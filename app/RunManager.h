@@ -31,9 +31,10 @@ public:
     // processes > 1: a learned family that trains data-parallel (gdp, giph) runs as rank 0 here
     // with processes - 1 local `placement-cli train` ranks on copies of the graph, cluster and
     // pins; it is still one run (one curve), whose iterations carry each rank's simulator runs.
+    // label: what the run is shown and saved as (default: the model).
     int start(const QString &model, std::shared_ptr<const Graph> graph, std::shared_ptr<const Cluster> cluster,
               std::shared_ptr<const Constraints> constraints, double timeLimitS, quint64 seed,
-              std::vector<std::string> params, int processes = 1);
+              std::vector<std::string> params, int processes = 1, const QString &label = {});
     void setPaused(int run, bool paused);
     void cancel(int run);
     void cancelAll();
@@ -42,6 +43,7 @@ public:
     int count() const { return static_cast<int>(m_runs.size()); }
     bool anyRunning() const;
     const QString &model(int run) const;
+    const QString &label(int run) const; // e.g. "metis refine=true": two runs of one model told apart
     bool finished(int run) const;
     bool paused(int run) const;
     bool cancelled(int run) const;

@@ -198,9 +198,9 @@ int RunsPanel::start(QString model, double timeLimitS, quint64 seed, const QStri
     }
     std::vector<std::string> params;
     const QString pretrained = QStringLiteral(" (pretrained)");
-    QString label;
+    // Shown as asked for, parameters included: two runs of one model are told apart.
+    const QString label = paramText.simplified().isEmpty() ? model : model + ' ' + paramText.simplified();
     if (model.endsWith(pretrained)) { // "gdp (pretrained)": the shipped policy, zero-shot unless told
-        label = model;
         model.chop(pretrained.size());
         params.push_back("checkpoint=pretrained");
         if (!paramText.contains(QRegularExpression("(^|\\s)iterations=")))
@@ -214,10 +214,8 @@ int RunsPanel::start(QString model, double timeLimitS, quint64 seed, const QStri
         Q_EMIT refused(tr("%1 not started: %2").arg(model, QString::fromStdString(e.what())));
         return -1;
     }
-    if (!label.isEmpty())
-        m_labels[m_manager->count()] = label; // the row the run is about to get
     return m_manager->start(model, m_graph, m_cluster, m_constraints, timeLimitS, seed, std::move(params),
-                            processes > 0 ? processes : m_processes->value());
+                            processes > 0 ? processes : m_processes->value(), label);
 }
 
 int RunsPanel::startSpec(const QString &spec)
@@ -263,9 +261,7 @@ void RunsPanel::addItem(int run, const QString &status)
 {
     if (static_cast<int>(m_items.size()) <= run)
         m_items.resize(run + 1, nullptr);
-    const auto label = m_labels.find(run);
-    m_items[run] = new QTreeWidgetItem(
-        m_tree, {label != m_labels.end() ? label->second : m_manager->model(run), status, "", "", "", ""});
+    m_items[run] = new QTreeWidgetItem(m_tree, {m_manager->label(run), status, "", "", "", ""});
 }
 
 void RunsPanel::showStarted(int run)
@@ -279,7 +275,7 @@ void RunsPanel::showProgress(int run, const std::vector<Progress> &rows)
         std::vector<ConvergenceChart::Point> points;
         for (const Progress &p : rows)
             points.push_back({p.iteration, p.sampleMean, p.bestMakespan, p.loss, p.entropy, p.evaluations});
-        m_chart->addPoints(run, m_manager->model(run), points);
+        m_chart->addPoints(run, m_manager->label(run), points);
     }
     if (m_manager->paused(run) || m_manager->finished(run))
         return;
@@ -320,7 +316,7 @@ void addLineUnder(QTreeWidgetItem *item, const QString &text, const QColor &colo
 void RunsPanel::showFinished(int run)
 {
     QTreeWidgetItem *item = m_items[run];
-    const QString &model = m_manager->model(run);
+    const QString &model = m_manager->label(run);
     if (!m_manager->error(run).isEmpty()) {
         // The reason in a line of its own under the run, the width of the table (and in the
         // tooltip and the Log).
@@ -329,7 +325,8 @@ void RunsPanel::showFinished(int run)
         item->setForeground(1, QColor(200, 0, 0));
         addLineUnder(item, m_manager->error(run), QColor(200, 0, 0));
         const QString &why = m_manager->error(run);
-        Q_EMIT failed(why.startsWith(model + ": ") ? why : model + ": " + why); // named once
+        const QString &family = m_manager->model(run); // the parameters are in the row and its reason
+        Q_EMIT failed(why.startsWith(family + ": ") ? why : family + ": " + why); // named once
     } else {
         const PlacerResult &r = m_manager->result(run);
         const double ratio = r.lowerBound > 0 ? r.makespan / r.lowerBound : 0;
@@ -414,10 +411,10 @@ void RunsPanel::applyItem(QTreeWidgetItem *item)
         if (m_items[r] != item || !m_manager->finished(r) || !m_manager->error(r).isEmpty())
             continue;
         if (m_manager->ranOn(r, m_graph, deviceNames()))
-            Q_EMIT applyRequested(m_manager->result(r).placement.devices(), m_manager->model(r));
+            Q_EMIT applyRequested(m_manager->result(r).placement.devices(), m_manager->label(r));
         else
             Q_EMIT refused(
-                tr("%1 ran on another graph or cluster: run it again to place this one").arg(m_manager->model(r)));
+                tr("%1 ran on another graph or cluster: run it again to place this one").arg(m_manager->label(r)));
     }
 }
 

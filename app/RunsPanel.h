@@ -89,7 +89,6 @@ private:
     QTreeWidget *m_tree;
     RunManager *m_manager;
     std::vector<QTreeWidgetItem *> m_items; // per run
-    std::map<int, QString> m_labels;        // runs shown under another name than their model
     std::shared_ptr<const Graph> m_graph;
     double m_lowerBound = 0; // what the chart shows
     std::shared_ptr<const Cluster> m_cluster;

@@ -1123,7 +1123,10 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(runs->finished(quick), 60000);
         QCOMPARE(runs->iterationsSeen(quick), 5);
         QCOMPARE(runs->chart()->pointCount(quick), 10); // sampled mean and best, per iteration
-        QCOMPARE(runs->chart()->trainingLegend(), QStringList{"gdp"});
+        // Named with the parameters asked for, in the chart and the list: two runs of one model
+        // with other parameters are told apart (before, both were "gdp").
+        QCOMPARE(runs->chart()->trainingLegend(), QStringList{"gdp iterations=5 samples=2 hidden=16"});
+        QCOMPARE(runs->tree()->topLevelItem(quick)->text(0), QString("gdp iterations=5 samples=2 hidden=16"));
         QCOMPARE(runs->tree()->topLevelItem(quick)->text(1), QString("done"));
 
         const int slow = runs->start("rl-seq2seq", 120, 2, "iterations=100000 samples=2 hidden=16");
@@ -1630,6 +1633,14 @@ private Q_SLOTS:
         const int tuned = runs->start("gdp (pretrained)", 30, 1, "iterations=2");
         QTRY_VERIFY_WITH_TIMEOUT(runs->finished(tuned), 30000);
         QCOMPARE(runs->iterationsSeen(tuned), 2);
+        QCOMPARE(runs->tree()->topLevelItem(tuned)->text(0), QString("gdp (pretrained) iterations=2"));
+        // A session keeps each run under the name it was shown by (before, both came back "gdp").
+        const QString session = m_dir.filePath("pretrained.pstudio");
+        QVERIFY(w.saveSessionTo(session));
+        const SessionData saved = loadSession(session);
+        QCOMPARE(saved.runs.size(), size_t(2));
+        QCOMPARE(saved.runs[0].model, QString("gdp (pretrained)"));
+        QCOMPARE(saved.runs[1].model, QString("gdp (pretrained) iterations=2"));
     }
 
     void partitionerRunsAsAPlacement()
