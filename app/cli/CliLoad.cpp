@@ -143,8 +143,8 @@ int requireParts(const CliArgs &args, const std::string &command, const Graph &g
     return static_cast<int>(*k);
 }
 
-// Pins from a placement-like file: {"format": "placement", ..., "assignment": {node: device}}
-// or a CSV; each named node is pinned to its device.
+// A pins file is a placement file: {"format": "placement", ..., "assignment": {node: device}} or
+// a CSV; each named node is pinned to its device.
 std::vector<std::pair<std::string, std::string>> pinsIn(const std::string &path)
 {
     static const std::string form = "pins are a placement file: {\"format\": \"placement\", \"version\": 1, "
