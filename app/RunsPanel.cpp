@@ -262,6 +262,7 @@ void RunsPanel::addItem(int run, const QString &status)
     if (static_cast<int>(m_items.size()) <= run)
         m_items.resize(run + 1, nullptr);
     m_items[run] = new QTreeWidgetItem(m_tree, {m_manager->label(run), status, "", "", "", ""});
+    m_items[run]->setToolTip(0, m_manager->label(run)); // in full where the column cuts it short
 }
 
 void RunsPanel::showStarted(int run)
@@ -295,7 +296,8 @@ void RunsPanel::showProgress(int run, const std::vector<Progress> &rows)
             rates << QString::number(static_cast<double>(e) / rows.back().wallS, 'f', 0);
         const QString readout =
             tr("%1 processes: %2 sim runs/s").arg(rows.back().rankEvaluations.size()).arg(rates.join(", "));
-        item->setToolTip(0, readout);
+        item->setData(1, Qt::UserRole, readout);
+        item->setToolTip(0, m_manager->label(run) + "\n" + readout);
         item->setText(1, item->text(1) + " · " + readout);
     }
 }
@@ -333,8 +335,9 @@ void RunsPanel::showFinished(int run)
         item->setText(1, m_manager->cancelled(run) ? tr("cancelled (best kept)")
                          : r.feasible              ? tr("done")
                                                    : tr("infeasible"));
-        if (!item->toolTip(0).isEmpty()) // a data-parallel run: its processes' throughput
-            item->setText(1, item->text(1) + " · " + item->toolTip(0));
+        // A data-parallel run: its processes' throughput.
+        if (const QString readout = item->data(1, Qt::UserRole).toString(); !readout.isEmpty())
+            item->setText(1, item->text(1) + " · " + readout);
         item->setText(2, formatSeconds(r.makespan)); // as the Metrics dock writes it
         m_chart->setResult(run, model, r.makespan);
         item->setText(3, QString::number(ratio, 'f', 3));

@@ -1085,7 +1085,7 @@ private Q_SLOTS:
                  qPrintable(runs->tree()->topLevelItem(run)->text(1) + runs->tree()->topLevelItem(run)->toolTip(1)));
         QCOMPARE(runs->iterationsSeen(run), 4);
         QCOMPARE(runs->chart()->pointCount(run), 8);
-        QVERIFY2(runs->tree()->topLevelItem(run)->toolTip(0).startsWith("2 processes: "),
+        QVERIFY2(runs->tree()->topLevelItem(run)->toolTip(0).contains("\n2 processes: "),
                  qPrintable(runs->tree()->topLevelItem(run)->toolTip(0)));
         // processes=N in a --run spec is that run's, as time= and seed= are; the dock keeps its own.
         const int single = runs->startSpec("rl-seq2seq time=10 processes=2 iterations=2");
@@ -1634,6 +1634,7 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(runs->finished(tuned), 30000);
         QCOMPARE(runs->iterationsSeen(tuned), 2);
         QCOMPARE(runs->tree()->topLevelItem(tuned)->text(0), QString("gdp (pretrained) iterations=2"));
+        QCOMPARE(runs->tree()->topLevelItem(tuned)->toolTip(0), QString("gdp (pretrained) iterations=2")); // in full
         // A session keeps each run under the name it was shown by (before, both came back "gdp").
         const QString session = m_dir.filePath("pretrained.pstudio");
         QVERIFY(w.saveSessionTo(session));
