@@ -1,11 +1,13 @@
-// placement-cli validate FILE...: checks each file, then the graph against the others; a placement
-// with a graph and a cluster is simulated too, and what it breaks is said (the files stay valid).
+// placement-cli validate FILE...: checks each file, then the graph against the others; a graph that
+// no placement on the cluster can hold in memory, and a placement with a graph and a cluster that
+// breaks memory or pins when simulated, are said (the files stay valid).
 #include "app/cli/CliCommands.h"
 #include "app/cli/CliLoad.h"
 
 #include "core/InputError.h"
 #include "core/io/FileKind.h"
 #include "core/placement/Constraints.h"
+#include "core/placers/FeasibilityTracker.h"
 #include "core/sim/Simulator.h"
 
 #include <ostream>
@@ -49,8 +51,16 @@ int validateCommand(const CliArgs &args, std::ostream &out, std::ostream &err)
             clusterPath = path;
         }
     }
-    if (graphFile && clusterFile)
+    if (graphFile && clusterFile) {
         checkPins(*graphFile->graph, *clusterFile->cluster, graphPath, clusterPath);
+        // Said, not refused (the files are valid): a graph no placement on this cluster can hold,
+        // which every placer then places infeasibly.
+        const Constraints constraints = Constraints::fromGraph(*graphFile->graph, *clusterFile->cluster);
+        if (const std::string why =
+                FeasibilityTracker(*graphFile->graph, *clusterFile->cluster, constraints).neverFits();
+            !why.empty())
+            out << graphPath << ": on " << clusterPath << ", " << why << "\n";
+    }
     for (const auto &[path, file] : files) {
         std::vector<std::string> broken; // a valid file may place what cannot run (memory, pins)
         try {

@@ -137,6 +137,14 @@ private Q_SLOTS:
         QVERIFY2(heavy.out.contains("good.placement.json: infeasible on " + kCluster.toUtf8() +
                                     ", 1 violation(s): memory:gpu:0\n"),
                  heavy.out.constData());
+        // Without a placement too: no placement on this cluster can hold the graph (before: "valid"
+        // alone, and every placer then wrote an infeasible placement).
+        auto heavyAlone = cli({"validate", big, kCluster});
+        QCOMPARE(heavyAlone.exitCode, 0);
+        QVERIFY2(heavyAlone.out.contains(big.toUtf8() + ": on " + kCluster.toUtf8() +
+                                         ", no placement fits memory: op 'a' needs 3e+10 bytes"),
+                 heavyAlone.out.constData());
+        QVERIFY2(!ok.out.contains("no placement fits"), ok.out.constData());
 
         QString unknownDevice =
             file("bad.placement.json",
