@@ -12,6 +12,7 @@
 #include "core/generators/Generators.h"
 #include "core/io/ClusterJson.h"
 #include "core/io/FileKind.h"
+#include "core/placers/FeasibilityTracker.h"
 #include "core/steering/SteeringLog.h"
 #include "models/ModelImporters.h"
 #include "views/ClusterTable.h"
@@ -897,6 +898,7 @@ void MainWindow::refreshGraph()
     m_lastSearch.clear();
     m_graphView->setGraph(m_document->graph());
     refreshPlacement();
+    sayWhenNothingFits();
 }
 
 void MainWindow::refreshCluster()
@@ -904,6 +906,18 @@ void MainWindow::refreshCluster()
     m_clusterTable->setCluster(m_document->sharedCluster());
     refreshAssignMenu();
     refreshPlacement();
+    sayWhenNothingFits();
+}
+
+void MainWindow::sayWhenNothingFits()
+{
+    QString why;
+    if (m_document->ready())
+        why = QString::fromStdString(
+            FeasibilityTracker(*m_document->graph(), m_document->cluster(), m_document->constraints()).neverFits());
+    if (!why.isEmpty() && why != m_nothingFits)
+        log(tr("Warning: %1: every placement here is infeasible (the Metrics dock names the devices over)").arg(why));
+    m_nothingFits = why;
 }
 
 void MainWindow::refreshAssignMenu()

@@ -112,6 +112,9 @@ private:
     void refreshPlacement();
     void refreshGraph();
     void refreshCluster();
+    // A warning in the Log when no placement on the cluster can hold the graph in memory (said
+    // once per reason: a graph or cluster opened, or a memory edited, that changes it).
+    void sayWhenNothingFits();
     void refreshAssignMenu();
     void addRecent(const QString &path);
     void rebuildRecentMenu();
@@ -181,6 +184,7 @@ private:
     QString m_savingPath;  // of the save in flight
     int m_errorCount = 0;
     QString m_lastError;
+    QString m_nothingFits; // the reason last said by sayWhenNothingFits (empty: everything fits)
     // A model file picked in the Open dialog: import options (batch size, input shapes).
     LoadOptions askImportOptions(const QString &path, bool *ok);
     // Files the person picked (the Open dialog, a drop, the Recent menu): a model file among them

@@ -340,6 +340,36 @@ private Q_SLOTS:
         QCOMPARE(saved.runs[0].placement, runs->placementOf(here));
     }
 
+    // A cluster that cannot hold the graph: the Log says why every placement is infeasible, once
+    // (before: nothing but "Placed by single"); a cluster that holds it says nothing.
+    void aClusterTooSmallForTheGraphIsSaid()
+    {
+        QJsonObject cluster = QJsonDocument::fromJson(test::readFile(kCluster.toStdString())).object();
+        QJsonArray devices = cluster["devices"].toArray();
+        for (int i = 0; i < devices.size(); ++i) {
+            QJsonObject d = devices[i].toObject();
+            d["memory_bytes"] = 1000.0;
+            devices[i] = d;
+        }
+        cluster["devices"] = devices;
+        const QString tiny = m_dir.filePath("tiny.cluster.json");
+        {
+            QFile f(tiny);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write(QJsonDocument(cluster).toJson());
+        }
+        MainWindow w;
+        openBasics(w);
+        QVERIFY2(!w.logText().contains("no placement fits memory"), qPrintable(w.logText()));
+        dropFiles(&w, {tiny});
+        waitIdle(w);
+        QVERIFY2(w.logText().contains("Warning: no placement fits memory: op '") &&
+                     w.logText().contains("every placement here is infeasible"),
+                 qPrintable(w.logText()));
+        QCOMPARE(w.logText().count("no placement fits memory"), 1);
+        QVERIFY(!w.document()->schedule()->feasible);
+    }
+
     // File ▸ Open Recent lists the files opened, newest first; one deleted since is said and not
     // offered (it was offered, and opening it failed), and the others still open.
     void recentFilesThatAreGoneAreSaid()
