@@ -33,6 +33,9 @@ Placement requirePlacement(const std::string &path, const Graph &graph, const Cl
 std::vector<std::pair<std::string, std::string>> pinsIn(const std::string &path);
 // Pins from a pins file: each node pinned to its device. InputError for unknown nodes and devices.
 void applyPins(const std::string &path, const Graph &graph, const Cluster &cluster, Constraints &constraints);
+// A warning to err when no placement on the cluster can hold the graph (and its pins) in memory:
+// a run goes on, and what it writes will be infeasible.
+void warnWhenNothingFits(const Graph &graph, const Cluster &cluster, const Constraints &constraints, std::ostream &err);
 Partition requirePartition(const std::string &path, const Graph &graph);
 // The files these options name are written at the end of the command: each must be writable
 // before it starts (a 60 s run whose --out folder was missing lost its result), and none may be a

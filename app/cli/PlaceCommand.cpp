@@ -89,6 +89,7 @@ int placeCommand(const CliArgs &args, std::ostream &out, std::ostream &err)
     Constraints constraints = Constraints::fromGraph(graph, cluster);
     if (auto pins = args.value("pins"))
         applyPins(*pins, graph, cluster, constraints);
+    warnWhenNothingFits(graph, cluster, constraints, err);
 
     RunControl control = controlFromArgs(args);
     ProgressBar bar(err, *model);

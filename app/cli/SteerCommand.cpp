@@ -11,6 +11,7 @@
 #include "core/family/Stopwatch.h"
 #include "core/io/JsonText.h"
 #include "core/io/PlacementJson.h"
+#include "core/placement/Constraints.h"
 #include "core/placers/PlacerRegistry.h"
 #include "core/sim/Objective.h"
 #include "core/steering/CandidateRunner.h"
@@ -190,6 +191,7 @@ int steerCommand(const CliArgs &args, std::ostream &out, std::ostream &err)
     const auto started = std::chrono::steady_clock::now();
     const Graph graph = requireGraph(args.positionals()[0], args, err);
     const Cluster cluster = requireCluster(args.positionals()[1]);
+    warnWhenNothingFits(graph, cluster, Constraints::fromGraph(graph, cluster), err);
 
     SteeringLogDoc replayed;
     const bool replay = args.value("replay").has_value();

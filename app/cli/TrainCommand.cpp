@@ -168,6 +168,7 @@ int trainCommand(const CliArgs &args, std::ostream &out, std::ostream &err)
         Constraints constraints = Constraints::fromGraph(graph, cluster);
         if (auto pins = args.value("pins"))
             applyPins(*pins, graph, cluster, constraints);
+        warnWhenNothingFits(graph, cluster, constraints, err);
         const PlacementProblem problem{graph, cluster, constraints, Objective{}};
         startRanks(placer.info(), params);
         const PlacerResult r = runPlacer(PlacerRegistry::builtin(), *model, problem, params, control);

@@ -145,6 +145,20 @@ private Q_SLOTS:
                                          ", no placement fits memory: op 'a' needs 3e+10 bytes"),
                  heavyAlone.out.constData());
         QVERIFY2(!ok.out.contains("no placement fits"), ok.out.constData());
+        // place, steer and train say it on stderr before they run (the result is infeasible).
+        for (const QStringList &run :
+             {QStringList{"place", big, kCluster, "--model", "heft", "--out", m_dir.filePath("big.placement.json")},
+              QStringList{"steer", big, kCluster, "--evaluations", "50", "--out",
+                          m_dir.filePath("big-s.placement.json")}}) {
+            auto r = cli(run);
+            QCOMPARE(r.exitCode, 0);
+            QVERIFY2(r.err.contains("warning: no placement fits memory: op 'a' needs 3e+10 bytes and the largest "
+                                    "device holds") &&
+                         r.err.contains("every placement of this graph on this cluster is infeasible\n"),
+                     r.err.constData());
+        }
+        QVERIFY(!cli({"place", g, kCluster, "--model", "heft", "--out", m_dir.filePath("g.placement.json")})
+                     .err.contains("no placement fits"));
 
         QString unknownDevice =
             file("bad.placement.json",
