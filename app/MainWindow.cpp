@@ -898,7 +898,6 @@ void MainWindow::refreshGraph()
     m_lastSearch.clear();
     m_graphView->setGraph(m_document->graph());
     refreshPlacement();
-    sayWhenNothingFits();
 }
 
 void MainWindow::refreshCluster()
@@ -906,7 +905,6 @@ void MainWindow::refreshCluster()
     m_clusterTable->setCluster(m_document->sharedCluster());
     refreshAssignMenu();
     refreshPlacement();
-    sayWhenNothingFits();
 }
 
 void MainWindow::sayWhenNothingFits()
@@ -959,6 +957,7 @@ void MainWindow::refreshPlacement()
     m_steering->setProblem(d.graph(), d.sharedCluster(), d.clusterUndoable());
     m_steering->setPins(d.pins());
     m_steering->setPlacement(d.placement());
+    sayWhenNothingFits(); // the person's pins may be what makes nothing fit
     if (schedule)
         m_status->setText(tr("Makespan %1 (%2× bound)%3")
                               .arg(formatSeconds(schedule->makespan))

@@ -112,8 +112,9 @@ private:
     void refreshPlacement();
     void refreshGraph();
     void refreshCluster();
-    // A warning in the Log when no placement on the cluster can hold the graph in memory (said
-    // once per reason: a graph or cluster opened, or a memory edited, that changes it).
+    // A warning in the Log when no placement on the cluster can hold the graph and its pins in
+    // memory (said once per reason: a graph or cluster opened, a memory edited or a pin set that
+    // changes it).
     void sayWhenNothingFits();
     void refreshAssignMenu();
     void addRecent(const QString &path);

@@ -368,6 +368,32 @@ private Q_SLOTS:
                  qPrintable(w.logText()));
         QCOMPARE(w.logText().count("no placement fits memory"), 1);
         QVERIFY(!w.document()->schedule()->feasible);
+
+        // The person's pins can make nothing fit too: every op pinned to one device whose memory
+        // holds 60% of the graph.
+        const Graph &g = *w.document()->graph();
+        double total = 0;
+        for (int v = 0; v < g.nodeCount(); ++v)
+            total += g.memBytes(v);
+        for (int i = 0; i < devices.size(); ++i) {
+            QJsonObject d = devices[i].toObject();
+            d["memory_bytes"] = 0.6 * total;
+            devices[i] = d;
+        }
+        cluster["devices"] = devices;
+        const QString roomy = m_dir.filePath("roomy.cluster.json");
+        {
+            QFile f(roomy);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write(QJsonDocument(cluster).toJson());
+        }
+        dropFiles(&w, {roomy});
+        waitIdle(w);
+        QCOMPARE(w.logText().count("no placement fits memory"), 1); // it fits: nothing more said
+        std::vector<int> all(static_cast<size_t>(g.nodeCount()));
+        std::iota(all.begin(), all.end(), 0);
+        w.document()->setPins(all, std::vector<int>(all.size(), 0));
+        QVERIFY2(w.logText().contains("Warning: no placement fits memory: the ops pinned to"), qPrintable(w.logText()));
     }
 
     // File ▸ Open Recent lists the files opened, newest first; one deleted since is said and not
