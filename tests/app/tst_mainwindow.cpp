@@ -344,20 +344,23 @@ private Q_SLOTS:
     // (before: nothing but "Placed by single"); a cluster that holds it says nothing.
     void aClusterTooSmallForTheGraphIsSaid()
     {
-        QJsonObject cluster = QJsonDocument::fromJson(test::readFile(kCluster.toStdString())).object();
-        QJsonArray devices = cluster["devices"].toArray();
-        for (int i = 0; i < devices.size(); ++i) {
-            QJsonObject d = devices[i].toObject();
-            d["memory_bytes"] = 1000.0;
-            devices[i] = d;
-        }
-        cluster["devices"] = devices;
-        const QString tiny = m_dir.filePath("tiny.cluster.json");
-        {
-            QFile f(tiny);
-            QVERIFY(f.open(QIODevice::WriteOnly));
-            f.write(QJsonDocument(cluster).toJson());
-        }
+        // kCluster with every device's memory set to `bytes`, written as `name`.
+        const auto withMemory = [&](const QString &name, double bytes) {
+            QJsonObject cluster = QJsonDocument::fromJson(test::readFile(kCluster.toStdString())).object();
+            QJsonArray devices = cluster["devices"].toArray();
+            for (int i = 0; i < devices.size(); ++i) {
+                QJsonObject d = devices[i].toObject();
+                d["memory_bytes"] = bytes;
+                devices[i] = d;
+            }
+            cluster["devices"] = devices;
+            const QString path = m_dir.filePath(name);
+            QFile f(path);
+            if (f.open(QIODevice::WriteOnly))
+                f.write(QJsonDocument(cluster).toJson());
+            return path;
+        };
+        const QString tiny = withMemory("tiny.cluster.json", 1000.0);
         MainWindow w;
         openBasics(w);
         QVERIFY2(!w.logText().contains("no placement fits memory"), qPrintable(w.logText()));
@@ -375,19 +378,7 @@ private Q_SLOTS:
         double total = 0;
         for (int v = 0; v < g.nodeCount(); ++v)
             total += g.memBytes(v);
-        for (int i = 0; i < devices.size(); ++i) {
-            QJsonObject d = devices[i].toObject();
-            d["memory_bytes"] = 0.6 * total;
-            devices[i] = d;
-        }
-        cluster["devices"] = devices;
-        const QString roomy = m_dir.filePath("roomy.cluster.json");
-        {
-            QFile f(roomy);
-            QVERIFY(f.open(QIODevice::WriteOnly));
-            f.write(QJsonDocument(cluster).toJson());
-        }
-        dropFiles(&w, {roomy});
+        dropFiles(&w, {withMemory("roomy.cluster.json", 0.6 * total)});
         waitIdle(w);
         QCOMPARE(w.logText().count("no placement fits memory"), 1); // it fits: nothing more said
         std::vector<int> all(static_cast<size_t>(g.nodeCount()));
