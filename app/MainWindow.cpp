@@ -907,12 +907,12 @@ void MainWindow::refreshCluster()
     refreshPlacement();
 }
 
-void MainWindow::sayWhenNothingFits()
+void MainWindow::sayWhenNothingFits(const Constraints &constraints)
 {
     QString why;
     if (m_document->ready())
         why = QString::fromStdString(
-            FeasibilityTracker(*m_document->graph(), m_document->cluster(), m_document->constraints()).neverFits());
+            FeasibilityTracker(*m_document->graph(), m_document->cluster(), constraints).neverFits());
     if (!why.isEmpty() && why != m_nothingFits)
         log(tr("Warning: %1: every placement here is infeasible (the Metrics dock names the devices over)").arg(why));
     m_nothingFits = why;
@@ -953,11 +953,12 @@ void MainWindow::refreshPlacement()
     m_timeline->setData(d.graph(), d.cluster(), schedule, d.placement());
     m_timeline->setSelection(m_selection);
     m_metrics->setState(d.cluster(), schedule.get(), counts, d.simulationError());
-    m_runs->setProblem(d.graph(), d.sharedCluster(), d.constraints(), schedule ? schedule->lowerBound.bound : 0.0);
+    const Constraints constraints = d.constraints();
+    m_runs->setProblem(d.graph(), d.sharedCluster(), constraints, schedule ? schedule->lowerBound.bound : 0.0);
     m_steering->setProblem(d.graph(), d.sharedCluster(), d.clusterUndoable());
     m_steering->setPins(d.pins());
     m_steering->setPlacement(d.placement());
-    sayWhenNothingFits(); // the person's pins may be what makes nothing fit
+    sayWhenNothingFits(constraints); // the person's pins may be what makes nothing fit
     if (schedule)
         m_status->setText(tr("Makespan %1 (%2× bound)%3")
                               .arg(formatSeconds(schedule->makespan))

@@ -23,6 +23,7 @@ namespace ps {
 
 class Cluster;
 class ClusterTable;
+class Constraints;
 class DeviceView;
 class RunManager;
 class SteeringController;
@@ -115,7 +116,7 @@ private:
     // A warning in the Log when no placement on the cluster can hold the graph and its pins in
     // memory (said once per reason: a graph or cluster opened, a memory edited or a pin set that
     // changes it).
-    void sayWhenNothingFits();
+    void sayWhenNothingFits(const Constraints &constraints); // the document's, built once by the caller
     void refreshAssignMenu();
     void addRecent(const QString &path);
     void rebuildRecentMenu();

@@ -318,7 +318,7 @@ void addLineUnder(QTreeWidgetItem *item, const QString &text, const QColor &colo
 void RunsPanel::showFinished(int run)
 {
     QTreeWidgetItem *item = m_items[run];
-    const QString &model = m_manager->label(run);
+    const QString &label = m_manager->label(run);
     if (!m_manager->error(run).isEmpty()) {
         // The reason in a line of its own under the run, the width of the table (and in the
         // tooltip and the Log).
@@ -339,7 +339,7 @@ void RunsPanel::showFinished(int run)
         if (const QString readout = item->data(1, Qt::UserRole).toString(); !readout.isEmpty())
             item->setText(1, item->text(1) + " · " + readout);
         item->setText(2, formatSeconds(r.makespan)); // as the Metrics dock writes it
-        m_chart->setResult(run, model, r.makespan);
+        m_chart->setResult(run, label, r.makespan);
         item->setText(3, QString::number(ratio, 'f', 3));
         item->setText(4, r.evaluations >= 0 ? QString::number(r.evaluations) : QString());   // -1: an old session's
         item->setText(5, r.wallS > 0 ? QString::number(r.wallS, 'f', 2) + " s" : QString()); // restored: as saved
@@ -354,7 +354,7 @@ void RunsPanel::showFinished(int run)
         }
         if (!m_manager->restored(run))
             Q_EMIT log(QStringLiteral("%1: makespan %2 s (%3× bound) in %4 s, %5 simulator runs%6%7")
-                           .arg(model)
+                           .arg(label)
                            .arg(r.makespan, 0, 'g', 6)
                            .arg(ratio, 0, 'f', 3)
                            .arg(r.wallS, 0, 'f', 2)

@@ -16,9 +16,12 @@ namespace ps::cli {
 
 namespace {
 
-void checkPins(const Graph &graph, const Cluster &cluster, const std::string &graphFile, const std::string &clusterFile)
+// The graph's pins and groups on the cluster, checked: InputError for a pin to a device the cluster
+// lacks and for pins that contradict each other.
+Constraints checkedPins(const Graph &graph, const Cluster &cluster, const std::string &graphFile,
+                        const std::string &clusterFile)
 {
-    const Constraints constraints = Constraints::fromGraph(graph, cluster);
+    Constraints constraints = Constraints::fromGraph(graph, cluster);
     std::vector<int> unknown = constraints.unknownPins();
     if (!unknown.empty())
         throw InputError(graphFile + ": node '" + graph.id(unknown[0]) + "' is pinned to '" +
@@ -26,6 +29,7 @@ void checkPins(const Graph &graph, const Cluster &cluster, const std::string &gr
                          std::to_string(unknown.size()) + " such pins)");
     if (const std::string why = constraints.contradiction(graph, cluster); !why.empty())
         throw InputError(graphFile + ": " + why);
+    return constraints;
 }
 
 } // namespace
@@ -52,10 +56,9 @@ int validateCommand(const CliArgs &args, std::ostream &out, std::ostream &err)
         }
     }
     if (graphFile && clusterFile) {
-        checkPins(*graphFile->graph, *clusterFile->cluster, graphPath, clusterPath);
+        const Constraints constraints = checkedPins(*graphFile->graph, *clusterFile->cluster, graphPath, clusterPath);
         // Said, not refused (the files are valid): a graph no placement on this cluster can hold,
         // which every placer then places infeasibly.
-        const Constraints constraints = Constraints::fromGraph(*graphFile->graph, *clusterFile->cluster);
         if (const std::string why =
                 FeasibilityTracker(*graphFile->graph, *clusterFile->cluster, constraints).neverFits();
             !why.empty())
