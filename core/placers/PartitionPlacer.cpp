@@ -1,6 +1,7 @@
 // Placement by partitioning ("metis", "spectral", "gap"): one part per device, part sizes in proportion
 // to device speed (METIS also balances memory in proportion to device memory, as a second
-// constraint), part i on device i. Pinned nodes then go to their pins and each colocation group
+// constraint), part i on device i, then parts swapped among devices alike where that sends less over
+// slow links (core/placers/PartMapping). Pinned nodes then go to their pins and each colocation group
 // to the device of its pinned or first member, and where a device's memory overflows, ops move off
 // it (largest first) to the devices with room. With refine=true the cut is refined (multilevel,
 // core/partitioners/PartitionRefinement) under the FLOP shares before the pins are enforced.
@@ -11,6 +12,7 @@
 #include "core/partitioners/PartitionRefinement.h"
 #include "core/partitioners/Partitioner.h"
 #include "core/placers/MemoryRepair.h"
+#include "core/placers/PartMapping.h"
 #include "core/placers/PlacerRegistry.h"
 #include "core/sim/Objective.h"
 #include "core/sim/PartitionMetrics.h"
@@ -50,6 +52,22 @@ void noteMemoryRepair(const MemoryRepair &r, std::vector<std::string> &notes)
     if (r.moved > 0)
         notes.push_back("moved " + std::to_string(r.moved) + " op(s) off devices over their memory" +
                         (r.fits ? "" : "; some device is still over it"));
+}
+
+void notePartMapping(const PartMapping &m, std::vector<std::string> &notes)
+{
+    char note[200];
+    if (m.skipped)
+        std::snprintf(note, sizeof note, "part i is on device i: more than %d devices are not mapped by traffic",
+                      PartMapping::kMaxDevices);
+    else if (m.partsMoved > 0)
+        std::snprintf(note, sizeof note,
+                      "%d part(s) put on other devices of their kind to send less over slow links (transfer time "
+                      "summed: %.4g s, not %.4g s)",
+                      m.partsMoved, m.transferSAfter, m.transferSBefore);
+    else
+        return;
+    notes.push_back(note);
 }
 
 class PartitionPlacer : public Placer
@@ -115,40 +133,67 @@ public:
         const bool refine = params.flag("refine");
         Partition partition = runPartitioner(PartitionerRegistry::builtin(), m_partitioner, problem, own,
                                              refine ? reportingWithin(control, 0, 0.5) : control);
-        std::vector<int> device = partition.parts();
         PlacerOutput out;
         out.notes = std::move(partition.notes);
-        MemoryRepair fit; // of the placement kept
+        // The options judged: the partition, its cut refined (refine=true), each also with its parts
+        // mapped to the devices their traffic favours where that moves any (PartMapping). The later
+        // an option, the more work went into it: it is the one kept when no simulator runs are left
+        // to judge them all.
+        struct Option
+        {
+            std::vector<int> device;
+            bool refined = false;
+            PartMapping mapping; // partsMoved > 0: a mapped option
+            std::string what() const
+            {
+                return std::string(refined ? "the refined cut" : "the partition") +
+                       (mapping.partsMoved > 0 ? ", its parts mapped by traffic" : "");
+            }
+        };
+        std::vector<Option> options{{partition.parts()}};
         if (refine) {
             // The refined cut is not always the faster placement (it balances FLOPs, not memory
-            // or the schedule): both are judged and the better kept (two simulator runs).
-            std::vector<int> refined = device;
+            // or the schedule): it is judged beside the partitioner's.
+            std::vector<int> refined = options[0].device;
             rebalanceAndRefine(undirectedView(g), refined, k, problem.imbalance,
                                reportingWithin(control.after(secondsSince(t0)), 0.5, 1), problem.targetShares);
-            fit = fitConstraintsAndMemory(pb, device);
-            const MemoryRepair refinedFit = fitConstraintsAndMemory(pb, refined);
-            bool keepRefined = true;
-            if (control.budget.evaluationsLeft(0) >= 2) {
-                Simulator sim(g, c);
-                const ObjectiveJudge judge(g, c, pb.constraints, pb.objective);
-                const PlacerResult plain = judgePlacement(pb, sim, judge, device);
-                const PlacerResult better = judgePlacement(pb, sim, judge, refined);
-                out.evaluations = 2;
-                keepRefined = betterResult(better, plain);
-                if (!keepRefined)
-                    out.notes.push_back("the refined cut simulated no better; kept the partitioner's");
-            } else { // a budget that cannot pay for both judgements
-                out.notes.push_back("no simulator runs were left to compare the refined cut with the "
-                                    "partitioner's; kept the refined one");
-            }
-            if (keepRefined) {
-                device = std::move(refined);
-                fit = refinedFit;
-            }
-        } else {
-            fit = fitConstraintsAndMemory(pb, device);
+            options.push_back({std::move(refined), true});
         }
-        noteMemoryRepair(fit, out.notes);
+        for (size_t i = 0, unmapped = options.size(); i < unmapped; ++i) {
+            Option mapped{options[i].device, options[i].refined};
+            mapped.mapping = mapPartsToDevices(g, c, mapped.device);
+            if (mapped.mapping.skipped && i == 0)
+                notePartMapping(mapped.mapping, out.notes);
+            if (mapped.mapping.partsMoved > 0)
+                options.push_back(std::move(mapped));
+        }
+        std::vector<MemoryRepair> fits;
+        for (Option &o : options)
+            fits.push_back(fitConstraintsAndMemory(pb, o.device));
+        size_t kept = options.size() - 1;
+        if (options.size() > 1 && control.budget.evaluationsLeft(0) >= static_cast<int64_t>(options.size())) {
+            Simulator sim(g, c);
+            const ObjectiveJudge judge(g, c, pb.constraints, pb.objective);
+            std::vector<PlacerResult> judged;
+            for (const Option &o : options)
+                judged.push_back(judgePlacement(pb, sim, judge, o.device));
+            out.evaluations = static_cast<int64_t>(options.size());
+            kept = 0;
+            for (size_t i = 1; i < options.size(); ++i)
+                if (betterResult(judged[i], judged[kept]))
+                    kept = i;
+        } else if (options.size() > 1) {
+            out.notes.push_back("no simulator runs were left to judge " + std::to_string(options.size()) +
+                                " options; kept the last, " + options[kept].what());
+        }
+        if (refine && !options[kept].refined)
+            out.notes.push_back("the refined cut simulated no better; kept the partitioner's");
+        if (options[kept].mapping.partsMoved == 0 &&
+            std::any_of(options.begin(), options.end(), [](const Option &o) { return o.mapping.partsMoved > 0; }))
+            out.notes.push_back("parts mapped by traffic simulated no better; kept part i on device i");
+        notePartMapping(options[kept].mapping, out.notes);
+        noteMemoryRepair(fits[kept], out.notes);
+        std::vector<int> device = std::move(options[kept].device);
         out.placement = Placement(std::move(device));
         return out;
     }
