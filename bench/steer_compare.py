@@ -214,12 +214,14 @@ def main():
                         base_runs.setdefault(f, {})[s] = ratio
                     st = [j[3].result() for j in jobs if j[0] == "steer" and j[1] == s][0]
                     best_base = min(base)
-                    # What steer hands back: the better of its best candidate and the ensemble.
-                    final = min(st["best"]["ratio"], st["ensemble"]["ratio"] if st["ensemble"]["feasible"] else 1e300)
+                    # What steer hands back: the better of its best candidate and the ensemble (none
+                    # when a round's best met the lower bound and steering stopped there).
+                    ens_run = st.get("ensemble")
+                    final = min(st["best"]["ratio"], ens_run["ratio"] if ens_run and ens_run["feasible"] else 1e300)
                     finals[s] = final
                     r = final / best_base[0]
                     ratios[e].append(r)
-                    ensemble = st["ensemble"]["score"] / st["best"]["score"]
+                    ensemble = ens_run["score"] / st["best"]["score"] if ens_run else 1.0
                     ens[e].append(ensemble)
                     per_seed.append((best_base, final, r, ensemble, st["best"]["family"]))
                     assert st["evaluations"] <= e + 1, st["evaluations"]

@@ -150,28 +150,32 @@ public:
                        (mapping.partsMoved > 0 ? ", its parts mapped by traffic" : "");
             }
         };
-        std::vector<Option> options{{partition.parts()}};
+        std::vector<Option> options;
+        const auto addWithItsMapping = [&](std::vector<int> device, bool refined) {
+            Option mapped{device, refined};
+            mapped.mapping = mapPartsToDevices(g, c, mapped.device);
+            if (mapped.mapping.skipped && !refined)
+                notePartMapping(mapped.mapping, out.notes);
+            options.push_back({std::move(device), refined});
+            if (mapped.mapping.partsMoved > 0)
+                options.push_back(std::move(mapped));
+        };
+        addWithItsMapping(partition.parts(), false);
         if (refine) {
             // The refined cut is not always the faster placement (it balances FLOPs, not memory
             // or the schedule): it is judged beside the partitioner's.
-            std::vector<int> refined = options[0].device;
+            std::vector<int> refined = partition.parts();
             rebalanceAndRefine(undirectedView(g), refined, k, problem.imbalance,
                                reportingWithin(control.after(secondsSince(t0)), 0.5, 1), problem.targetShares);
-            options.push_back({std::move(refined), true});
-        }
-        for (size_t i = 0, unmapped = options.size(); i < unmapped; ++i) {
-            Option mapped{options[i].device, options[i].refined};
-            mapped.mapping = mapPartsToDevices(g, c, mapped.device);
-            if (mapped.mapping.skipped && i == 0)
-                notePartMapping(mapped.mapping, out.notes);
-            if (mapped.mapping.partsMoved > 0)
-                options.push_back(std::move(mapped));
+            addWithItsMapping(std::move(refined), true);
         }
         std::vector<MemoryRepair> fits;
         for (Option &o : options)
             fits.push_back(fitConstraintsAndMemory(pb, o.device));
         size_t kept = options.size() - 1;
-        if (options.size() > 1 && control.budget.evaluationsLeft(0) >= static_cast<int64_t>(options.size())) {
+        const bool judged =
+            options.size() > 1 && control.budget.evaluationsLeft(0) >= static_cast<int64_t>(options.size());
+        if (judged) {
             Simulator sim(g, c);
             const ObjectiveJudge judge(g, c, pb.constraints, pb.objective);
             std::vector<PlacerResult> judged;
@@ -186,9 +190,9 @@ public:
             out.notes.push_back("no simulator runs were left to judge " + std::to_string(options.size()) +
                                 " options; kept the last, " + options[kept].what());
         }
-        if (refine && !options[kept].refined)
+        if (judged && refine && !options[kept].refined)
             out.notes.push_back("the refined cut simulated no better; kept the partitioner's");
-        if (options[kept].mapping.partsMoved == 0 &&
+        if (judged && options[kept].mapping.partsMoved == 0 &&
             std::any_of(options.begin(), options.end(), [](const Option &o) { return o.mapping.partsMoved > 0; }))
             out.notes.push_back("parts mapped by traffic simulated no better; kept part i on device i");
         notePartMapping(options[kept].mapping, out.notes);

@@ -913,6 +913,16 @@ private Q_SLOTS:
         QVERIFY2(mapped.makespan < 0.5 * unmapped, qPrintable(QString("%1 -> %2").arg(unmapped).arg(mapped.makespan)));
         QVERIFY(test::hasNote(mapped, "part(s) put on other devices of their kind"));
         QCOMPARE(mapped.evaluations, 3LL); // both judged, then the result
+        // A budget of one run cannot judge both: the mapped partition is kept unjudged.
+        RunControl one;
+        one.budget.maxEvaluations = 1;
+        const Constraints cons = Constraints::fromGraph(g, c);
+        const PlacerResult held =
+            runPlacer(PlacerRegistry::builtin(), "spectral", PlacementProblem{g, c, cons, Objective{}}, {}, one);
+        QCOMPARE(held.evaluations, 1LL);
+        QVERIFY(test::hasNote(held, "no simulator runs were left to judge 2 options; kept the last, the partition, "
+                                    "its parts mapped by traffic"));
+        QCOMPARE(held.placement.devices(), mapped.placement.devices());
     }
 
     void refinedPartitionsAreJudgedBeforeTheyAreKept()
