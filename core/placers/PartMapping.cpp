@@ -51,8 +51,12 @@ Traffic trafficBetweenParts(const Graph &g, const std::vector<int> &part, int k)
 class TransferCost
 {
 public:
-    TransferCost(const Cluster &c, const Traffic &t) : m_t(t), m_k(c.deviceCount())
+    TransferCost(const Cluster &c, const Traffic &t) : m_t(t), m_k(c.deviceCount()), m_partners(m_k)
     {
+        for (int p = 0; p < m_k; ++p)
+            for (int q = 0; q < m_k; ++q)
+                if (p != q && (t.count[at(p, q)] > 0 || t.count[at(q, p)] > 0))
+                    m_partners[p].push_back(q);
         m_latency.resize(static_cast<size_t>(m_k) * m_k);
         m_perByte.resize(m_latency.size());
         for (int d = 0; d < m_k; ++d)
@@ -89,21 +93,29 @@ public:
         return sum;
     }
 
-    // The change in total() when parts a and b swap devices.
+    // The change in total() when parts a and b swap devices: only the terms of the parts either
+    // exchanges transfers with change (the traffic between parts is sparse: a sweep over 256
+    // devices took seconds with every part's terms summed).
     double swapDelta(const std::vector<int> &device, int a, int b) const
     {
         const int da = device[a], db = device[b];
         const TransferCost &c = *this;
         double delta = c(a, b, db, da) - c(a, b, da, db) + c(b, a, da, db) - c(b, a, db, da);
-        for (int q = 0; q < m_k; ++q) {
-            if (q == a || q == b)
-                continue;
-            const int dq = device[q];
-            delta += c(a, q, db, dq) - c(a, q, da, dq) + c(q, a, dq, db) - c(q, a, dq, da);
-            delta += c(b, q, da, dq) - c(b, q, db, dq) + c(q, b, dq, da) - c(q, b, dq, db);
-        }
+        for (int q : m_partners[a])
+            if (q != b) {
+                const int dq = device[q];
+                delta += c(a, q, db, dq) - c(a, q, da, dq) + c(q, a, dq, db) - c(q, a, dq, da);
+            }
+        for (int q : m_partners[b])
+            if (q != a) {
+                const int dq = device[q];
+                delta += c(b, q, da, dq) - c(b, q, db, dq) + c(q, b, dq, da) - c(q, b, dq, db);
+            }
         return delta;
     }
+
+    // Whether part p exchanges any transfer with another.
+    bool talks(int p) const { return !m_partners[p].empty(); }
 
 private:
     size_t at(int p, int q) const { return static_cast<size_t>(p) * m_k + q; }
@@ -111,6 +123,7 @@ private:
     const Traffic &m_t;
     int m_k;
     std::vector<double> m_latency, m_perByte;
+    std::vector<std::vector<int>> m_partners; // of each part, the parts it sends to or hears from
 };
 
 // Devices a part sized for one fits on the other exactly: an index per distinct kind.
@@ -159,7 +172,8 @@ PartMapping mapPartsToDevices(const Graph &graph, const Cluster &cluster, std::v
         improved = 0;
         for (int a = 0; a < k; ++a)
             for (int b = a + 1; b < k; ++b)
-                if (kind[device[a]] == kind[device[b]] && cost.swapDelta(device, a, b) < -tiny) {
+                if (kind[device[a]] == kind[device[b]] && (cost.talks(a) || cost.talks(b)) &&
+                    cost.swapDelta(device, a, b) < -tiny) {
                     std::swap(device[a], device[b]);
                     improved = 1;
                 }
