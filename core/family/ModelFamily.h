@@ -168,6 +168,18 @@ struct RunControl
         rest.budget.maxEvaluations = rest.budget.evaluationsLeft(spent);
         return rest;
     }
+    // The same control, its reports' fractions mapped into [from, to]: one stage of a run's progress.
+    RunControl reportingWithin(double from, double to) const
+    {
+        RunControl stage = *this;
+        if (progress)
+            stage.progress = [outer = progress, from, to](const Progress &p) {
+                Progress q = p;
+                q.fraction = from + (to - from) * std::clamp(p.fraction, 0.0, 1.0);
+                outer(q);
+            };
+        return stage;
+    }
     // Blocks while paused (polling every 50 ms); returns false when cancelled meanwhile.
     bool waitWhilePaused() const;
     void report(const Progress &p) const

@@ -7,11 +7,13 @@
 // core/partitioners/PartitionRefinement) under the FLOP shares before the pins are enforced.
 #include "core/InputError.h"
 #include "core/cluster/Cluster.h"
+#include "core/cluster/ClusterNodes.h"
 #include "core/family/Stopwatch.h"
 #include "core/graph/Graph.h"
 #include "core/partitioners/PartitionRefinement.h"
 #include "core/partitioners/Partitioner.h"
 #include "core/placers/MemoryRepair.h"
+#include "core/placers/NodePartition.h"
 #include "core/placers/PartMapping.h"
 #include "core/placers/PlacerRegistry.h"
 #include "core/sim/Objective.h"
@@ -32,19 +34,6 @@ MemoryRepair fitConstraintsAndMemory(const PlacementProblem &pb, std::vector<int
 {
     enforceConstraints(pb.constraints, device);
     return repairMemory(pb.graph, pb.cluster, pb.constraints, device);
-}
-
-// The same control, its reports' fractions mapped into [from, to]: one stage of a run's progress.
-RunControl reportingWithin(const RunControl &control, double from, double to)
-{
-    RunControl stage = control;
-    if (control.progress)
-        stage.progress = [progress = control.progress, from, to](const Progress &p) {
-            Progress q = p;
-            q.fraction = from + (to - from) * std::clamp(p.fraction, 0.0, 1.0);
-            progress(q);
-        };
-    return stage;
 }
 
 void noteMemoryRepair(const MemoryRepair &r, std::vector<std::string> &notes)
@@ -70,11 +59,27 @@ void notePartMapping(const PartMapping &m, std::vector<std::string> &notes)
     notes.push_back(note);
 }
 
+// A placement a partition placer may return: a partition (flat or into the nodes first), perhaps
+// its cut refined, perhaps its parts mapped to devices by traffic, and the partitioner's notes.
+struct Option
+{
+    std::vector<int> device;
+    bool refined = false;
+    bool overNodes = false;
+    PartMapping mapping; // partsMoved > 0: a mapped option
+    std::vector<std::string> notes;
+    std::string what() const
+    {
+        return std::string(refined ? "the refined cut" : "the partition") + (overNodes ? " into the nodes first" : "") +
+               (mapping.partsMoved > 0 ? ", its parts mapped by traffic" : "");
+    }
+};
+
 class PartitionPlacer : public Placer
 {
 public:
-    PartitionPlacer(std::string partitioner, std::string description)
-        : m_partitioner(std::move(partitioner)), m_description(std::move(description))
+    PartitionPlacer(std::string partitioner, std::string description, bool overNodes)
+        : m_partitioner(std::move(partitioner)), m_description(std::move(description)), m_overNodes(overNodes)
     {}
 
     FamilyInfo info() const override
@@ -95,6 +100,17 @@ public:
                                            {},
                                            "then refine the cut (multilevel, FLOPs balanced to device speed; "
                                            "memory is not balanced by it)"}));
+        if (m_overNodes)
+            info.params.push_back(linearTuned({"levels",
+                                               HyperParam::Type::Choice,
+                                               0,
+                                               0,
+                                               0,
+                                               {"best", "nodes", "flat"},
+                                               "on a cluster of nodes (devices joined by links faster than those "
+                                               "between them): partition into the nodes first, then each node into "
+                                               "its devices (FLOPs balanced; memory repaired after), or one k-way "
+                                               "partition; best: both, the faster kept"}));
         return info;
     }
 
@@ -129,45 +145,52 @@ public:
                 own.push_back(h.name + "=" + value);
             }
         }
-        // With the refinement after it, the partitioner's progress is the first half of the run's.
+        // The partitions made: one k-way (flat) and, on a cluster of nodes, one into the nodes first
+        // (`levels`: both unless one is asked for).
+        const std::vector<std::vector<int>> nodes = clusterNodes(c);
+        const bool hasNodes = nodes.size() > 1 && nodes.size() < static_cast<size_t>(k);
+        const std::string levels = m_overNodes ? params.choice("levels") : "flat";
+        std::vector<bool> overNodes;
+        if (levels != "nodes" || !hasNodes)
+            overNodes.push_back(false);
+        if (levels != "flat" && hasNodes)
+            overNodes.push_back(true);
+        // The options judged: each partition, its cut refined (refine=true), each of those also with
+        // its parts mapped to the devices their traffic favours where that moves any (PartMapping).
+        // The later an option, the more work went into it: it is the one kept when no simulator runs
+        // are left to judge them all.
         const bool refine = params.flag("refine");
-        Partition partition = runPartitioner(PartitionerRegistry::builtin(), m_partitioner, problem, own,
-                                             refine ? reportingWithin(control, 0, 0.5) : control);
         PlacerOutput out;
-        out.notes = std::move(partition.notes);
-        // The options judged: the partition, its cut refined (refine=true), each also with its parts
-        // mapped to the devices their traffic favours where that moves any (PartMapping). The later
-        // an option, the more work went into it: it is the one kept when no simulator runs are left
-        // to judge them all.
-        struct Option
-        {
-            std::vector<int> device;
-            bool refined = false;
-            PartMapping mapping; // partsMoved > 0: a mapped option
-            std::string what() const
-            {
-                return std::string(refined ? "the refined cut" : "the partition") +
-                       (mapping.partsMoved > 0 ? ", its parts mapped by traffic" : "");
-            }
-        };
         std::vector<Option> options;
-        const auto addWithItsMapping = [&](std::vector<int> device, bool refined) {
-            Option mapped{device, refined};
+        const auto addWithItsMapping = [&](Option o) {
+            Option mapped = o;
             mapped.mapping = mapPartsToDevices(g, c, mapped.device);
-            if (mapped.mapping.skipped && !refined)
+            if (mapped.mapping.skipped && !o.refined && !o.overNodes)
                 notePartMapping(mapped.mapping, out.notes);
-            options.push_back({std::move(device), refined});
+            options.push_back(std::move(o));
             if (mapped.mapping.partsMoved > 0)
                 options.push_back(std::move(mapped));
         };
-        addWithItsMapping(partition.parts(), false);
-        if (refine) {
-            // The refined cut is not always the faster placement (it balances FLOPs, not memory
-            // or the schedule): it is judged beside the partitioner's.
-            std::vector<int> refined = partition.parts();
-            rebalanceAndRefine(undirectedView(g), refined, k, problem.imbalance,
-                               reportingWithin(control.after(secondsSince(t0)), 0.5, 1), problem.targetShares);
-            addWithItsMapping(std::move(refined), true);
+        // Progress: the partitions share the run's first half where refinements follow, else all of it.
+        const double partitioning = refine ? 0.5 : 1, share = 1.0 / static_cast<double>(overNodes.size());
+        for (size_t i = 0; i < overNodes.size(); ++i) {
+            const RunControl stage = control.after(secondsSince(t0))
+                                         .reportingWithin(partitioning * share * i, partitioning * share * (i + 1));
+            Partition partition =
+                overNodes[i]
+                    ? partitionOverNodes(PartitionerRegistry::builtin(), m_partitioner, problem, nodes, own, stage)
+                    : runPartitioner(PartitionerRegistry::builtin(), m_partitioner, problem, own, stage);
+            addWithItsMapping({partition.parts(), false, overNodes[i], {}, partition.notes});
+            if (refine) {
+                // The refined cut is not always the faster placement (it balances FLOPs, not memory
+                // or the schedule): it is judged beside the partitioner's.
+                std::vector<int> refined = partition.parts();
+                rebalanceAndRefine(
+                    undirectedView(g), refined, k, problem.imbalance,
+                    control.after(secondsSince(t0)).reportingWithin(0.5 + 0.5 * share * i, 0.5 + 0.5 * share * (i + 1)),
+                    problem.targetShares);
+                addWithItsMapping({std::move(refined), true, overNodes[i], {}, partition.notes});
+            }
         }
         std::vector<MemoryRepair> fits;
         for (Option &o : options)
@@ -190,11 +213,10 @@ public:
             out.notes.push_back("no simulator runs were left to judge " + std::to_string(options.size()) +
                                 " options; kept the last, " + options[kept].what());
         }
-        if (judged && refine && !options[kept].refined)
-            out.notes.push_back("the refined cut simulated no better; kept the partitioner's");
-        if (judged && options[kept].mapping.partsMoved == 0 &&
-            std::any_of(options.begin(), options.end(), [](const Option &o) { return o.mapping.partsMoved > 0; }))
-            out.notes.push_back("parts mapped by traffic simulated no better; kept part i on device i");
+        if (judged)
+            out.notes.push_back("kept " + options[kept].what() + ", the fastest of " + std::to_string(options.size()) +
+                                " placements judged by the simulator");
+        out.notes.insert(out.notes.begin(), options[kept].notes.begin(), options[kept].notes.end());
         notePartMapping(options[kept].mapping, out.notes);
         noteMemoryRepair(fits[kept], out.notes);
         std::vector<int> device = std::move(options[kept].device);
@@ -209,25 +231,30 @@ private:
     const Partitioner *family() const { return PartitionerRegistry::builtin().find(m_partitioner); }
 
     std::string m_partitioner, m_description;
+    bool m_overNodes; // offers `levels`
 };
 
 } // namespace
 
-std::unique_ptr<Placer> makePartitionPlacer(const std::string &partitioner, std::string description)
+std::unique_ptr<Placer> makePartitionPlacer(const std::string &partitioner, std::string description, bool overNodes)
 {
-    return std::make_unique<PartitionPlacer>(partitioner, std::move(description));
+    return std::make_unique<PartitionPlacer>(partitioner, std::move(description), overNodes);
 }
 
 std::unique_ptr<Placer> makeMetisPlacer()
 {
-    return makePartitionPlacer("metis", "METIS k-way partition (flops and memory balanced to device speed and memory), "
-                                        "part i on device i");
+    return makePartitionPlacer("metis",
+                               "METIS k-way partition (flops and memory balanced to device speed and memory), "
+                               "part i on device i",
+                               true);
 }
 
 std::unique_ptr<Placer> makeSpectralPlacer()
 {
-    return makePartitionPlacer("spectral", "spectral partition (oASIS Nystrom embedding, balanced k-means) sized to "
-                                           "device speed, part i on device i");
+    return makePartitionPlacer("spectral",
+                               "spectral partition (oASIS Nystrom embedding, balanced k-means) sized to "
+                               "device speed, part i on device i",
+                               true);
 }
 
 } // namespace ps

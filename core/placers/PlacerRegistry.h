@@ -96,8 +96,11 @@ std::unique_ptr<Placer> makeBestFastPlacer();
 std::unique_ptr<Placer> makeMetisPlacer();
 std::unique_ptr<Placer> makeSpectralPlacer();
 // A partitioner of PartitionerRegistry::builtin() as a placer (metis, spectral, and gap where
-// LibTorch is built in): parts sized to the devices' speeds, part i on device i, then the pins,
-// groups and memory honoured.
-std::unique_ptr<Placer> makePartitionPlacer(const std::string &partitioner, std::string description);
+// LibTorch is built in): parts sized to the devices' speeds, part i on device i (or a device alike
+// whose links its traffic favours), then the pins, groups and memory honoured. overNodes: offers
+// `levels`, a partition into the cluster's nodes first (for a partitioner that takes any k per call;
+// not gap, whose stored policies are made for one k).
+std::unique_ptr<Placer> makePartitionPlacer(const std::string &partitioner, std::string description,
+                                            bool overNodes = false);
 
 } // namespace ps

@@ -5,9 +5,11 @@
 #include "common/SeedPairs.h"
 #include "core/InputError.h"
 #include "core/cluster/Cluster.h"
+#include "core/cluster/ClusterNodes.h"
 #include "core/family/Stopwatch.h"
 #include "core/generators/Generators.h"
 #include "core/graph/GraphBuilder.h"
+#include "core/graph/Subgraph.h"
 #include "core/io/ClusterJson.h"
 #include "core/io/FileKind.h"
 #include "core/partitioners/Partitioner.h"
@@ -51,6 +53,17 @@ GraphBuilder gigaflopOps(const std::string &name, std::initializer_list<const ch
         b.addNode(s);
     }
     return b;
+}
+
+// a feeds b and c, which both feed d; ops of 1 GFLOP, edges of these bytes.
+Graph diamond(double ab, double ac, double bd, double cd)
+{
+    GraphBuilder b = gigaflopOps("diamond", {"a", "b", "c", "d"});
+    b.addEdge("a", "b", ab);
+    b.addEdge("a", "c", ac);
+    b.addEdge("b", "d", bd);
+    b.addEdge("c", "d", cd);
+    return b.build();
 }
 
 Graph heftPaperGraph()
@@ -359,12 +372,7 @@ private Q_SLOTS:
     {
         // a feeds b over a heavy edge and c over a light one; b and c join in d. The LP makes b
         // a's favourite (no transfer on the heavy edge), in one window or in windows of 2.
-        GraphBuilder b = gigaflopOps("fork", {"a", "b", "c", "d"});
-        b.addEdge("a", "b", 1e9);
-        b.addEdge("a", "c", 1.0);
-        b.addEdge("b", "d", 1.0);
-        b.addEdge("c", "d", 5e8);
-        const Graph g = b.build();
+        const Graph g = diamond(1e9, 1.0, 1.0, 5e8);
         const Cluster c = gpus(2, 1e12);
         const CostModel costs(g, c);
         for (int window : {100, 2}) {
@@ -896,9 +904,10 @@ private Q_SLOTS:
 
     void partitionPlacersMapPartsToTheNodes()
     {
-        // ResNet-50 on 8gpu-2node: the spectral partition's parts in k-means order sent 26.5 MB
-        // between the nodes (16.7 of the bound); mapped by traffic 3.8 MB (3.45). The mapped
-        // placement is judged beside the unmapped one, so it is kept only when it simulates better.
+        // ResNet-50 on 8gpu-2node, one 8-way partition (levels=flat): the spectral partition's parts
+        // in k-means order sent 26.5 MB between the nodes (16.7 of the bound); mapped by traffic
+        // 3.8 MB (3.45). The mapped placement is judged beside the unmapped one, so it is kept only
+        // when it simulates better.
         const Graph g = ps::generate("resnet-50", std::map<std::string, double>{}, 1);
         const Cluster c = readClusterJson(std::string(PS_SOURCE_DIR) + "/resources/clusters/8gpu-2node.cluster.json");
         PartitionProblem problem{g, c.deviceCount(), 1.03, {}, {}};
@@ -909,7 +918,7 @@ private Q_SLOTS:
         const Partition plain = runPartitioner(PartitionerRegistry::builtin(), "spectral", problem, {}, RunControl{});
         Simulator sim(g, c);
         const double unmapped = sim.makespan(plain.parts());
-        const PlacerResult mapped = run("spectral", g, c);
+        const PlacerResult mapped = run("spectral", g, c, {"levels=flat"});
         QVERIFY2(mapped.makespan < 0.5 * unmapped, qPrintable(QString("%1 -> %2").arg(unmapped).arg(mapped.makespan)));
         QVERIFY(test::hasNote(mapped, "part(s) put on other devices of their kind"));
         QCOMPARE(mapped.evaluations, 3LL); // both judged, then the result
@@ -917,12 +926,58 @@ private Q_SLOTS:
         RunControl one;
         one.budget.maxEvaluations = 1;
         const Constraints cons = Constraints::fromGraph(g, c);
-        const PlacerResult held =
-            runPlacer(PlacerRegistry::builtin(), "spectral", PlacementProblem{g, c, cons, Objective{}}, {}, one);
+        const PlacerResult held = runPlacer(PlacerRegistry::builtin(), "spectral",
+                                            PlacementProblem{g, c, cons, Objective{}}, {"levels=flat"}, one);
         QCOMPARE(held.evaluations, 1LL);
         QVERIFY(test::hasNote(held, "no simulator runs were left to judge 2 options; kept the last, the partition, "
                                     "its parts mapped by traffic"));
         QCOMPARE(held.placement.devices(), mapped.placement.devices());
+    }
+
+    void clusterNodesAreTheDevicesOnFastLinks()
+    {
+        const auto nodesOf = [](const char *preset) {
+            return clusterNodes(
+                readClusterJson(std::string(PS_SOURCE_DIR) + "/resources/clusters/" + preset + ".cluster.json"));
+        };
+        using Nodes = std::vector<std::vector<int>>;
+        QCOMPARE(nodesOf("8gpu-2node"), (Nodes{{0, 1, 2, 3}, {4, 5, 6, 7}})); // NVLink inside, 10 GbE between
+        QCOMPARE(nodesOf("4gpu"), (Nodes{{0}, {1}, {2}, {3}}));               // every link alike: no level
+        QCOMPARE(nodesOf("hetero-edge"), (Nodes{{0}, {1}, {2, 3}}));          // the NPUs' own link
+    }
+
+    void inducedSubgraphKeepsCostsAndInnerEdges()
+    {
+        const Graph g = diamond(10, 20, 30, 40);
+        const Graph sub = inducedSubgraph(g, {0, 2, 3}); // a, c, d
+        QCOMPARE(sub.nodeCount(), 3);
+        QCOMPARE(sub.id(1), std::string("c"));
+        QCOMPARE(sub.flops(1), 1e9);
+        QCOMPARE(sub.edgeCount(), 2); // a -> c and c -> d; a -> b and b -> d leave it
+        QCOMPARE(sub.successors(0).size(), size_t(1));
+        QCOMPARE(sub.successorBytes(0)[0], 20.0);
+        QCOMPARE(sub.successorBytes(1)[0], 40.0);
+    }
+
+    void partitionPlacersPartitionIntoTheNodesFirst()
+    {
+        // MoE on 8gpu-2node: one 8-way METIS partition weighs a byte between the nodes (1.25 GB/s)
+        // as one inside a node (50 GB/s) and spreads the experts' traffic over both: 34.0 of the
+        // bound. Into the two nodes first, then each into its four GPUs: 5.21. By default both
+        // are made and the faster kept.
+        const Graph g = ps::generate("moe", std::map<std::string, double>{}, 1);
+        const Cluster c = readClusterJson(std::string(PS_SOURCE_DIR) + "/resources/clusters/8gpu-2node.cluster.json");
+        const PlacerResult flat = run("metis", g, c, {"levels=flat"}), nodes = run("metis", g, c, {"levels=nodes"});
+        const PlacerResult best = run("metis", g, c);
+        QVERIFY2(nodes.makespan < 0.25 * flat.makespan,
+                 qPrintable(QString("%1 -> %2").arg(flat.makespan).arg(nodes.makespan)));
+        QCOMPARE(best.placement.devices(), nodes.placement.devices());
+        QVERIFY(test::hasNote(best, "kept the partition into the nodes first, the fastest of"));
+        // Where one k-way partition is faster (VGG-16 here: 1.62 against 2.31) it is kept.
+        const Graph vgg = ps::generate("vgg-16", std::map<std::string, double>{}, 1);
+        const PlacerResult vggFlat = run("metis", vgg, c, {"levels=flat"}), vggBest = run("metis", vgg, c);
+        QCOMPARE(vggBest.placement.devices(), vggFlat.placement.devices());
+        QVERIFY(run("metis", vgg, c, {"levels=nodes"}).makespan > vggFlat.makespan);
     }
 
     void refinedPartitionsAreJudgedBeforeTheyAreKept()
