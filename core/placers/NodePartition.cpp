@@ -11,27 +11,23 @@ namespace ps {
 
 namespace {
 
-// The shares of `devices`, scaled to sum to 1 (or summed: `normalise` false).
-std::vector<double> sharesOf(const std::vector<double> &shares, const std::vector<int> &devices, bool normalise)
+// The devices' shares summed: a node's share of the cluster.
+double shareOf(const std::vector<double> &shares, const std::vector<int> &devices)
 {
-    std::vector<double> out;
     double sum = 0;
-    for (int d : devices) {
-        out.push_back(shares[d]);
+    for (int d : devices)
         sum += shares[d];
-    }
-    if (normalise && sum > 0)
-        for (double &s : out)
-            s /= sum;
-    return out;
+    return sum;
 }
 
-double sumOf(const std::vector<double> &values)
+// Each device's share within its node.
+std::vector<double> sharesWithin(const std::vector<double> &shares, const std::vector<int> &devices)
 {
-    double sum = 0;
-    for (double v : values)
-        sum += v;
-    return sum;
+    const double node = shareOf(shares, devices);
+    std::vector<double> out;
+    for (int d : devices)
+        out.push_back(node > 0 ? shares[d] / node : 1.0 / static_cast<double>(devices.size()));
+    return out;
 }
 
 } // namespace
@@ -44,9 +40,8 @@ Partition partitionOverNodes(const PartitionerRegistry &registry, const std::str
     const Graph &g = problem.graph;
     const double tolerance = problem.imbalance; // at each level
     PartitionProblem top{g, static_cast<int>(nodes.size()), tolerance, {}, {}};
-    for (const std::vector<int> &node : nodes) {
-        top.targetShares.push_back(sumOf(sharesOf(problem.targetShares, node, false)));
-    }
+    for (const std::vector<int> &node : nodes)
+        top.targetShares.push_back(shareOf(problem.targetShares, node));
     const Partition first = runPartitioner(registry, partitioner, top, params, control.reportingWithin(0, 0.5));
     std::vector<std::string> notes = first.notes;
     std::vector<std::vector<int>> opsOf(nodes.size());
@@ -67,7 +62,7 @@ Partition partitionOverNodes(const PartitionerRegistry &registry, const std::str
         }
         const Graph inner = inducedSubgraph(g, ops);
         const PartitionProblem second{
-            inner, static_cast<int>(devices.size()), tolerance, sharesOf(problem.targetShares, devices, true), {}};
+            inner, static_cast<int>(devices.size()), tolerance, sharesWithin(problem.targetShares, devices), {}};
         const Partition split =
             runPartitioner(registry, partitioner, second, params,
                            control.after(secondsSince(t0)).reportingWithin(from, 0.5 + 0.5 * done / n));
