@@ -144,14 +144,14 @@ int requireParts(const CliArgs &args, const std::string &command, const Graph &g
     return static_cast<int>(*k);
 }
 
-// A pins file is a placement file: {"format": "placement", ..., "assignment": {node: device}} or
-// a CSV; each named node is pinned to its device.
 void warnWhenNothingFits(const Graph &graph, const Cluster &cluster, const Constraints &constraints, std::ostream &err)
 {
     if (const std::string why = FeasibilityTracker(graph, cluster, constraints).neverFits(); !why.empty())
         err << "warning: " << why << ": every placement of this graph on this cluster is infeasible\n";
 }
 
+// A pins file is a placement file: {"format": "placement", ..., "assignment": {node: device}} or
+// a CSV; each named node is pinned to its device.
 std::vector<std::pair<std::string, std::string>> pinsIn(const std::string &path)
 {
     static const std::string form = "pins are a placement file: {\"format\": \"placement\", \"version\": 1, "

@@ -147,9 +147,10 @@ public:
         }
         // The partitions made: one k-way (flat) and, on a cluster of nodes, one into the nodes first
         // (`levels`: both unless one is asked for).
-        const std::vector<std::vector<int>> nodes = clusterNodes(c);
-        const bool hasNodes = nodes.size() > 1 && nodes.size() < static_cast<size_t>(k);
         const std::string levels = m_overNodes ? params.choice("levels") : "flat";
+        const std::vector<std::vector<int>> nodes =
+            levels == "flat" ? std::vector<std::vector<int>>{} : clusterNodes(c);
+        const bool hasNodes = nodes.size() > 1 && nodes.size() < static_cast<size_t>(k);
         std::vector<bool> overNodes;
         if (levels != "nodes" || !hasNodes)
             overNodes.push_back(false);
@@ -209,13 +210,12 @@ public:
             for (size_t i = 1; i < options.size(); ++i)
                 if (betterResult(judged[i], judged[kept]))
                     kept = i;
+            out.notes.push_back("kept " + options[kept].what() + ", the fastest of " + std::to_string(options.size()) +
+                                " placements judged by the simulator");
         } else if (options.size() > 1) {
             out.notes.push_back("no simulator runs were left to judge " + std::to_string(options.size()) +
                                 " options; kept the last, " + options[kept].what());
         }
-        if (judged)
-            out.notes.push_back("kept " + options[kept].what() + ", the fastest of " + std::to_string(options.size()) +
-                                " placements judged by the simulator");
         out.notes.insert(out.notes.begin(), options[kept].notes.begin(), options[kept].notes.end());
         notePartMapping(options[kept].mapping, out.notes);
         noteMemoryRepair(fits[kept], out.notes);
